@@ -1,0 +1,14 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/*
+COPY pyproject.toml README.md ./
+COPY pokerroom ./pokerroom
+COPY apps ./apps
+RUN pip install --no-cache-dir .
+COPY . .
+RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
+RUN useradd --create-home pokerroom
+USER pokerroom
+EXPOSE 8000
+CMD ["gunicorn", "pokerroom.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,51 @@
+# pokerroom — two commands set everything up: `make demo` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pokerroom
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: demo test lint bench install services chromium clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev,bench]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Start the local PostgreSQL and Redis when they are installed but stopped (no-op otherwise).
+services:
+	@if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then \
+	  if command -v pg_ctlcluster >/dev/null; then pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start; fi; fi
+	@if command -v redis-server >/dev/null && ! redis-cli -h 127.0.0.1 ping >/dev/null 2>&1; then \
+	  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no; sleep 1; fi
+
+# Debian's Chromium for the browser tests (Playwright drives it; no browser download).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null; fi
+
+demo: install
+	DJANGO_DEBUG=true $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=true $(PY) manage.py seed_demo
+	@echo "Serving on http://127.0.0.1:8000/ — log in with a demo login above."
+	DJANGO_DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000
+
+test: install services chromium
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false \
+	  $(PY) -m pytest -n 2 --dist loadfile -q
+
+lint: install
+	$(VENV)/bin/ruff check .
+	@if [ -f ../shared/tools/import_graph.py ]; then python3 ../shared/tools/import_graph.py --quiet; fi
+
+bench: install
+	$(PY) bench/hands_benchmark.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

@@ -1,0 +1,45 @@
+from datetime import time
+from zoneinfo import ZoneInfo, available_timezones
+
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in available_timezones():
+        raise ValidationError(f"Unknown time zone {value!r}; use an IANA name such as America/New_York.")
+
+
+class Casino(models.Model):
+    """A casino licensee's poker room; each runs its own deployment (one may host a shared jackpot)."""
+
+    code = models.SlugField(max_length=32, unique=True)
+    name = models.CharField(max_length=120)
+    licensee = models.CharField(max_length=200, help_text="The casino licensee, as licensed by the Commission.")
+    address = models.CharField(max_length=300, blank=True)
+    time_zone = models.CharField(max_length=64, default="America/New_York", validators=[validate_time_zone])
+    gaming_day_starts_at = models.TimeField(default=time(6, 0), help_text="Local wall-clock time the gaming day starts.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.time_zone)
+
+
+class User(AbstractUser):
+    """A member of staff. Roles are Django groups named after apps.core.roles.Role."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, null=True, blank=True, related_name="staff")
+    license_number = models.CharField(max_length=40, blank=True, help_text="Casino (key) employee license number.")
+
+    def role_names(self) -> list[str]:
+        return sorted(self.groups.values_list("name", flat=True))
+
+    def has_role(self, *roles: str) -> bool:
+        return self.groups.filter(name__in=[str(r) for r in roles]).exists()

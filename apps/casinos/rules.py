@@ -1,0 +1,29 @@
+"""Role predicates shared by every app (django-rules)."""
+import rules
+
+from apps.core.roles import Role
+
+is_supervisor = rules.is_group_member(Role.POKER_SHIFT_SUPERVISOR.value)
+is_floorperson = rules.is_group_member(Role.FLOORPERSON.value)
+is_dealer = rules.is_group_member(Role.DEALER.value)
+is_accounting = rules.is_group_member(Role.ACCOUNTING.value)
+is_security = rules.is_group_member(Role.SECURITY.value)
+is_surveillance = rules.is_group_member(Role.SURVEILLANCE.value)
+is_admin = rules.is_group_member(Role.ADMIN.value) | rules.is_superuser
+
+
+@rules.predicate
+def works_at_object_casino(user, obj) -> bool:
+    """True when `obj` (with casino_id or a table; None for a role-level check) is at the user's casino."""
+    if obj is None or user.is_superuser:
+        return True
+    casino_id = getattr(obj, "casino_id", None)
+    if casino_id is None and getattr(obj, "table", None) is not None:  # rounds, rake records, contributions
+        casino_id = obj.table.casino_id
+    return casino_id is not None and casino_id == user.casino_id
+
+
+floor_staff = is_supervisor | is_floorperson | is_admin
+readers = floor_staff | is_dealer | is_accounting | is_security | is_surveillance
+
+rules.add_perm("casinos.view_casino", readers)

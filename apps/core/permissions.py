@@ -1,0 +1,19 @@
+"""DRF permission that defers to the named rules of each app (django-rules)."""
+from rest_framework.permissions import BasePermission
+
+
+class RulesPermission(BasePermission):
+    """Checks `view.required_perm` (or `view.perms_by_method[request.method]`) with django-rules.
+
+    At view level the rule sees obj=None (a role-level check); at object level it sees the object.
+    """
+
+    def _perm(self, request, view) -> str:
+        by_method = getattr(view, "perms_by_method", None) or {}
+        return by_method.get(request.method) or view.required_perm
+
+    def has_permission(self, request, view) -> bool:
+        return bool(request.user and request.user.is_authenticated and request.user.has_perm(self._perm(request, view)))
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return request.user.has_perm(self._perm(request, view), obj)

@@ -1,0 +1,96 @@
+"""python manage.py seed_demo — a demo poker room: casino, staff, tables, jackpot and a gaming day of rounds."""
+from datetime import timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from apps.badbeat.models import QualifyingHand
+from apps.badbeat.services import post_jackpot_rules
+from apps.casinos.models import Casino
+from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
+from apps.casinos.services import create_staff_member
+from apps.core.roles import Role
+from apps.rake.services import post_rake_structure
+from apps.rounds.models import RoundOfPlay, RoundSource
+from apps.rounds.services import PlayerIn, RoundIn, import_phh, record_round
+from apps.rounds.simulator import simulate_day
+from apps.tables.models import BettingStructure, Game, PokerTable
+from apps.tables.services import create_table, open_table
+
+D = Decimal
+DEMO_TABLES = [
+    # number, game, structure, seats, sb, bb, min, max, location, bad beat, open
+    (1, Game.HOLDEM, BettingStructure.NO_LIMIT, 10, D("1"), D("2"), D("2"), None, "Main floor", True, True),
+    (2, Game.HOLDEM, BettingStructure.NO_LIMIT, 10, D("1"), D("2"), D("2"), None, "Main floor", True, True),
+    (3, Game.HOLDEM, BettingStructure.NO_LIMIT, 9, D("2"), D("5"), D("5"), None, "Main floor", True, True),
+    (4, Game.OMAHA_HILO8, BettingStructure.FIXED_LIMIT, 10, D("2"), D("4"), D("4"), D("8"), "Back room", False, False),
+    (5, Game.STUD, BettingStructure.FIXED_LIMIT, 8, D("0"), D("0"), D("5"), D("10"), "Back room", False, False),
+    (9, Game.HOLDEM, BettingStructure.NO_LIMIT, 6, D("50"), D("100"), D("100"), None, "High limit", True, True),
+]
+PLURIBUS = Path(settings.BASE_DIR).parent / "shared" / "data" / "phh" / "pluribus"
+
+
+class Command(BaseCommand):
+    help = "Create a demo poker room (idempotent) and load a gaming day of rounds; prints the demo logins."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--no-rounds", action="store_true", help="set up the room only")
+        parser.add_argument("--seed", type=int, default=2026)
+
+    def handle(self, *args, **options):
+        casino, tables = self._room()
+        if not options["no_rounds"] and not RoundOfPlay.objects.filter(table__casino=casino).exists():
+            self._gaming_day(casino, tables, options["seed"])
+        self.stdout.write(self.style.SUCCESS(f"Demo room ready: {casino.name}."))
+        self.stdout.write("Demo logins (username / password):")
+        for role in Role:
+            self.stdout.write(f"  {role.value:<24} demo-{role.value}")
+
+    @transaction.atomic
+    def _room(self):
+        casino, _ = Casino.objects.get_or_create(code="boardwalk", defaults={
+            "name": "Boardwalk Poker Room", "licensee": "Boardwalk Casino Hotel LLC",
+            "address": "1 Boardwalk, Atlantic City, NJ 08401", "time_zone": "America/New_York"})
+        for role in Role:
+            create_staff_member(casino=casino, username=role.value, password=f"demo-{role.value}", roles=[role],
+                                first_name=role.label.split()[0], last_name="Demo", license_number=f"NJ-{role.value[:4].upper()}-001")
+        tables = {}
+        for number, game, structure, seats, sb, bb, minimum, maximum, location, bad_beat, is_open in DEMO_TABLES:
+            table = PokerTable.objects.filter(casino=casino, number=number).first() or create_table(
+                casino=casino, number=number, game=game, seats=seats, minimum_wager=minimum, maximum_wager=maximum,
+                betting_structure=structure, small_blind=sb, big_blind=bb, location=location,
+                bad_beat_participation=bad_beat)
+            post_rake_structure(table=table, percentage=D("10"), maximum=D("5") if bb < 50 else D("15"),
+                                minimum_pot=D("10"))
+            if is_open:
+                open_table(table=table)
+            tables[number] = table
+        post_jackpot_rules(casino=casino, minimum_pot=D("20"), contribution_amount=D("1.00"),
+                           maximum_contribution=D("1.00"), qualifying_hand=QualifyingHand.FOUR_OF_A_KIND)
+        return casino, tables
+
+    def _gaming_day(self, casino, tables, seed):
+        start, _ = gaming_day_bounds(casino=casino, gaming_day=current_gaming_day(casino=casino))
+        now = timezone.now()
+        start = max(start, now - timedelta(hours=8))
+        count = 0
+        for table_id, round_in in simulate_day(seed=seed, start=start, end=now, rounds_per_hour=25, tables=[
+                (t.pk, t.small_blind, t.big_blind) for n, t in tables.items() if n in (1, 2, 3)]):
+            record_round(table=PokerTable.objects.get(pk=table_id), round_in=round_in)
+            count += 1
+        self.stdout.write(f"Dealt {count} simulated rounds on tables 1-3.")
+        # A bad beat for the supervisor to look at: four nines lose to a straight flush.
+        record_round(table=tables[3], round_in=RoundIn(
+            started_at=now - timedelta(minutes=3), board="9h 9d 6s 7s 8s", source=RoundSource.SIMULATOR,
+            source_name="scripted bad beat", players=[
+                PlayerIn(seat=1, name="Ana", contributed=D("480.00"), hole_cards="9s 9c"),
+                PlayerIn(seat=4, name="Dee", contributed=D("480.00"), hole_cards="5s 4s"),
+                PlayerIn(seat=6, name="Fay", contributed=D("5.00"), hole_cards="Kd 2c", folded=True)]))
+        if PLURIBUS.is_dir():
+            files = sorted(PLURIBUS.glob("*.phhs"))[:2]
+            imported = sum(import_phh(table=tables[9], text=f.read_text(), name=f.name).imported for f in files)
+            self.stdout.write(f"Imported {imported} real hands (Pluribus) at table 9.")

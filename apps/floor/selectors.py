@@ -1,0 +1,68 @@
+"""Reads for the supervisor's floor pages: one gaming day of one casino at a glance."""
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from apps.badbeat.models import Claim, Contribution, Jackpot
+from apps.badbeat.selectors import jackpot_of, pending_claims
+from apps.casinos.models import Casino
+from apps.rake.selectors import rake_for_gaming_day
+from apps.rounds.models import RoundOfPlay
+from apps.tables.models import PokerTable
+
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class FloorSummary:
+    gaming_day: date
+    open_tables: list[PokerTable]
+    rounds_today: int
+    rake_today: Decimal
+    contributions_today: Decimal
+    jackpot: Jackpot | None
+    pending_claims: list[Claim]
+
+
+def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
+    """Open tables (with their rounds, rake and contributions of the day), totals, jackpot and pending claims."""
+    day = Q(rounds__gaming_day=gaming_day)
+    open_tables = list(
+        PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
+        .annotate(rounds_today=Count("rounds", filter=day),
+                  rake_today=Sum("rake_records__amount", filter=Q(rake_records__gaming_day=gaming_day), default=ZERO))
+    )
+    contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
+        total=Sum("amount", default=ZERO))["total"]
+    return FloorSummary(
+        gaming_day=gaming_day,
+        open_tables=open_tables,
+        rounds_today=RoundOfPlay.objects.filter(table__casino=casino, gaming_day=gaming_day).count(),
+        rake_today=rake_for_gaming_day(casino=casino, gaming_day=gaming_day),
+        contributions_today=contributions,
+        jackpot=jackpot_of(casino=casino),
+        pending_claims=list(pending_claims(casino=casino)),
+    )
+
+
+def table_rounds(*, table: PokerTable, gaming_day: date | None = None) -> QuerySet[RoundOfPlay]:
+    qs = RoundOfPlay.objects.filter(table=table).select_related("rake_record", "bad_beat_contribution")
+    return qs.filter(gaming_day=gaming_day) if gaming_day else qs
+
+
+def round_detail(*, round_of_play: RoundOfPlay) -> dict:
+    """Everything the round page shows: players and cards, pots and awards, rake and contribution."""
+    pots = list(round_of_play.pots.prefetch_related("awards"))
+    rake = getattr(round_of_play, "rake_record", None)
+    contribution = Contribution.objects.filter(round_of_play=round_of_play).first()
+    return {
+        "round": round_of_play,
+        "players": list(round_of_play.players.all()),
+        "pots": pots,
+        "rake": rake,
+        "contribution": contribution,
+        "claims": list(round_of_play.bad_beat_claims.all()),
+        "awarded_total": sum((p.amount for p in pots), ZERO),
+    }

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "floor"
+urlpatterns = [
+    path("", views.DashboardView.as_view(), name="dashboard"),
+    path("tables/<int:pk>/", views.TableView.as_view(), name="table"),
+    path("rounds/<int:pk>/", views.RoundView.as_view(), name="round"),
+    path("accounting/contributions/", views.ContributionLedgerView.as_view(), name="contributions"),
+]

@@ -1,0 +1,77 @@
+"""The supervisor's pages: dashboard, a table and its rounds, a round; the accounting ledger."""
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_vary_headers
+from django.views.generic import TemplateView
+
+from apps.badbeat.selectors import contributions_for_gaming_day, contributions_total, jackpot_of
+from apps.casinos.selectors import current_gaming_day
+from apps.core.views import PermissionPageMixin
+from apps.rounds.models import RoundOfPlay
+from apps.tables.models import PokerTable
+
+from .selectors import floor_summary, round_detail, table_rounds
+
+
+class CasinoPageMixin(PermissionPageMixin):
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated and request.user.casino_id is None:
+            raise PermissionDenied("Your account is not attached to a casino.")
+        return super().dispatch(request, *args, **kwargs)
+
+
+class DashboardView(CasinoPageMixin, TemplateView):
+    """Open tables, rounds, rake and contributions of the gaming day, jackpot and pending claims."""
+
+    required_perm = "floor.view_dashboard"
+    template_name = "floor/dashboard.html"
+
+    def get_template_names(self):
+        return ["floor/_summary.html"] if self.request.htmx else [self.template_name]
+
+    def get_context_data(self, **kwargs):
+        casino = self.request.user.casino
+        return {**super().get_context_data(**kwargs),
+                "summary": floor_summary(casino=casino, gaming_day=current_gaming_day(casino=casino))}
+
+    def render_to_response(self, context, **kwargs):
+        response = super().render_to_response(context, **kwargs)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+class TableView(CasinoPageMixin, TemplateView):
+    required_perm = "tables.view_pokertable"
+    template_name = "floor/table.html"
+
+    def get_context_data(self, **kwargs):
+        table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
+        rounds = table_rounds(table=table)[:200]
+        return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds,
+                "rake_structure": getattr(table, "rake_structure", None)}
+
+
+class RoundView(CasinoPageMixin, TemplateView):
+    required_perm = "tables.view_pokertable"
+    template_name = "floor/round.html"
+
+    def get_context_data(self, **kwargs):
+        round_of_play = get_object_or_404(RoundOfPlay.objects.select_related("table"), pk=self.kwargs["pk"],
+                                          table__casino=self.request.user.casino)
+        return {**super().get_context_data(**kwargs), **round_detail(round_of_play=round_of_play)}
+
+
+class ContributionLedgerView(CasinoPageMixin, TemplateView):
+    """Accounting: the gaming day's bad-beat contributions and the jackpot balance check (14.19(k))."""
+
+    required_perm = "badbeat.view_contribution_ledger"
+    template_name = "floor/contributions.html"
+
+    def get_context_data(self, **kwargs):
+        casino = self.request.user.casino
+        gaming_day = current_gaming_day(casino=casino)
+        jackpot = jackpot_of(casino=casino)
+        rows = contributions_for_gaming_day(casino=casino, gaming_day=gaming_day)
+        return {**super().get_context_data(**kwargs), "gaming_day": gaming_day, "jackpot": jackpot,
+                "contributions": rows, "day_total": sum((c.amount for c in rows), 0),
+                "ledger_total": contributions_total(jackpot=jackpot) if jackpot else None}

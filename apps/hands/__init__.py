@@ -1,0 +1,14 @@
+"""The hand engine: pure Python, no Django. Cards, rankings under the New Jersey rule sets, game forms,
+pots, side pots and their settlement (N.J.A.C. 13:69F-14.3, 14.7, 14.10; 20.3; 27.3)."""
+from .cards import DECK, Card, Rank, Suit, check_distinct, format_cards, parse_cards
+from .errors import CardCountError, CardError, DuplicateCardError, HandError, RuleSetError, UnknownCardError
+from .games import Game, ShowdownHand, best_hands
+from .rankings import FiveCardCategory, HandValue, RuleSet, evaluate, evaluate_five_card_high
+from .settlement import Pot, PotBuild, PotResult, Settlement, award_pots, build_pots, settle
+
+__all__ = [
+    "DECK", "Card", "CardCountError", "CardError", "DuplicateCardError", "FiveCardCategory", "Game", "HandError",
+    "HandValue", "Pot", "PotBuild", "PotResult", "Rank", "RuleSet", "RuleSetError", "Settlement", "ShowdownHand",
+    "Suit", "UnknownCardError", "award_pots", "best_hands", "build_pots", "check_distinct", "evaluate",
+    "evaluate_five_card_high", "format_cards", "parse_cards", "settle",
+]

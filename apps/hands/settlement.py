@@ -1,0 +1,141 @@
+"""Showdown settlement: the main pot and side pots, their winners, and odd chips. Amounts are Decimal dollars.
+
+N.J.A.C. 13:69F-14.7(c)4 (all-in players and side pots), 14.14(d) (the uncalled final bet is no part of the
+pot), 14.10(j) (tied hands share the pot), 14.9(i)2 and 14.11(f)2 (odd chips).
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .cards import Card
+from .errors import HandError
+from .games import Game, ShowdownHand, best_hands
+
+Seat = str
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A pot: its amount (Decimal dollars) and the seats eligible to win it."""
+
+    amount: Decimal
+    eligible: tuple[Seat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PotBuild:
+    """Main pot first, then side pots; `uncalled` is returned to its player and is not a pot."""
+
+    pots: tuple[Pot, ...]
+    uncalled: dict[Seat, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    pot: Pot
+    high_winners: tuple[Seat, ...]
+    low_winners: tuple[Seat, ...]
+    awards: dict[Seat, Decimal]
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    pots: tuple[PotResult, ...]
+    awards: dict[Seat, Decimal]
+    hands: dict[Seat, ShowdownHand]
+    uncalled: dict[Seat, Decimal] = field(default_factory=dict)
+
+
+def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] = ()) -> PotBuild:
+    """Split the players' total contributions into the main pot and side pots (N.J.A.C. 13:69F-14.7(c)4).
+
+    contributions: seat -> everything the player put in (Decimal dollars, >= 0). A folded player's chips stay
+    in the pots but the player is eligible for none. The part of the largest contribution that nobody matched
+    is the uncalled bet, given back (14.14(d)). Adjacent pots with the same eligible seats are merged.
+    Raises HandError for a negative contribution or when nobody is left to win.
+    """
+    if any(amount < 0 for amount in contributions.values()):
+        raise HandError("A contribution cannot be negative.")
+    live = [seat for seat in contributions if seat not in folded]
+    if not live:
+        raise HandError("Every player folded: nobody can win the pot.")
+    levels = sorted({amount for amount in contributions.values() if amount > 0})
+    ordered = sorted(contributions.values(), reverse=True)
+    uncalled: dict[Seat, Decimal] = {}
+    if len(ordered) > 1 and ordered[0] > ordered[1]:
+        top_seat = max(contributions, key=lambda s: contributions[s])
+        uncalled[top_seat] = ordered[0] - ordered[1]
+    cap = ordered[1] if len(ordered) > 1 else ordered[0]
+    pots: list[Pot] = []
+    floor = ZERO
+    for level in (lv for lv in levels if lv <= cap):
+        amount = sum((min(c, level) - min(c, floor) for c in contributions.values()), ZERO)
+        eligible = tuple(s for s in live if contributions[s] >= level)
+        if not eligible:  # only folded players reached this level: their chips go to the pot below
+            eligible = pots[-1].eligible if pots else tuple(live)
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        elif amount > 0:
+            pots.append(Pot(amount, eligible))
+        floor = level
+    return PotBuild(pots=tuple(pots), uncalled=uncalled)
+
+
+def _card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
+    """Highest card by rank, then suit (spades > hearts > diamonds > clubs), 14.9(i)2.iv."""
+    return max((int(c.rank), c.suit.order) for c in cards)
+
+
+def _split(amount: Decimal, winners: Sequence[Seat], precedence: Sequence[Seat], unit: Decimal) -> dict[Seat, Decimal]:
+    """Equal shares in units of `unit`; the excess to the first of `precedence` among the winners."""
+    units = int(amount / unit)
+    share, rest = divmod(units, len(winners))
+    awards = {seat: share * unit for seat in winners}
+    first = next(seat for seat in precedence if seat in winners)
+    awards[first] += rest * unit + (amount - units * unit)
+    return awards
+
+
+def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
+               board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01")) -> Settlement:
+    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)).
+
+    A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
+    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)2.ii, iv, 14.11(f)2).
+    Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for missing or bad cards.
+    """
+    game = Game(game)
+    contested = {seat for pot in pots if len(pot.eligible) > 1 for seat in pot.eligible}
+    showdown: dict[Seat, ShowdownHand] = {}
+    for seat in sorted(contested):
+        if seat not in hands:
+            raise HandError(f"Seat {seat} is at the showdown without cards.")
+        showdown[seat] = best_hands(game, hands[seat], board)
+    results: list[PotResult] = []
+    totals: dict[Seat, Decimal] = {}
+    for pot in pots:
+        if len(pot.eligible) == 1:
+            winners: tuple[Seat, ...] = pot.eligible
+            awards = {pot.eligible[0]: pot.amount}
+        else:
+            best = max(showdown[s].high for s in pot.eligible)  # type: ignore[type-var]
+            winners = tuple(s for s in pot.eligible if showdown[s].high == best)
+            precedence = sorted(winners, key=lambda s: (_card_precedence(showdown[s].high.cards),  # type: ignore[union-attr]
+                                                        _card_precedence(hands[s])), reverse=True)
+            awards = _split(pot.amount, winners, precedence, odd_chip)
+        results.append(PotResult(pot=pot, high_winners=winners, low_winners=(), awards=awards))
+        for seat, amount in awards.items():
+            totals[seat] = totals.get(seat, ZERO) + amount
+    return Settlement(pots=tuple(results), awards=totals, hands=showdown)
+
+
+def settle(game: Game | str, contributions: Mapping[Seat, Decimal], hands: Mapping[Seat, Sequence[Card]],
+           board: Sequence[Card] = (), folded: Collection[Seat] = (), *,
+           odd_chip: Decimal = Decimal("0.01")) -> Settlement:
+    """build_pots then award_pots; the uncalled bet is on `Settlement.uncalled`."""
+    build = build_pots(contributions, folded)
+    result = award_pots(game, build.pots, hands, board, odd_chip=odd_chip)
+    return Settlement(pots=result.pots, awards=result.awards, hands=result.hands, uncalled=build.uncalled)

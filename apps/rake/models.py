@@ -1,0 +1,67 @@
+from decimal import Decimal
+
+import pghistory
+import pgtrigger
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from apps.rounds.models import RoundOfPlay
+from apps.tables.models import PokerTable
+
+money = dict(max_digits=14, decimal_places=2)
+LEGAL_MAXIMUM_PERCENTAGE = Decimal("10.00")  # N.J.A.C. 13:69F-14.14(b)1.i
+
+
+class RakeMethod(models.TextChoices):
+    PERCENTAGE = "percentage", "Percentage of the sums bet (14.14(b)1)"
+
+
+@pghistory.track()
+class RakeStructure(models.Model):
+    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c))."""
+
+    table = models.OneToOneField(PokerTable, on_delete=models.PROTECT, related_name="rake_structure")
+    method = models.CharField(max_length=12, choices=RakeMethod.choices, default=RakeMethod.PERCENTAGE)
+    percentage = models.DecimalField(max_digits=5, decimal_places=2,
+                                     validators=[MinValueValidator(Decimal("0")), MaxValueValidator(LEGAL_MAXIMUM_PERCENTAGE)],
+                                     help_text="Percent of the sums bet; at most 10 (14.14(b)1.i).")
+    maximum = models.DecimalField(**money, help_text="Posted maximum rake per round of play.")
+    minimum_pot = models.DecimalField(**money, default=Decimal("0.00"), help_text="Pots below this are not raked.")
+    increment = models.DecimalField(**money, default=Decimal("1.00"),
+                                    help_text="The rake is rounded down to this amount (the smallest chip taken).")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(percentage__gte=0) & models.Q(percentage__lte=10),
+                                   name="rake_percentage_legal_maximum"),
+            models.CheckConstraint(condition=models.Q(increment__gt=0), name="rake_increment_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.percentage}% to ${self.maximum} max"
+
+
+class RakeRecord(models.Model):
+    """The rake taken from one round of play, with how it was computed. One per round; append-only."""
+
+    round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="rake_record")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_records")
+    gaming_day = models.DateField(db_index=True)
+    amount = models.DecimalField(**money)
+    basis = models.DecimalField(**money, help_text="Sums bet, the uncalled final bet excluded (14.14(d)).")
+    percentage = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    maximum = models.DecimalField(**money, null=True, blank=True)
+    computed = models.DecimalField(**money, default=Decimal("0.00"), help_text="Percentage of the basis, before the cap.")
+    explanation = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gte=0) & models.Q(amount__lte=models.F("basis")),
+                                   name="rake_within_pot"),
+        ]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"${self.amount} rake, round {self.round_of_play_id}"

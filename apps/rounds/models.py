@@ -1,0 +1,118 @@
+from decimal import Decimal
+
+import pgtrigger
+from django.conf import settings
+from django.db import models
+
+from apps.tables.models import Game, PokerTable
+
+money = dict(max_digits=14, decimal_places=2)
+append_only = pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)
+
+
+class RoundSource(models.TextChoices):
+    PHH = "phh", "PHH hand history"
+    JSON = "json", "JSON (API)"
+    SIMULATOR = "simulator", "Dealer simulator"
+
+
+class RoundOfPlay(models.Model):
+    """One round of play (N.J.A.C. 13:69F-14.1) as recorded from the hand feed. Append-only."""
+
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rounds")
+    game = models.CharField(max_length=20, choices=Game.choices)
+    started_at = models.DateTimeField(db_index=True)
+    gaming_day = models.DateField(db_index=True, help_text="The casino's gaming day, fixed when recorded.")
+    board = models.CharField(max_length=20, blank=True, help_text="Community cards, e.g. '7d 5h 9d 7c Qh'.")
+    total_bet = models.DecimalField(**money, help_text="Everything the players put in, uncalled bet included.")
+    uncalled_amount = models.DecimalField(**money, default=Decimal("0.00"),
+                                          help_text="Uncalled final bet returned; not part of the pot (14.14(d)).")
+    pot_total = models.DecimalField(**money, help_text="The sums bet: pot and side pots before rake and contribution.")
+    went_to_showdown = models.BooleanField(default=False)
+    source = models.CharField(max_length=12, choices=RoundSource.choices)
+    source_name = models.CharField(max_length=300, blank=True, help_text="File and hand number, or the client's id.")
+    source_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
+                                     help_text="SHA-256 of the source hand: each source hand is stored once.")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [models.Index(fields=["table", "gaming_day"])]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(pot_total=models.F("total_bet") - models.F("uncalled_amount")),
+                                   name="round_pot_is_bets_less_uncalled"),
+        ]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"Round {self.pk} at table {self.table.number}"
+
+
+class RoundPlayer(models.Model):
+    """A seat in a round of play: what the player put in, the cards, and what the player won."""
+
+    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="players")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80, blank=True)
+    starting_stack = models.DecimalField(**money, null=True, blank=True)
+    contributed = models.DecimalField(**money, help_text="Everything put in, uncalled bet included.")
+    returned = models.DecimalField(**money, default=Decimal("0.00"), help_text="Uncalled bet given back.")
+    hole_cards = models.CharField(max_length=40, blank=True, help_text="Empty where unknown.")
+    folded = models.BooleanField(default=False)
+    at_showdown = models.BooleanField(default=False)
+    high_hand = models.CharField(max_length=40, blank=True, help_text="Category of the best high hand at showdown.")
+    high_cards = models.CharField(max_length=20, blank=True, help_text="The five cards that make it.")
+    awarded = models.DecimalField(**money, default=Decimal("0.00"), help_text="Won from the pots.")
+
+    class Meta:
+        ordering = ["round_of_play", "seat"]
+        constraints = [models.UniqueConstraint(fields=["round_of_play", "seat"], name="round_player_seat_unique")]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat} {self.name}"
+
+
+class Pot(models.Model):
+    """The main pot (index 0) or a side pot (14.7(c)4) of a round, before and after deductions."""
+
+    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="pots")
+    index = models.PositiveSmallIntegerField()
+    gross = models.DecimalField(**money, help_text="Sums bet into this pot.")
+    deducted = models.DecimalField(**money, default=Decimal("0.00"), help_text="Rake and bad-beat contribution taken.")
+    amount = models.DecimalField(**money, help_text="Awarded to the winners: gross less deducted.")
+    eligible_seats = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["round_of_play", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["round_of_play", "index"], name="pot_index_unique"),
+            models.CheckConstraint(condition=models.Q(amount=models.F("gross") - models.F("deducted")),
+                                   name="pot_amount_is_gross_less_deducted"),
+        ]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"{self.label} of round {self.round_of_play_id}"
+
+    @property
+    def label(self) -> str:
+        return "Main pot" if self.index == 0 else f"Side pot {self.index}"
+
+
+class PotAward(models.Model):
+    """Chips pushed from a pot to a player."""
+
+    pot = models.ForeignKey(Pot, on_delete=models.PROTECT, related_name="awards")
+    seat = models.PositiveSmallIntegerField()
+    amount = models.DecimalField(**money)
+
+    class Meta:
+        ordering = ["pot", "seat"]
+        constraints = [models.UniqueConstraint(fields=["pot", "seat"], name="pot_award_seat_unique")]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"${self.amount} to seat {self.seat}"

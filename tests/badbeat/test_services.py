@@ -1,0 +1,118 @@
+"""Bad-beat contributions and claims, N.J.A.C. 13:69F-14.19."""
+import threading
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from apps.badbeat.models import Claim, ClaimStatus, Contribution, Jackpot
+from apps.badbeat.selectors import contributions_total
+from apps.badbeat.services import compute_contribution
+from apps.rake.models import RakeRecord
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+def heads_up(table, *, pot_each: str, a="As Ks", b="2c 7d", board="Ah Kd 5c 9s 3h"):
+    return record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board=board, players=[
+        PlayerIn(seat=1, contributed=D(pot_each), hole_cards=a), PlayerIn(seat=2, contributed=D(pot_each), hole_cards=b)]))
+
+
+class TestContribution:
+    def test_14_19_c_taken_after_the_rake(self):
+        """Pot $100, rake 10 % capped at $5, then 1 % of the $95 left: $0.95."""
+        table = RakeStructureFactory().table
+        JackpotFactory(casino=table.casino, contribution_amount=None, contribution_percentage=D("1.00"),
+                       maximum_contribution=D("2.00"))
+        round_of_play = heads_up(table, pot_each="50.00")
+        assert RakeRecord.objects.get(round_of_play=round_of_play).amount == D("5.00")
+        contribution = Contribution.objects.get(round_of_play=round_of_play)
+        assert contribution.basis == D("95.00")
+        assert contribution.amount == D("0.95")
+        assert sum(p.amount for p in round_of_play.pots.all()) == D("94.05")
+
+    def test_14_19_b_2_minimum_pot_edge(self):
+        jackpot = JackpotFactory(minimum_pot=D("20.00"))
+        assert compute_contribution(jackpot=jackpot, pot_total=D("19.99"), after_rake=D("19.99"))[0] == D("0")
+        assert compute_contribution(jackpot=jackpot, pot_total=D("20.00"), after_rake=D("18.00"))[0] == D("1.00")
+
+    def test_14_19_b_1_maximum_contribution_caps_a_percentage(self):
+        jackpot = JackpotFactory(contribution_amount=None, contribution_percentage=D("5"), maximum_contribution=D("3"))
+        amount, how = compute_contribution(jackpot=jackpot, pot_total=D("200"), after_rake=D("195"))
+        assert amount == D("3")
+        assert "capped" in how
+
+    def test_never_more_than_what_is_left_in_the_pot(self):
+        jackpot = JackpotFactory(minimum_pot=D("0"), contribution_amount=D("1.00"))
+        assert compute_contribution(jackpot=jackpot, pot_total=D("0.60"), after_rake=D("0.50"))[0] == D("0.50")
+
+    def test_table_not_participating_contributes_nothing(self):
+        table = PokerTableFactory(bad_beat_participation=False)
+        JackpotFactory(casino=table.casino)
+        heads_up(table, pot_each="50.00")
+        assert not Contribution.objects.exists()
+
+    def test_jackpot_balance_equals_sum_of_contribution_records(self):
+        table = PokerTableFactory()
+        jackpot = JackpotFactory(casino=table.casino)
+        for _ in range(7):
+            heads_up(table, pot_each="15.00")
+        heads_up(table, pot_each="5.00")  # below the minimum pot
+        jackpot.refresh_from_db()
+        assert jackpot.balance == D("7.00") == contributions_total(jackpot=jackpot)
+
+
+class TestBadBeatClaim:
+    def test_14_19_a_losing_four_of_a_kind_opens_a_pending_claim(self):
+        """Four nines lose to a straight flush: the engine finds the bad beat, a supervisor must verify (14.19(i))."""
+        table = PokerTableFactory()
+        JackpotFactory(casino=table.casino)
+        round_of_play = heads_up(table, pot_each="100.00", a="9s 9c", b="5s 4s", board="9h 9d 6s 7s 8s")
+        claim = Claim.objects.get(round_of_play=round_of_play)
+        assert claim.seat == 1
+        assert claim.status == ClaimStatus.PENDING
+        assert claim.losing_hand.lower().startswith("four")
+        assert "straight flush" in claim.winning_hand.lower()
+
+    def test_14_19_b_3_a_lesser_losing_hand_does_not_qualify(self):
+        table = PokerTableFactory()
+        JackpotFactory(casino=table.casino)
+        heads_up(table, pot_each="100.00", a="9s 6c", b="5s 4s", board="9h 9d 6s 7s 8s")  # full house loses
+        assert not Claim.objects.exists()
+
+    def test_the_winning_hand_never_opens_a_claim(self):
+        table = PokerTableFactory()
+        JackpotFactory(casino=table.casino)
+        heads_up(table, pot_each="100.00", a="9s 9c", b="2h 3d", board="9h 9d 6s Kc 8s")
+        assert not Claim.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_rounds_lose_no_cent():
+    """Eight writers record rounds at once: the jackpot balance under its row lock equals the sum of the rows."""
+    table = PokerTableFactory()
+    jackpot = JackpotFactory(casino=table.casino)
+    errors = []
+
+    def writer(n):
+        try:
+            for _ in range(10):
+                heads_up(table, pot_each="25.00")
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    jackpot = Jackpot.objects.get(pk=jackpot.pk)
+    assert Contribution.objects.count() == 80
+    assert jackpot.balance == D("80.00") == contributions_total(jackpot=jackpot)

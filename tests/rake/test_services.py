@@ -1,0 +1,67 @@
+"""Percentage rake, N.J.A.C. 13:69F-14.14(b)1 and (d), at its edges."""
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from apps.core.exceptions import DomainError
+from apps.rake.models import RakeRecord
+from apps.rake.services import compute_percentage_rake, post_rake_structure
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import PokerTableFactory, RakeStructureFactory
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+def rake(basis, percentage="10", maximum="5", minimum_pot="0", increment="1"):
+    return compute_percentage_rake(basis=D(basis), percentage=D(percentage), maximum=D(maximum),
+                                   minimum_pot=D(minimum_pot), increment=D(increment))[1]
+
+
+class TestPercentageRake:
+    def test_14_14_b_1_i_never_more_than_ten_percent_rounded_down(self):
+        assert rake("49.00") == D("4.00")  # 4.90 rounds down to the $1 chip: never above 10 %
+        assert rake("49.00", increment="0.25") == D("4.75")
+        assert rake("9.99") == D("0.00")
+
+    def test_14_14_c_posted_maximum_caps_the_rake(self):
+        assert rake("50.00") == D("5.00")
+        assert rake("59.99") == D("5.00")
+        assert rake("1000.00") == D("5.00")
+
+    def test_minimum_pot_edge(self):
+        assert rake("19.99", minimum_pot="20") == D("0.00")
+        assert rake("20.00", minimum_pot="20") == D("2.00")
+
+    def test_14_14_b_1_i_structure_over_legal_maximum_is_refused(self):
+        table = PokerTableFactory()
+        with pytest.raises(DomainError) as exc:
+            post_rake_structure(table=table, percentage=D("10.01"), maximum=D("5"))
+        assert exc.value.field == "percentage"
+        assert "10%" in exc.value.message
+        post_rake_structure(table=table, percentage=D("10.00"), maximum=D("5"))
+
+
+def record(table, players, board=""):
+    return record_round(table=table, round_in=RoundIn(players=players, board=board, started_at=timezone.now()))
+
+
+class TestRakeRound:
+    def test_14_14_d_uncalled_final_bet_is_not_raked(self):
+        """Seat 1 bets $30 more on the river and seat 2 folds: the $30 is returned, never raked."""
+        table = RakeStructureFactory(maximum=D("100")).table
+        round_of_play = record(table, [
+            PlayerIn(seat=1, contributed=D("50.00"), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=D("20.00"), hole_cards="2c 7d", folded=True),
+        ], board="Ah Kd 5c 9s 3h")
+        record_ = RakeRecord.objects.get(round_of_play=round_of_play)
+        assert round_of_play.uncalled_amount == D("30.00")
+        assert record_.basis == D("40.00")
+        assert record_.amount == D("4.00")
+
+    def test_one_rake_record_per_round_also_without_a_structure(self):
+        table = PokerTableFactory()
+        round_of_play = record(table, [PlayerIn(seat=1, contributed=D("2.00")),
+                                       PlayerIn(seat=2, contributed=D("1.00"), folded=True)])
+        assert RakeRecord.objects.get(round_of_play=round_of_play).amount == D("0.00")

@@ -1,0 +1,103 @@
+"""Recording and settling rounds of play: pots, side pots, conservation, bad input."""
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from apps.core.exceptions import DomainError
+from apps.rounds.models import Pot, PotAward, RoundOfPlay, RoundPlayer
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+def round_in(players, board="", **kwargs):
+    return RoundIn(players=players, board=board, started_at=timezone.now(), **kwargs)
+
+
+def conserved(round_of_play: RoundOfPlay) -> None:
+    """Sum of contributions = uncalled returned + awarded + rake + bad-beat contribution, to the cent."""
+    put_in = sum(p.contributed for p in round_of_play.players.all())
+    returned = sum(p.returned for p in round_of_play.players.all())
+    awarded = sum(a.amount for a in PotAward.objects.filter(pot__round_of_play=round_of_play))
+    rake = round_of_play.rake_record.amount
+    contribution = getattr(round_of_play, "bad_beat_contribution", None)
+    assert put_in == returned + awarded + rake + (contribution.amount if contribution else 0)
+    assert awarded == sum(p.awarded for p in round_of_play.players.all())
+
+
+def test_14_7_c_4_side_pots_for_an_all_in_player():
+    """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300."""
+    table = RakeStructureFactory().table
+    JackpotFactory(casino=table.casino)
+    round_of_play = record_round(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("50.00"), hole_cards="As Ad"),    # best hand: wins the main pot
+        PlayerIn(seat=2, contributed=D("200.00"), hole_cards="Ks Kd"),   # second best: wins the side pot
+        PlayerIn(seat=3, contributed=D("200.00"), hole_cards="7c 2d"),
+    ], board="Ah Kc 5s 9d 3c"))
+    pots = list(Pot.objects.filter(round_of_play=round_of_play).order_by("index"))
+    assert [p.gross for p in pots] == [D("150.00"), D("300.00")]
+    assert pots[0].eligible_seats == [1, 2, 3] and pots[1].eligible_seats == [2, 3]
+    # rake $5 and contribution $1 come out of the main pot first
+    assert pots[0].deducted == D("6.00") and pots[0].amount == D("144.00")
+    winners = {p.seat: p.awarded for p in round_of_play.players.all() if p.awarded}
+    assert winners == {1: D("144.00"), 2: D("300.00")}
+    conserved(round_of_play)
+
+
+def test_14_10_j_board_plays_splits_the_pot():
+    table = PokerTableFactory()
+    round_of_play = record_round(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("20.00"), hole_cards="2c 3d"),
+        PlayerIn(seat=2, contributed=D("20.00"), hole_cards="4c 5d"),
+    ], board="As Ks Qs Js Ts"))
+    assert {p.seat: p.awarded for p in round_of_play.players.all()} == {1: D("20.00"), 2: D("20.00")}
+    conserved(round_of_play)
+
+
+def test_everyone_folds_to_the_last_player_without_a_showdown():
+    table = PokerTableFactory()
+    round_of_play = record_round(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("1.00"), folded=True),
+        PlayerIn(seat=2, contributed=D("6.00")),
+        PlayerIn(seat=3, contributed=D("2.00"), folded=True),
+    ]))
+    assert not round_of_play.went_to_showdown
+    assert round_of_play.uncalled_amount == D("4.00")
+    assert {p.seat: p.awarded for p in round_of_play.players.all() if p.awarded} == {2: D("5.00")}
+    conserved(round_of_play)
+
+
+@pytest.mark.parametrize(("players", "board", "field", "words"), [
+    ([PlayerIn(seat=1, contributed=D("2"), hole_cards="Ax Kd"), PlayerIn(seat=2, contributed=D("2"), hole_cards="2c 3c")],
+     "5h 6h 7h 8h 9h", "players[0].hole_cards", "Unknown card"),
+    ([PlayerIn(seat=1, contributed=D("2"), hole_cards="As Kd"), PlayerIn(seat=2, contributed=D("2"), hole_cards="As 3c")],
+     "5h 6h 7h 8h 9h", "players", "Duplicate"),
+    ([PlayerIn(seat=1, contributed=D("2"), hole_cards="As Kd"), PlayerIn(seat=2, contributed=D("2"), hole_cards="2c 3c")],
+     "5h 6h 7h 8h Kd", "players", "Duplicate"),
+    ([PlayerIn(seat=1, contributed=D("2"), hole_cards="As Kd Qd"), PlayerIn(seat=2, contributed=D("2"), hole_cards="2c 3c")],
+     "5h 6h 7h 8h 9h", "players", "2"),
+    ([PlayerIn(seat=1, contributed=D("2"), hole_cards="As Kd")], "", "players", "two players"),
+    ([PlayerIn(seat=1, contributed=D("-2"), hole_cards="As Kd"), PlayerIn(seat=2, contributed=D("2"))],
+     "", "players[0].contributed", "at least"),
+    ([PlayerIn(seat=1, contributed=D("2"), hole_cards="As Kd"), PlayerIn(seat=2, contributed=D("2"))],
+     "5h 6h 7h 8h 9h", "players", "hole cards of seat(s) 2"),
+])
+def test_bad_input_is_refused_with_the_field_and_nothing_is_stored(players, board, field, words):
+    table = PokerTableFactory()
+    with pytest.raises(DomainError) as exc:
+        record_round(table=table, round_in=round_in(players, board=board))
+    assert exc.value.field == field
+    assert words in exc.value.message
+    assert not RoundOfPlay.objects.exists() and not RoundPlayer.objects.exists()
+
+
+def test_a_source_hand_is_stored_once():
+    table = PokerTableFactory()
+    players = [PlayerIn(seat=1, contributed=D("1")), PlayerIn(seat=2, contributed=D("2"), folded=True)]
+    record_round(table=table, round_in=round_in(players, source_digest="a" * 64))
+    with pytest.raises(DomainError):
+        record_round(table=table, round_in=round_in(players, source_digest="a" * 64))
+    assert RoundOfPlay.objects.count() == 1

@@ -1,0 +1,57 @@
+"""Tables: seat maxima per game (N.J.A.C. 13:69F-14.9(b) ... 14.13A(b)) and who may change a table."""
+import pytest
+
+from apps.core.roles import Role
+from apps.tables.models import PokerTable
+from tests.factories import PokerTableFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def new_table(**overrides):
+    return {"number": 12, "game": "holdem", "seats": 10, "minimum_wager": "2.00", "small_blind": "1.00",
+            "big_blind": "2.00"} | overrides
+
+
+@pytest.mark.parametrize(("game", "maximum", "clause"), [
+    ("holdem", 11, "14.10(b)"), ("omaha", 10, "14.11(b)"), ("stud", 9, "14.9(b)"), ("draw_high", 8, "14.12(b)"),
+    ("triple_draw_27", 7, "14.12A(b)"), ("badugi", 9, "14.12B(b)"), ("five_card_stud", 8, "14.13(b)"),
+    ("mambo_stud", 11, "14.13A(b)")])
+def test_seat_maximum_per_game(api, supervisor, game, maximum, clause):
+    api.force_authenticate(supervisor)
+    assert api.post("/api/tables/", new_table(game=game, seats=maximum), format="json").status_code == 201
+    refused = api.post("/api/tables/", new_table(number=13, game=game, seats=maximum + 1), format="json")
+    assert refused.status_code == 400
+    assert clause in refused.json()["seats"][0]
+
+
+@pytest.mark.parametrize(("role", "status"), [
+    (Role.POKER_SHIFT_SUPERVISOR, 201), (Role.ADMIN, 201), (Role.DEALER, 403), (Role.FLOORPERSON, 403),
+    (Role.SURVEILLANCE, 403), (Role.ACCOUNTING, 403)])
+def test_who_may_create_a_table(api, staff, role, status):
+    api.force_authenticate(staff(role))
+    assert api.post("/api/tables/", new_table(), format="json").status_code == status
+
+
+def test_surveillance_reads_tables_of_its_casino_only(api, staff, casino):
+    PokerTableFactory(casino=casino, number=1)
+    PokerTableFactory(number=2)  # another casino
+    api.force_authenticate(staff(Role.SURVEILLANCE))
+    assert [t["number"] for t in api.get("/api/tables/").json()["results"]] == [1]
+
+
+def test_duplicate_number_and_max_below_min_are_field_errors(api, supervisor, casino):
+    PokerTableFactory(casino=casino, number=12)
+    api.force_authenticate(supervisor)
+    assert "number" in api.post("/api/tables/", new_table(), format="json").json()
+    response = api.post("/api/tables/", new_table(number=14, maximum_wager="1.00"), format="json")
+    assert "maximum_wager" in response.json()
+    assert PokerTable.objects.count() == 1
+
+
+def test_token_auth(api, supervisor):
+    supervisor.set_password("pw-for-tests-1")
+    supervisor.save()
+    token = api.post("/api/token/", {"username": supervisor.username, "password": "pw-for-tests-1"}).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.get("/api/tables/").status_code == 200
