@@ -17,6 +17,8 @@ router.register("rake-records", RakeRecordViewSet, basename="rake-record")
 
 urlpatterns = [
     path("", include("apps.floor.urls")),
+    path("decks/", include("apps.decks.urls")),
+    path("rake/", include("apps.rake.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -3,11 +3,15 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, DecimalField, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.badbeat.selectors import jackpot_of, pending_claims
 from apps.casinos.models import Casino
+from apps.decks.models import DeckAlert
+from apps.decks.selectors import open_alerts
+from apps.rake.models import RakeRecord
 from apps.rake.selectors import rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
@@ -24,15 +28,20 @@ class FloorSummary:
     contributions_today: Decimal
     jackpot: Jackpot | None
     pending_claims: list[Claim]
+    deck_alerts: list[DeckAlert]
 
 
 def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
     """Open tables (with their rounds, rake and contributions of the day), totals, jackpot and pending claims."""
-    day = Q(rounds__gaming_day=gaming_day)
+    # one subquery per total: two multi-valued joins in one annotate would multiply each other's rows
+    rounds = (RoundOfPlay.objects.filter(table=OuterRef("pk"), gaming_day=gaming_day).order_by()
+              .values("table").annotate(n=Count("pk")).values("n"))
+    rake = (RakeRecord.objects.filter(table=OuterRef("pk"), gaming_day=gaming_day).order_by()
+            .values("table").annotate(total=Sum("amount")).values("total"))
     open_tables = list(
         PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
-        .annotate(rounds_today=Count("rounds", filter=day),
-                  rake_today=Sum("rake_records__amount", filter=Q(rake_records__gaming_day=gaming_day), default=ZERO))
+        .annotate(rounds_today=Coalesce(Subquery(rounds), 0),
+                  rake_today=Coalesce(Subquery(rake), ZERO, output_field=DecimalField(max_digits=14, decimal_places=2)))
     )
     contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
         total=Sum("amount", default=ZERO))["total"]
@@ -44,6 +53,7 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
         contributions_today=contributions,
         jackpot=jackpot_of(casino=casino),
         pending_claims=list(pending_claims(casino=casino)),
+        deck_alerts=list(open_alerts(casino=casino)),
     )
 
 

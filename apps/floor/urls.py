@@ -6,6 +6,7 @@ app_name = "floor"
 urlpatterns = [
     path("", views.DashboardView.as_view(), name="dashboard"),
     path("tables/<int:pk>/", views.TableView.as_view(), name="table"),
+    path("tables/<int:pk>/sign/", views.TableSignView.as_view(), name="table-sign"),
     path("rounds/<int:pk>/", views.RoundView.as_view(), name="round"),
     path("accounting/contributions/", views.ContributionLedgerView.as_view(), name="contributions"),
 ]

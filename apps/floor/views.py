@@ -75,3 +75,17 @@ class ContributionLedgerView(CasinoPageMixin, TemplateView):
         return {**super().get_context_data(**kwargs), "gaming_day": gaming_day, "jackpot": jackpot,
                 "contributions": rows, "day_total": sum((c.amount for c in rows), 0),
                 "ledger_total": contributions_total(jackpot=jackpot) if jackpot else None}
+
+
+class TableSignView(CasinoPageMixin, TemplateView):
+    """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c), 14.17,
+    14.19(b), 14.11(b)); never typed by hand."""
+
+    required_perm = "tables.view_pokertable"
+    template_name = "floor/table_sign.html"
+
+    def get_context_data(self, **kwargs):
+        table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
+        return {**super().get_context_data(**kwargs), "table": table,
+                "rake_structure": getattr(table, "rake_structure", None),
+                "jackpot": jackpot_of(casino=table.casino) if table.bad_beat_participation else None}

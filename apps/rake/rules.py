@@ -1,6 +1,15 @@
 import rules
 
-from apps.casinos.rules import is_admin, is_supervisor, readers, works_at_object_casino
+from apps.casinos.rules import (
+                                is_accounting,
+                                is_admin,
+                                is_supervisor,
+                                is_surveillance,
+                                readers,
+                                works_at_object_casino,
+)
 
 rules.add_perm("rake.view_rakerecord", readers & works_at_object_casino)
 rules.add_perm("rake.change_rakestructure", (is_supervisor | is_admin) & works_at_object_casino)
+# Revenue: the supervisor runs the shift, accounting reconciles it, surveillance reads; a dealer does not.
+rules.add_perm("rake.view_revenue", is_supervisor | is_accounting | is_surveillance | is_admin)

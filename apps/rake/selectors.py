@@ -1,5 +1,5 @@
 """Reads about rake."""
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import Sum
@@ -13,3 +13,47 @@ def rake_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
     """Total rake (Decimal dollars) taken at the casino's tables on a gaming day."""
     return RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
         total=Sum("amount", default=Decimal("0.00")))["total"]
+
+
+#: The three shifts of a gaming day, as hours after the gaming day starts (e.g. 06:00 day, 14:00 swing,
+#: 22:00 grave when the day starts at 06:00).
+SHIFTS = (("Day", 0, 8), ("Swing", 8, 16), ("Grave", 16, 24))
+
+
+def rake_by_table(*, casino: Casino, gaming_day: date):
+    """Per table: rounds raked and rake (Decimal dollars) on a gaming day, by table number."""
+    from django.db.models import Count
+
+    return (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+            .values("table__number", "table__game")
+            .annotate(rounds=Count("pk"), rake=Sum("amount"), basis=Sum("basis"))
+            .order_by("table__number"))
+
+
+def rake_by_hour(*, casino: Casino, gaming_day: date) -> list[tuple[datetime, Decimal]]:
+    """Each real hour of a gaming day (23 or 25 across a DST change) as an aware local datetime, with the rake
+    of the rounds that started in it (Decimal dollars)."""
+    from django.db.models.functions import TruncHour
+
+    from apps.casinos.selectors import gaming_day_bounds
+
+    start, end = (moment.astimezone(UTC) for moment in gaming_day_bounds(casino=casino, gaming_day=gaming_day))
+    rows = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+            .annotate(hour=TruncHour("round_of_play__started_at", tzinfo=UTC))
+            .values("hour").annotate(rake=Sum("amount")))
+    by_hour = {row["hour"].astimezone(UTC): row["rake"] for row in rows}
+    count = int((end - start).total_seconds() // 3600)
+    hours = [start + timedelta(hours=h) for h in range(count)]
+    return [(h.astimezone(casino.zone), by_hour.get(h, Decimal("0.00"))) for h in hours]
+
+
+def rake_by_shift(*, casino: Casino, gaming_day: date) -> list[tuple[str, Decimal]]:
+    """Rake per shift (Day, Swing, Grave) of a gaming day, from the hourly totals."""
+    hourly = rake_by_hour(casino=casino, gaming_day=gaming_day)
+    bounds = [(name, a, b if b < 24 else len(hourly)) for name, a, b in SHIFTS]
+    return [(name, sum((amount for _, amount in hourly[a:b]), Decimal("0.00"))) for name, a, b in bounds]
+
+
+def rake_records_for_export(*, casino: Casino, gaming_day: date):
+    return (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+            .select_related("table", "round_of_play").order_by("round_of_play__started_at", "pk"))

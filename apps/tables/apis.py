@@ -16,7 +16,7 @@ class PokerTableSerializer(serializers.ModelSerializer):
         model = PokerTable
         fields = ["id", "number", "game", "betting_structure", "seats", "seat_maximum", "location", "small_blind",
                   "big_blind", "ante", "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation",
-                  "is_open", "opened_at"]
+                  "kill_option", "kill_pot_minimum", "uses_automated_shuffler", "is_open", "opened_at"]
         read_only_fields = ["is_open", "opened_at"]
 
 

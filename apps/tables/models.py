@@ -43,6 +43,14 @@ SEAT_MAXIMUM: dict[str, tuple[int, str]] = {
 }
 
 
+class KillOption(models.TextChoices):
+    """Optional kill or half-kill in Omaha high-low split eight or better (N.J.A.C. 13:69F-14.1, 14.11(i))."""
+
+    NONE = "none", "No kill"
+    KILL = "kill", "Kill (limits doubled)"
+    HALF_KILL = "half_kill", "Half-kill (limits increased by one half)"
+
+
 class BettingStructure(models.TextChoices):
     FIXED_LIMIT = "fixed_limit", "Fixed limit"
     POT_LIMIT = "pot_limit", "Pot limit"
@@ -72,6 +80,12 @@ class PokerTable(models.Model):
     raise_cap = models.PositiveSmallIntegerField(null=True, blank=True,
                                                  help_text="Maximum raises per betting round (14.17); empty for none.")
     bad_beat_participation = models.BooleanField(default=False, help_text="The table contributes to the bad-beat jackpot (14.19(b)).")
+    kill_option = models.CharField(max_length=10, choices=KillOption.choices, default=KillOption.NONE,
+                                   help_text="Omaha high-low eight or better only (14.11(i)).")
+    kill_pot_minimum = models.DecimalField(**money_field, null=True, blank=True,
+                                           help_text="Pot that qualifies for the kill (14.11(i)).")
+    uses_automated_shuffler = models.BooleanField(
+        default=False, help_text="Both decks alternate every round, backs of different colours (14.2(d)).")
     is_open = models.BooleanField(default=False)
     opened_at = models.DateTimeField(null=True, blank=True)
 

@@ -65,3 +65,37 @@ def test_pages_of_another_casino_are_not_found(client, supervisor):
     other_round_table = PokerTableFactory()
     client.force_login(supervisor)
     assert client.get(f"/tables/{other_round_table.pk}/").status_code == 404
+
+
+def test_table_sign_is_generated_from_the_configuration(client, supervisor, casino):
+    """N.J.A.C. 13:69F-14.14(c), 14.17, 14.19(b), 14.11(b): game, limits, raise cap, blinds, rake, bad beat, kill."""
+    from apps.rake.services import post_rake_structure
+    from apps.tables.models import Game, KillOption
+
+    JackpotFactory(casino=casino)
+    table = PokerTableFactory(casino=casino, number=11, game=Game.OMAHA_HILO8, betting_structure="fixed_limit",
+                              minimum_wager=Decimal("4.00"), maximum_wager=Decimal("8.00"), raise_cap=4,
+                              kill_option=KillOption.HALF_KILL, kill_pot_minimum=Decimal("60.00"))
+    post_rake_structure(table=table, percentage=Decimal("10"), maximum=Decimal("4.00"))
+    client.force_login(supervisor)
+    sign = client.get(f"/tables/{table.pk}/sign/").content.decode()
+    for words in ["Table 11", "Omaha high-low split eight or better", "$4.00 / $8.00", "At most 4 raises",
+                  "10% of each pot", "maximum $4.00", "Half-kill", "$60.00", "four of a kind or better"]:
+        assert words in sign, words
+
+
+def test_dashboard_totals_per_table_are_not_multiplied_by_joins(casino):
+    """Rounds and rake of each open table on the gaming day: two rounds of $5 rake each give 2 and $10."""
+    from apps.casinos.selectors import current_gaming_day
+    from apps.floor.selectors import floor_summary
+    from tests.factories import RakeStructureFactory
+
+    table = RakeStructureFactory(table__casino=casino).table
+    for _ in range(2):
+        record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="Ah Kd 5c 9s 3h", players=[
+            PlayerIn(seat=1, contributed=Decimal("50"), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=Decimal("50"), hole_cards="2c 7d")]))
+    summary = floor_summary(casino=casino, gaming_day=current_gaming_day(casino=casino))
+    [row] = summary.open_tables
+    assert (row.rounds_today, row.rake_today) == (2, Decimal("10.00"))
+    assert summary.rounds_today == 2 and summary.rake_today == Decimal("10.00")

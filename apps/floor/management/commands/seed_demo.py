@@ -14,6 +14,8 @@ from apps.casinos.models import Casino
 from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
 from apps.casinos.services import create_staff_member
 from apps.core.roles import Role
+from apps.decks.models import Deck
+from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
 from apps.rake.services import post_rake_structure
 from apps.rounds.models import RoundOfPlay, RoundSource
 from apps.rounds.services import PlayerIn, RoundIn, import_phh, record_round
@@ -45,6 +47,8 @@ class Command(BaseCommand):
         casino, tables = self._room()
         if not options["no_rounds"] and not RoundOfPlay.objects.filter(table__casino=casino).exists():
             self._gaming_day(casino, tables, options["seed"])
+        if not Deck.objects.filter(casino=casino).exists():
+            self._decks(casino, tables)
         self.stdout.write(self.style.SUCCESS(f"Demo room ready: {casino.name}."))
         self.stdout.write("Demo logins (username / password):")
         for role in Role:
@@ -72,6 +76,32 @@ class Command(BaseCommand):
         post_jackpot_rules(casino=casino, minimum_pot=D("20"), contribution_amount=D("1.00"),
                            maximum_contribution=D("1.00"), qualifying_hand=QualifyingHand.FOUR_OF_A_KIND)
         return casino, tables
+
+    @transaction.atomic
+    def _decks(self, casino, tables):
+        """Two decks at each open table, opened at different times so the rotation board has something to say."""
+        from apps.casinos.models import User
+
+        floor = User.objects.get(username=Role.FLOORPERSON.value)
+        dealer = User.objects.get(username=Role.DEALER.value)
+        now = timezone.now()
+        opened_ago = {1: timedelta(hours=1), 2: timedelta(hours=2, minutes=50), 3: timedelta(hours=3, minutes=10),
+                      9: timedelta(minutes=40)}
+        for number, ago in opened_ago.items():
+            at = now - ago
+            red, blue = (assign_deck(deck=receive_deck(casino=casino, serial=f"{colour[0].upper()}-{number:02d}01",
+                                                       back_colour=colour, by=floor, at=at - timedelta(minutes=5)),
+                                     table=tables[number], by=floor, at=at - timedelta(minutes=4))
+                         for colour in ("red", "blue"))
+            record_deck_event(deck=red, kind="inspected", by=dealer, at=at - timedelta(minutes=3))
+            record_deck_event(deck=red, kind="verified", by=floor, at=at - timedelta(minutes=2))
+            record_deck_event(deck=red, kind="put_in_use", by=dealer, at=at)
+            record_deck_event(deck=red, kind="counted", card_count=52, by=dealer,
+                              at=now - (timedelta(minutes=20) if number == 9 else timedelta(minutes=5)))
+        for n in range(1, 5):
+            receive_deck(casino=casino, serial=f"G-{n:04d}", back_colour="green", by=floor)
+        refresh_deck_alerts(casino=casino)
+        self.stdout.write("Decks at the open tables; table 3 is overdue for suit and sequence, table 9 for a count.")
 
     def _gaming_day(self, casino, tables, seed):
         start, _ = gaming_day_bounds(casino=casino, gaming_day=current_gaming_day(casino=casino))

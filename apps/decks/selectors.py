@@ -1,0 +1,122 @@
+"""Reads about decks: the rotation board's clocks (N.J.A.C. 13:69F-14.2(b), 14.6(e)4)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from django.db.models import QuerySet
+
+from apps.casinos.models import Casino
+from apps.tables.models import PokerTable
+
+from .models import Deck, DeckAlert, DeckStatus
+
+#: N.J.A.C. 13:69F-14.2(b): placed into suit and sequence at least every 3 hours of use.
+SORT_LIMIT = timedelta(hours=3)
+#: N.J.A.C. 13:69F-14.2(b): every deck opened for use at a table changed at least every 6 hours.
+CHANGE_LIMIT = timedelta(hours=6)
+#: N.J.A.C. 13:69F-14.6(e)4: the deck (or stub) counted at least once every 15 minutes.
+COUNT_LIMIT = timedelta(minutes=15)
+#: How early a clock shows "due soon".
+DUE_SOON = {"sort": timedelta(minutes=20), "change": timedelta(minutes=30), "count": timedelta(minutes=3)}
+
+
+class ClockState(StrEnum):
+    OK = "ok"
+    DUE_SOON = "due_soon"
+    OVERDUE = "overdue"
+
+    @property
+    def label(self) -> str:
+        return {"ok": "OK", "due_soon": "Due soon", "overdue": "Overdue"}[self.value]
+
+    @property
+    def severity(self) -> int:
+        return ["ok", "due_soon", "overdue"].index(self.value)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One regulatory clock of a deck: when it started, how long has run, and its state at `now`."""
+
+    name: str
+    since: datetime
+    limit: timedelta
+    elapsed: timedelta
+    state: ClockState
+
+    @property
+    def remaining(self) -> timedelta:
+        return self.limit - self.elapsed
+
+
+def clock(name: str, since: datetime, limit: timedelta, now: datetime) -> Clock:
+    """A clock is overdue once MORE than `limit` has run (3:00 is in time, 3:01 is not), due soon before."""
+    elapsed = now - since
+    state = (ClockState.OVERDUE if elapsed > limit
+             else ClockState.DUE_SOON if elapsed > limit - DUE_SOON[name] else ClockState.OK)
+    return Clock(name=name, since=since, limit=limit, elapsed=elapsed, state=state)
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    deck: Deck
+    sort: Clock | None
+    change: Clock | None
+    count: Clock | None
+
+    @property
+    def clocks(self) -> list[Clock]:
+        return [c for c in (self.sort, self.change, self.count) if c is not None]
+
+    @property
+    def state(self) -> ClockState:
+        return max((c.state for c in self.clocks), key=lambda s: s.severity, default=ClockState.OK)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    table: PokerTable
+    decks: list[DeckRow]
+
+    @property
+    def has_two_decks(self) -> bool:
+        """Two decks maintained at each table at all times (N.J.A.C. 13:69F-14.2(a))."""
+        return len(self.decks) >= 2
+
+    @property
+    def state(self) -> ClockState:
+        worst = max((d.state for d in self.decks), key=lambda s: s.severity, default=ClockState.OK)
+        return ClockState.OVERDUE if not self.has_two_decks else worst
+
+
+def deck_row(deck: Deck, now: datetime) -> DeckRow:
+    """The clocks of a deck at its table. A deck not yet opened for use has none running."""
+    if deck.opened_at is None:
+        return DeckRow(deck=deck, sort=None, change=None, count=None)
+    sort_since = max(filter(None, [deck.last_sorted_at, deck.opened_at]))
+    count = None
+    if deck.in_use:
+        count_since = max(filter(None, [deck.last_counted_at, deck.in_use_since]))
+        count = clock("count", count_since, COUNT_LIMIT, now)
+    return DeckRow(deck=deck, sort=clock("sort", sort_since, SORT_LIMIT, now),
+                   change=clock("change", deck.opened_at, CHANGE_LIMIT, now), count=count)
+
+
+def rotation_board(*, casino: Casino, now: datetime) -> list[TableRow]:
+    """Every open table of the casino with its decks and their clocks at `now` (aware datetime)."""
+    tables = PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
+    decks: dict[int, list[Deck]] = {}
+    for deck in Deck.objects.filter(table__in=tables, status=DeckStatus.AT_TABLE).order_by("-in_use", "serial"):
+        decks.setdefault(deck.table_id, []).append(deck)
+    return [TableRow(table=t, decks=[deck_row(d, now) for d in decks.get(t.pk, [])]) for t in tables]
+
+
+def open_alerts(*, casino: Casino) -> QuerySet[DeckAlert]:
+    return (DeckAlert.objects.filter(table__casino=casino, cleared_at=None)
+            .select_related("table", "deck").order_by("table__number", "raised_at"))
+
+
+def decks_in_storage(*, casino: Casino) -> QuerySet[Deck]:
+    return Deck.objects.filter(casino=casino, status=DeckStatus.IN_STORAGE).order_by("serial")

@@ -1,0 +1,199 @@
+"""Writes about decks: receiving, assigning, and every event of a deck's life at a table."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.casinos.models import Casino, User
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.tables.models import PokerTable
+
+from .models import AlertKind, Deck, DeckAlert, DeckEvent, DeckEventKind, DeckStatus
+from .selectors import ClockState, rotation_board
+
+FULL_DECK = 52
+#: Who may record each event. 14.4(b): inspected by the dealer, verified by the floorperson or supervisor;
+#: 14.2(b): placed into suit and sequence by the dealer or floorperson; 14.6(e)4: counted by the dealer.
+FLOOR = {Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR, Role.ADMIN}
+EVENT_ROLES: dict[str, set[Role]] = {
+    DeckEventKind.INSPECTED: {Role.DEALER} | FLOOR,
+    DeckEventKind.VERIFIED: FLOOR,
+    DeckEventKind.SPREAD: {Role.DEALER} | FLOOR,
+    DeckEventKind.PUT_IN_USE: {Role.DEALER} | FLOOR,
+    DeckEventKind.ROTATED_OUT: {Role.DEALER} | FLOOR,
+    DeckEventKind.SORTED: {Role.DEALER} | FLOOR,
+    DeckEventKind.COUNTED: {Role.DEALER} | FLOOR,
+    DeckEventKind.CHANGED: FLOOR,
+    DeckEventKind.REMOVED: FLOOR,
+    DeckEventKind.DESTROYED: {Role.POKER_SHIFT_SUPERVISOR, Role.ADMIN, Role.SECURITY},
+}
+
+
+def _when(at: datetime | None) -> datetime:
+    now = timezone.now()
+    if at is None:
+        return now
+    if timezone.is_naive(at):
+        raise DomainError("The time must carry a time zone.", field="at")
+    if at > now:
+        raise DomainError("An event cannot be recorded in the future.", field="at")
+    return at
+
+
+@transaction.atomic
+def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, back_design: str = "",
+                 at: datetime | None = None) -> Deck:
+    """Take a new deck into the room's storage (N.J.A.C. 13:69F-14.2(a)). Raises DomainError."""
+    serial, back_colour = serial.strip(), back_colour.strip()
+    if not serial:
+        raise DomainError("Give the deck's serial.", field="serial")
+    if not back_colour:
+        raise DomainError("Record the colour of the backs: decks at a table must be distinguishable.",
+                          field="back_colour")
+    if Deck.objects.filter(casino=casino, serial=serial).exists():
+        raise DomainError(f"Deck {serial} is already recorded.", field="serial")
+    at = _when(at)
+    deck = Deck.objects.create(casino=casino, serial=serial, back_colour=back_colour, back_design=back_design,
+                               received_at=at)
+    DeckEvent.objects.create(deck=deck, kind=DeckEventKind.RECEIVED, at=at, by=by)
+    return deck
+
+
+@transaction.atomic
+def assign_deck(*, deck: Deck, table: PokerTable, by: User, at: datetime | None = None) -> Deck:
+    """Bring a stored deck to a table: at most two decks per table, visually distinguishable (14.2(a));
+    with an automated shuffler, backs of different colours (14.2(d)1). Raises DomainError."""
+    table = PokerTable.objects.select_for_update().get(pk=table.pk)
+    deck = Deck.objects.select_for_update().get(pk=deck.pk)
+    if deck.casino_id != table.casino_id:
+        raise DomainError("The deck belongs to another casino.", field="deck")
+    if deck.status != DeckStatus.IN_STORAGE:
+        raise DomainError(f"Deck {deck.serial} is {deck.get_status_display().lower()}, not in storage.", field="deck")
+    present = list(Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE))
+    if len(present) >= 2:
+        raise DomainError(f"Table {table.number} already has its two decks (14.2(a)).", field="table")
+    for other in present:
+        same_look = (other.back_colour.lower(), other.back_design.lower()) == (
+            deck.back_colour.lower(), deck.back_design.lower())
+        if same_look:
+            raise DomainError("The two decks at a table must be visually distinguishable (14.2(a)).", field="deck")
+        if table.uses_automated_shuffler and other.back_colour.lower() == deck.back_colour.lower():
+            raise DomainError("With an automated shuffler the two decks need backs of different colours "
+                              "(N.J.A.C. 13:69F-14.2(d)1).", field="deck")
+    at = _when(at)
+    deck.status, deck.table = DeckStatus.AT_TABLE, table
+    deck.save(update_fields=["status", "table"])
+    DeckEvent.objects.create(deck=deck, kind=DeckEventKind.ASSIGNED, at=at, table=table, by=by)
+    return deck
+
+
+def _leave_table(deck: Deck) -> None:
+    deck.status, deck.table, deck.in_use = DeckStatus.REMOVED, None, False
+
+
+@transaction.atomic
+def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = None,
+                      card_count: int | None = None, note: str = "") -> DeckEvent:
+    """Record one event of a deck at its table and move its clocks.
+
+    put_in_use starts the 6-hour clock the first time (14.2(b)) and rotates the table's other deck out;
+    sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen,
+    the 15-minute count clock (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other
+    number removes the deck from the table and raises a wrong-count alert (14.6(e)4, 14.15(g));
+    changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
+    """
+    try:
+        kind = DeckEventKind(kind)
+    except ValueError as exc:
+        raise DomainError(f"Unknown deck event {kind!r}.", field="kind") from exc
+    if kind in (DeckEventKind.RECEIVED, DeckEventKind.ASSIGNED):
+        raise DomainError("Use receiving or assigning for this event.", field="kind")
+    allowed = EVENT_ROLES[kind]
+    if not (by.is_superuser or by.has_role(*allowed)):
+        raise DomainError(f"{kind.label} is recorded by: {', '.join(sorted(r.label.lower() for r in allowed))}.",
+                          field="kind")
+    deck = Deck.objects.select_for_update().get(pk=deck.pk)
+    at = _when(at)
+    table = deck.table
+    if kind == DeckEventKind.DESTROYED:
+        if deck.status != DeckStatus.REMOVED:
+            raise DomainError("Only a deck removed from play can be destroyed.", field="kind")
+    elif deck.status != DeckStatus.AT_TABLE:
+        raise DomainError(f"Deck {deck.serial} is not at a table.", field="deck")
+    if kind == DeckEventKind.VERIFIED and not deck.events.filter(kind=DeckEventKind.INSPECTED).exists():
+        raise DomainError("The dealer inspects the deck before the floorperson verifies it (14.4(b)).", field="kind")
+    if kind == DeckEventKind.COUNTED and card_count is None:
+        raise DomainError("Give the number of cards counted.", field="card_count")
+
+    fields: list[str] = []
+    if kind == DeckEventKind.PUT_IN_USE:
+        for other in Deck.objects.select_for_update().filter(table=table, in_use=True).exclude(pk=deck.pk):
+            other.in_use = False
+            other.save(update_fields=["in_use"])
+            DeckEvent.objects.create(deck=other, kind=DeckEventKind.ROTATED_OUT, at=at, table=table, by=by,
+                                     note=f"Rotated out for deck {deck.serial}.")
+        deck.in_use, deck.in_use_since = True, at
+        deck.opened_at = deck.opened_at or at
+        fields += ["in_use", "in_use_since", "opened_at"]
+    elif kind == DeckEventKind.ROTATED_OUT:
+        deck.in_use = False
+        fields.append("in_use")
+    elif kind == DeckEventKind.SORTED:
+        deck.last_sorted_at = deck.last_counted_at = at
+        fields += ["last_sorted_at", "last_counted_at"]
+    elif kind == DeckEventKind.COUNTED:
+        if card_count == FULL_DECK:
+            deck.last_counted_at = at
+            fields.append("last_counted_at")
+        else:
+            _leave_table(deck)
+            fields += ["status", "table", "in_use"]
+            note = (note + " " if note else "") + f"{card_count} cards found: deck removed (14.6(e)4)."
+            DeckAlert.objects.get_or_create(table=table, deck=deck, kind=AlertKind.WRONG_COUNT, cleared_at=None,
+                                            defaults={"raised_at": at})
+    elif kind in (DeckEventKind.CHANGED, DeckEventKind.REMOVED):
+        _leave_table(deck)
+        fields += ["status", "table", "in_use"]
+    elif kind == DeckEventKind.DESTROYED:
+        deck.status = DeckStatus.DESTROYED
+        fields.append("status")
+    if fields:
+        deck.save(update_fields=fields)
+    return DeckEvent.objects.create(deck=deck, kind=kind, at=at, table=table, by=by, card_count=card_count,
+                                    note=note[:300])
+
+
+@transaction.atomic
+def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple[int, int]:
+    """Raise an alert for every overdue clock and every open table short of two decks; clear the rest.
+
+    Run every minute by Celery beat; idempotent (one open alert per table, deck and kind). Wrong-count
+    alerts stay until a supervisor clears them. Returns (raised, cleared).
+    """
+    now = now or timezone.now()
+    wanted: set[tuple[int, int | None, str]] = set()
+    for row in rotation_board(casino=casino, now=now):
+        if not row.has_two_decks:
+            wanted.add((row.table.pk, None, AlertKind.TWO_DECKS))
+        for deck_row in row.decks:
+            for name, kind in (("sort", AlertKind.SORT_OVERDUE), ("change", AlertKind.CHANGE_OVERDUE),
+                               ("count", AlertKind.COUNT_OVERDUE)):
+                deck_clock = getattr(deck_row, name)
+                if deck_clock is not None and deck_clock.state == ClockState.OVERDUE:
+                    wanted.add((row.table.pk, deck_row.deck.pk, kind))
+    open_alerts = {(a.table_id, a.deck_id, a.kind): a for a in DeckAlert.objects.select_for_update()
+                   .filter(table__casino=casino, cleared_at=None).exclude(kind=AlertKind.WRONG_COUNT)}
+    cleared = 0
+    for key, alert in open_alerts.items():
+        if key not in wanted:
+            alert.cleared_at = now
+            alert.save(update_fields=["cleared_at"])
+            cleared += 1
+    raised = 0
+    for table_id, deck_id, kind in wanted - open_alerts.keys():
+        DeckAlert.objects.create(table_id=table_id, deck_id=deck_id, kind=kind, raised_at=now)
+        raised += 1
+    return raised, cleared

@@ -1,0 +1,86 @@
+"""The rotation board: every open table, its decks and their clocks; deck events recorded from it."""
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_POST
+
+from apps.core.exceptions import DomainError
+from apps.tables.models import PokerTable
+
+from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
+from .models import Deck
+from .selectors import decks_in_storage, open_alerts, rotation_board
+from .services import assign_deck, receive_deck, record_deck_event
+
+
+def _require(request, perm: str) -> None:
+    if not request.user.is_authenticated:
+        raise PermissionDenied
+    if request.user.casino_id is None or not request.user.has_perm(perm):
+        raise PermissionDenied
+
+
+def board(request):
+    """Rotation board (full page or, for htmx polling, the board fragment)."""
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    _require(request, "decks.view_board")
+    casino = request.user.casino
+    context = {"rows": rotation_board(casino=casino, now=timezone.now()), "alerts": open_alerts(casino=casino),
+               "storage": decks_in_storage(casino=casino), "event_form": DeckEventForm(),
+               "receive_form": ReceiveDeckForm(),
+               "tables": PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"),
+               "can_manage": request.user.has_perm("decks.manage_decks")}
+    template = "decks/_board.html" if request.htmx else "decks/board.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _apply(request, action) -> None:
+    try:
+        action()
+    except DomainError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Recorded.")
+
+
+@require_POST
+def record_event(request, pk: int):
+    _require(request, "decks.record_event")
+    deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
+    form = DeckEventForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+    else:
+        _apply(request, lambda: record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
+                                                  card_count=form.cleaned_data["card_count"],
+                                                  note=form.cleaned_data["note"]))
+    return redirect("decks:board")
+
+
+@require_POST
+def receive(request):
+    _require(request, "decks.manage_decks")
+    form = ReceiveDeckForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+    else:
+        _apply(request, lambda: receive_deck(casino=request.user.casino, by=request.user, **form.cleaned_data))
+    return redirect("decks:board")
+
+
+@require_POST
+def assign(request):
+    _require(request, "decks.manage_decks")
+    form = AssignDeckForm(request.POST)
+    if form.is_valid():
+        deck = get_object_or_404(Deck, pk=form.cleaned_data["deck"], casino=request.user.casino)
+        table = get_object_or_404(PokerTable, pk=form.cleaned_data["table"], casino=request.user.casino)
+        _apply(request, lambda: assign_deck(deck=deck, table=table, by=request.user))
+    else:
+        messages.error(request, "Choose a deck and a table.")
+    return redirect("decks:board")

@@ -1,0 +1,65 @@
+"""Revenue pages: rake by table, shift and hour of a gaming day, and its CSV export."""
+import csv
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+
+from apps.casinos.selectors import current_gaming_day
+
+from .selectors import rake_by_hour, rake_by_shift, rake_by_table, rake_records_for_export
+
+
+def _context(request):
+    if not request.user.is_authenticated:
+        return None
+    if request.user.casino_id is None or not request.user.has_perm("rake.view_revenue"):
+        raise PermissionDenied
+    casino = request.user.casino
+    try:
+        gaming_day = date.fromisoformat(request.GET["day"]) if request.GET.get("day") else current_gaming_day(casino=casino)
+    except ValueError:
+        gaming_day = None
+    return casino, gaming_day
+
+
+def revenue(request):
+    """Rake of a gaming day (?day=YYYY-MM-DD): by table, by shift, and a chart by hour."""
+    context = _context(request)
+    if context is None:
+        return redirect(f"/accounts/login/?next={request.path}")
+    casino, gaming_day = context
+    if gaming_day is None:
+        return render(request, "rake/revenue.html", {"error": "The day must be written YYYY-MM-DD."}, status=400)
+    hourly = rake_by_hour(casino=casino, gaming_day=gaming_day)
+    peak = max((amount for _, amount in hourly), default=Decimal("0")) or Decimal("1")
+    tables = list(rake_by_table(casino=casino, gaming_day=gaming_day))
+    return render(request, "rake/revenue.html", {
+        "gaming_day": gaming_day, "tables": tables, "shifts": rake_by_shift(casino=casino, gaming_day=gaming_day),
+        "total": sum((row["rake"] for row in tables), Decimal("0.00")),
+        "chart_width": len(hourly) * 40,
+        "bars": [{"hour": h, "amount": amount, "x": i * 40 + 4, "height": int(amount / peak * 100),
+                  "y": 100 - int(amount / peak * 100), "label_x": i * 40 + 20} for i, (h, amount) in enumerate(hourly)]})
+
+
+def revenue_csv(request):
+    """Every rake record of a gaming day as CSV, one line per round of play."""
+    context = _context(request)
+    if context is None:
+        return redirect(f"/accounts/login/?next={request.path}")
+    casino, gaming_day = context
+    if gaming_day is None:
+        return HttpResponse("The day must be written YYYY-MM-DD.", status=400, content_type="text/plain")
+    response = HttpResponse(content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["gaming_day", "table", "round", "started_at", "basis", "percentage", "maximum", "rake",
+                     "explanation"])
+    for record in rake_records_for_export(casino=casino, gaming_day=gaming_day):
+        writer.writerow([record.gaming_day, record.table.number, record.round_of_play_id,
+                         record.round_of_play.started_at.astimezone(casino.zone).isoformat(), record.basis,
+                         record.percentage if record.percentage is not None else "", record.maximum or "",
+                         record.amount, record.explanation])
+    return response

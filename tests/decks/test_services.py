@@ -1,0 +1,142 @@
+"""Decks and their clocks, N.J.A.C. 13:69F-14.2, 14.4 and 14.6(e)4, at their edges (time-machine)."""
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.decks.models import AlertKind, DeckAlert, DeckEvent, DeckStatus
+from apps.decks.selectors import ClockState, rotation_board
+from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
+from apps.decks.tasks import refresh_all_deck_alerts
+from tests.decks.factories import deck_at_table
+from tests.factories import PokerTableFactory
+
+NEW_YORK = ZoneInfo("America/New_York")
+T0 = datetime(2026, 11, 20, 18, 0, tzinfo=NEW_YORK)
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def floor(staff):
+    return staff(Role.FLOORPERSON)
+
+
+@pytest.fixture
+def dealer(staff):
+    return staff(Role.DEALER)
+
+
+@pytest.fixture
+def table(casino):
+    return PokerTableFactory(casino=casino, number=4)
+
+
+@pytest.fixture
+def opened(table, floor, dealer):
+    """Table 4 with a red and a blue deck; the red one put in use at T0."""
+    with time_machine.travel(T0, tick=False):
+        red = deck_at_table(table, "R-1", "red", floor)
+        deck_at_table(table, "B-1", "blue", floor)
+        record_deck_event(deck=red, kind="put_in_use", by=dealer)
+    return red
+
+
+def state_at(table, serial, clock_name, when):
+    row = next(r for r in rotation_board(casino=table.casino, now=when) if r.table == table)
+    deck_row = next(d for d in row.decks if d.deck.serial == serial)
+    return getattr(deck_row, clock_name).state
+
+
+class TestClocks:
+    def test_14_2_b_three_hours_without_suit_and_sequence(self, table, opened, dealer):
+        assert state_at(table, "R-1", "sort", T0 + timedelta(hours=2, minutes=59)) == ClockState.DUE_SOON
+        assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3)) == ClockState.DUE_SOON
+        assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3, minutes=1)) == ClockState.OVERDUE
+        with time_machine.travel(T0 + timedelta(hours=2, minutes=50), tick=False):
+            record_deck_event(deck=opened, kind="sorted", by=dealer)
+        assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3, minutes=1)) == ClockState.OK
+
+    def test_14_2_b_six_hours_since_opened_and_sorting_does_not_reset_it(self, table, opened, dealer):
+        with time_machine.travel(T0 + timedelta(hours=5), tick=False):
+            record_deck_event(deck=opened, kind="sorted", by=dealer)
+        assert state_at(table, "R-1", "change", T0 + timedelta(hours=5, minutes=59)) == ClockState.DUE_SOON
+        assert state_at(table, "R-1", "change", T0 + timedelta(hours=6, minutes=1)) == ClockState.OVERDUE
+
+    def test_14_6_e_4_count_every_fifteen_minutes(self, table, opened, dealer):
+        assert state_at(table, "R-1", "count", T0 + timedelta(minutes=14, seconds=59)) == ClockState.DUE_SOON
+        assert state_at(table, "R-1", "count", T0 + timedelta(minutes=15, seconds=1)) == ClockState.OVERDUE
+        with time_machine.travel(T0 + timedelta(minutes=14), tick=False):
+            record_deck_event(deck=opened, kind="counted", card_count=52, by=dealer)
+        assert state_at(table, "R-1", "count", T0 + timedelta(minutes=28, seconds=59)) == ClockState.DUE_SOON
+        assert state_at(table, "R-1", "count", T0 + timedelta(minutes=29, seconds=1)) == ClockState.OVERDUE
+
+    def test_the_resting_deck_has_no_count_clock_and_unopened_decks_no_clocks(self, table, opened):
+        row = rotation_board(casino=table.casino, now=T0 + timedelta(hours=1))[0]
+        blue = next(d for d in row.decks if d.deck.serial == "B-1")
+        assert blue.sort is None and blue.change is None and blue.count is None
+
+
+class TestEvents:
+    def test_14_2_a_putting_one_deck_in_use_rotates_the_other_out(self, table, opened, dealer):
+        blue = table.decks.get(serial="B-1")
+        with time_machine.travel(T0 + timedelta(minutes=30), tick=False):
+            record_deck_event(deck=blue, kind="put_in_use", by=dealer)
+        opened.refresh_from_db()
+        assert not opened.in_use
+        assert DeckEvent.objects.filter(deck=opened, kind="rotated_out").count() == 1
+
+    def test_14_6_e_4_wrong_count_removes_the_deck_and_raises_an_alert(self, table, opened, dealer):
+        with time_machine.travel(T0 + timedelta(minutes=10), tick=False):
+            record_deck_event(deck=opened, kind="counted", card_count=51, by=dealer)
+        opened.refresh_from_db()
+        assert opened.status == DeckStatus.REMOVED and opened.table is None
+        assert DeckAlert.objects.get(kind=AlertKind.WRONG_COUNT, cleared_at=None).deck == opened
+        assert "51 cards" in DeckEvent.objects.get(deck=opened, kind="counted").note
+
+    def test_14_4_b_verified_by_the_floorperson_after_the_dealer_inspects(self, table, opened, dealer, floor):
+        with pytest.raises(DomainError, match="inspects the deck before"):
+            record_deck_event(deck=opened, kind="verified", by=floor)
+        record_deck_event(deck=opened, kind="inspected", by=dealer)
+        with pytest.raises(DomainError, match="recorded by"):
+            record_deck_event(deck=opened, kind="verified", by=dealer)
+        record_deck_event(deck=opened, kind="verified", by=floor)
+
+    def test_14_2_a_two_decks_distinguishable_at_most(self, table, opened, floor):
+        same = receive_deck(casino=table.casino, serial="R-2", back_colour="red", by=floor)
+        with pytest.raises(DomainError, match="two decks"):
+            assign_deck(deck=same, table=table, by=floor)
+        other = PokerTableFactory(casino=table.casino, number=5)
+        deck_at_table(other, "R-3", "red", floor)
+        with pytest.raises(DomainError, match="visually distinguishable"):
+            assign_deck(deck=same, table=other, by=floor)
+
+    def test_14_2_d_1_shuffler_needs_different_colours(self, casino, floor):
+        table = PokerTableFactory(casino=casino, uses_automated_shuffler=True)
+        deck_at_table(table, "R-1", "red", floor)
+        red_b = receive_deck(casino=casino, serial="R-9", back_colour="Red", back_design="casino logo", by=floor)
+        with pytest.raises(DomainError, match=r"14.2\(d\)1"):
+            assign_deck(deck=red_b, table=table, by=floor)
+
+    def test_no_event_in_the_future(self, opened, dealer):
+        with pytest.raises(DomainError) as exc:
+            record_deck_event(deck=opened, kind="sorted", by=dealer, at=datetime(2099, 1, 1, tzinfo=NEW_YORK))
+        assert exc.value.field == "at"
+
+
+class TestAlerts:
+    def test_beat_task_raises_and_clears_alerts_idempotently(self, table, opened, dealer):
+        with time_machine.travel(T0 + timedelta(minutes=16), tick=False):
+            assert refresh_deck_alerts(casino=table.casino) == (1, 0)  # count overdue
+            assert refresh_all_deck_alerts() == {table.casino.code: (0, 0)}  # run twice: nothing new
+            record_deck_event(deck=opened, kind="counted", card_count=52, by=dealer)
+            assert refresh_deck_alerts(casino=table.casino) == (0, 1)
+        assert not DeckAlert.objects.filter(cleared_at=None).exists()
+
+    def test_14_2_a_open_table_with_one_deck_is_alerted(self, casino, floor):
+        table = PokerTableFactory(casino=casino)
+        deck_at_table(table, "G-1", "green", floor)
+        refresh_deck_alerts(casino=casino)
+        assert DeckAlert.objects.get(cleared_at=None).kind == AlertKind.TWO_DECKS

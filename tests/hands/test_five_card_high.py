@@ -1,0 +1,124 @@
+"""Five-card high poker, N.J.A.C. 13:69F-14.3(a), (b), (d), and hold'em's best five of seven, 14.10(j)."""
+from collections import Counter
+from itertools import combinations
+from math import comb
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apps.hands import (
+    DECK,
+    FiveCardCategory,
+    RuleSetError,
+    best_hands,
+    evaluate,
+    evaluate_five_card_high,
+    parse_cards,
+)
+
+C = FiveCardCategory
+
+
+def value(text):
+    return evaluate("five_card_high", parse_cards(text))
+
+
+@pytest.mark.parametrize(("text", "category"), [
+    ("As Ks Qs Js Ts", C.ROYAL_FLUSH), ("9h Kh Qh Jh Th", C.STRAIGHT_FLUSH), ("Ad 2d 3d 4d 5d", C.STRAIGHT_FLUSH),
+    ("7c 7d 7h 7s 2c", C.FOUR_OF_A_KIND), ("Ac Ad Ah Ks Kc", C.FULL_HOUSE), ("2h 7h 9h Jh Ah", C.FLUSH),
+    ("Ac Kd Qh Js Tc", C.STRAIGHT), ("Ac 2d 3h 4s 5c", C.STRAIGHT), ("3c 3d 3h 9s 2c", C.THREE_OF_A_KIND),
+    ("Ac Ad Kh Ks 2c", C.TWO_PAIR), ("2c 2d Kh Qs Jc", C.ONE_PAIR), ("Ac Kd Qh Js 9c", C.HIGH_CARD),
+])
+def test_14_3_b_categories(text, category):
+    assert value(text).category is category
+
+
+def test_14_3_b_order_of_categories_from_royal_flush_down():
+    hands = ["As Ks Qs Js Ts", "9h Kh Qh Jh Th", "7c 7d 7h 7s 2c", "Ac Ad Ah Ks Kc", "2h 7h 9h Jh Ah",
+             "Ac Kd Qh Js Tc", "3c 3d 3h 9s 2c", "Ac Ad Kh Ks 2c", "2c 2d Kh Qs Jc", "Ac Kd Qh Js 9c"]
+    values = [value(h) for h in hands]
+    assert values == sorted(values, reverse=True)
+    assert len(set(values)) == len(values)
+
+
+def test_14_3_b_2_and_6_wheel_is_the_lowest_straight_and_straight_flush():
+    assert value("Ac 2d 3h 4s 5c") < value("2c 3d 4h 5s 6c")
+    assert value("Ad 2d 3d 4d 5d") < value("2h 3h 4h 5h 6h")
+    assert value("Ac 2d 3h 4s 5c").cards[-1].rank == 14  # shown as 5 4 3 2 A
+
+
+def test_14_3_b_6_no_wrap_around():
+    assert value("Qc Kd Ah 2s 3c").category is C.HIGH_CARD
+    assert value("Jc Qd Kh As 2c").category is C.HIGH_CARD
+
+
+def test_14_3_b_3_to_9_ranks_within_a_category():
+    assert value("As Ah Ad Ac 2s") > value("Ks Kh Kd Kc As")  # four aces highest, 14.3(b)3
+    assert value("Ac Ad Ah Ks Kc") > value("Kc Kd Kh As Ac")  # aces full over kings full, 14.3(b)4
+    assert value("Ac Ad Kh Ks 2c") > value("Ac Ad Qh Qs Kc")  # 14.3(b)8
+    assert value("3c 3d 2h 2s Ac") < value("4c 4d 2h 2s 3c")
+
+
+def test_14_3_d_highest_card_not_in_the_other_hand_decides_and_identical_ranks_tie():
+    assert value("Ac Kd Qh Js 9c") > value("Ac Kd Qh Js 8c")
+    assert value("2c 2d Kh Qs Jc") > value("2h 2s Kd Qc Tc")
+    assert value("Ac Kd Qh Js 9c") == value("Ad Kh Qs Jc 9d")
+
+
+def test_14_3_a_suits_are_equal_in_rank():
+    assert value("2h 7h 9h Jh Ah") == value("2s 7s 9s Js As")
+
+
+def test_full_enumeration_of_the_2598960_five_card_hands():
+    """Category counts derived by combinatorics, not by the code under test."""
+    straights = 10
+    flush_any = comb(13, 5) * 4
+    expected = {
+        C.ROYAL_FLUSH: 4,
+        C.STRAIGHT_FLUSH: straights * 4 - 4,
+        C.FOUR_OF_A_KIND: 13 * 48,
+        C.FULL_HOUSE: 13 * comb(4, 3) * 12 * comb(4, 2),
+        C.FLUSH: flush_any - straights * 4,
+        C.STRAIGHT: straights * 4**5 - straights * 4,
+        C.THREE_OF_A_KIND: 13 * comb(4, 3) * comb(12, 2) * 4**2,
+        C.TWO_PAIR: comb(13, 2) * comb(4, 2) ** 2 * 11 * 4,
+        C.ONE_PAIR: 13 * comb(4, 2) * comb(12, 3) * 4**3,
+    }
+    expected[C.HIGH_CARD] = (comb(13, 5) - straights) * (4**5 - 4)
+    assert sum(expected.values()) == comb(52, 5) == 2_598_960
+    counts = Counter(evaluate_five_card_high(hand).category for hand in combinations(DECK, 5))
+    assert dict(counts) == expected
+
+
+def test_14_10_j_best_five_of_seven_and_the_board_plays():
+    board = parse_cards("As Ks Qs Js Ts")
+    assert best_hands("holdem", parse_cards("2c 3d"), board).high == best_hands("holdem", parse_cards("4c 5d"), board).high
+    hand = best_hands("holdem", parse_cards("9s 9c"), parse_cards("9h 9d 6s 7s 8s")).high
+    assert hand.category is C.FOUR_OF_A_KIND and len(hand.cards) == 5
+
+
+def test_comparing_different_rule_sets_is_an_error():
+    from dataclasses import replace
+
+    other = replace(value("As Ks Qs Js Ts"), rule_set="ace_to_five_low")
+    with pytest.raises(RuleSetError):
+        _ = value("As Ks Qs Js Ts") < other
+
+
+cards5 = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True)
+
+
+@given(cards5, cards5, cards5)
+def test_the_order_is_total_and_transitive(a, b, c):
+    x, y, z = (evaluate_five_card_high(h) for h in (a, b, c))
+    assert (x < y) + (x == y) + (x > y) == 1
+    if x <= y <= z:
+        assert x <= z
+
+
+@given(cards5, st.permutations("cdhs"))
+def test_invariant_under_relabelling_suits(hand, suits):
+    relabel = dict(zip("cdhs", suits, strict=True))
+    renamed = parse_cards(" ".join(f"{c.rank.symbol}{relabel[c.suit.value]}" for c in hand))
+    assert evaluate_five_card_high(hand) == evaluate_five_card_high(renamed)

@@ -1,0 +1,51 @@
+"""Pots, side pots (N.J.A.C. 13:69F-14.7(c)4), the uncalled bet (14.14(d)) and odd chips (14.9(i)2, 14.11(f)2)."""
+from decimal import Decimal
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from apps.hands import DECK, Pot, award_pots, build_pots, format_cards, parse_cards, settle
+
+D = Decimal
+
+
+def test_14_7_c_4_side_pots_and_eligibility():
+    build = build_pots({"1": D("50"), "2": D("200"), "3": D("200"), "4": D("20")}, folded={"4"})
+    assert [(p.amount, p.eligible) for p in build.pots] == [(D("170"), ("1", "2", "3")), (D("300"), ("2", "3"))]
+    assert build.uncalled == {}
+
+
+def test_14_14_d_the_uncalled_final_bet_is_returned():
+    build = build_pots({"1": D("300"), "2": D("100")})
+    assert build.uncalled == {"1": D("200")}
+    assert sum(p.amount for p in build.pots) == D("200")
+
+
+def test_14_9_i_2_ii_odd_chip_to_the_highest_card_by_suit():
+    """Two tied straights split $10.01: the excess cent goes to the holder of the highest card by suit (spades)."""
+    board = parse_cards("5c 6d 7h 8c 2d")
+    result = award_pots("holdem", [Pot(D("10.01"), ("1", "2"))], {"1": parse_cards("9h 3c"), "2": parse_cards("9s 3d")},
+                        board)
+    assert result.awards == {"1": D("5.00"), "2": D("5.01")}
+
+
+def test_a_pot_with_one_eligible_player_needs_no_cards():
+    result = settle("holdem", {"1": D("2"), "2": D("1")}, hands={}, folded={"2"})
+    assert result.awards == {"1": D("2")} and result.uncalled == {"1": D("1")}
+
+
+@given(st.lists(st.integers(min_value=0, max_value=40_000), min_size=2, max_size=9),
+       st.randoms(use_true_random=False), st.sampled_from([D("0.01"), D("1")]))
+def test_settlement_conserves_every_chip(amounts, rng, odd_chip):
+    seats = [str(i + 1) for i in range(len(amounts))]
+    contributions = {s: D(a) / 100 for s, a in zip(seats, amounts, strict=True)}
+    folded = {s for s in seats if rng.random() < 0.3}
+    if len(folded) == len(seats):
+        folded.discard(seats[0])
+    deck = list(DECK)
+    rng.shuffle(deck)
+    board = [deck.pop() for _ in range(5)]
+    hands = {s: parse_cards(format_cards([deck.pop(), deck.pop()])) for s in seats}
+    result = settle("holdem", contributions, hands, board, folded, odd_chip=odd_chip)
+    assert sum(result.awards.values()) + sum(result.uncalled.values()) == sum(contributions.values())
+    assert not set(result.awards) & folded or all(result.awards[s] == 0 for s in set(result.awards) & folded)

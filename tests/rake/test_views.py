@@ -1,0 +1,56 @@
+"""Revenue views: rake by table, shift and hour of a gaming day, and its CSV export."""
+import csv
+import io
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from apps.core.roles import Role
+from apps.rake.selectors import rake_by_hour, rake_by_shift
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import RakeStructureFactory
+
+NEW_YORK = ZoneInfo("America/New_York")
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def day_of_rounds(casino):
+    """Three raked rounds of gaming day 20 Nov 2026 (06:00 to 06:00): 07:10, 15:30 and 05:59 next morning."""
+    table = RakeStructureFactory(table__casino=casino, table__number=3).table
+    for at, each in [((20, 7, 10), "30.00"), ((20, 15, 30), "100.00"), ((21, 5, 59), "20.00")]:
+        record_round(table=table, round_in=RoundIn(started_at=datetime(2026, 11, *at, tzinfo=NEW_YORK), players=[
+            PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h"))
+    return table
+
+
+def test_rake_by_hour_and_shift(casino, day_of_rounds):
+    hourly = dict((h.strftime("%H"), amount) for h, amount in rake_by_hour(casino=casino, gaming_day=datetime(2026, 11, 20).date()))
+    assert hourly["07"] == Decimal("5.00") and hourly["15"] == Decimal("5.00") and hourly["05"] == Decimal("4.00")
+    assert rake_by_shift(casino=casino, gaming_day=datetime(2026, 11, 20).date()) == [
+        ("Day", Decimal("5.00")), ("Swing", Decimal("5.00")), ("Grave", Decimal("4.00"))]
+
+
+def test_revenue_page_and_csv(client, staff, day_of_rounds):
+    client.force_login(staff(Role.ACCOUNTING))
+    page = client.get("/rake/?day=2026-11-20")
+    assert page.status_code == 200 and b"$14.00" in page.content
+    export = client.get("/rake/export.csv?day=2026-11-20")
+    rows = list(csv.DictReader(io.StringIO(export.content.decode())))
+    assert [r["rake"] for r in rows] == ["5.00", "5.00", "4.00"]
+    assert export["Content-Disposition"].endswith('2026-11-20.csv"')
+
+
+@pytest.mark.parametrize(("role", "status"), [(Role.DEALER, 403), (Role.FLOORPERSON, 403), (Role.SURVEILLANCE, 200)])
+def test_who_reads_revenue(client, staff, role, status):
+    client.force_login(staff(role))
+    assert client.get("/rake/").status_code == status
+
+
+def test_a_bad_day_is_a_400(client, staff):
+    client.force_login(staff(Role.ACCOUNTING))
+    assert client.get("/rake/?day=20-11-2026").status_code == 400
+    assert client.get("/rake/export.csv?day=yesterday").status_code == 400
