@@ -6,7 +6,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from apps.badbeat.apis import JackpotApi
-from apps.rake.apis import RakeRecordViewSet
+from apps.rake.apis import RakeRecordViewSet, RakeStructureApi
 from apps.rounds.apis import RoundViewSet
 from apps.tables.apis import PokerTableViewSet
 
@@ -24,6 +24,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(router.urls)),
     path("api/jackpot/", JackpotApi.as_view(), name="jackpot"),
+    path("api/tables/<int:table_id>/rake-structure/", RakeStructureApi.as_view(), name="rake-structure"),
     path("api/token/", obtain_auth_token, name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 
 from apps.casinos.models import Casino
+from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
 
 
@@ -63,6 +64,8 @@ class DeckEvent(models.Model):
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, null=True, blank=True, related_name="deck_events")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     card_count = models.PositiveSmallIntegerField(null=True, blank=True, help_text="For a count: cards found.")
+    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, null=True, blank=True,
+                                      related_name="deck_events", help_text="The round during which it happened.")
     note = models.CharField(max_length=300, blank=True)
 
     class Meta:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.casinos.models import Casino, User
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
+from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
 
 from .models import AlertKind, Deck, DeckAlert, DeckEvent, DeckEventKind, DeckStatus
@@ -96,13 +97,15 @@ def _leave_table(deck: Deck) -> None:
 
 @transaction.atomic
 def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = None,
-                      card_count: int | None = None, note: str = "") -> DeckEvent:
+                      card_count: int | None = None, note: str = "",
+                      round_of_play: RoundOfPlay | None = None) -> DeckEvent:
     """Record one event of a deck at its table and move its clocks.
 
     put_in_use starts the 6-hour clock the first time (14.2(b)) and rotates the table's other deck out;
     sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen,
     the 15-minute count clock (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other
-    number removes the deck from the table and raises a wrong-count alert (14.6(e)4, 14.15(g));
+    number removes the deck from the table and raises a wrong-count alert (14.6(e)4); a wrong count during a
+    round goes with that round, which must have been called dead (14.15(g));
     changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
     """
     try:
@@ -127,6 +130,12 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
         raise DomainError("The dealer inspects the deck before the floorperson verifies it (14.4(b)).", field="kind")
     if kind == DeckEventKind.COUNTED and card_count is None:
         raise DomainError("Give the number of cards counted.", field="card_count")
+    if round_of_play is not None:
+        if round_of_play.table_id != (table.pk if table else None):
+            raise DomainError("That round was played at another table.", field="round_of_play")
+        if kind == DeckEventKind.COUNTED and card_count != FULL_DECK and not round_of_play.is_dead:
+            raise DomainError("Missing or extra cards during a round: the round is called dead and every chip "
+                              "returned (N.J.A.C. 13:69F-14.15(g)); record it as dead first.", field="round_of_play")
 
     fields: list[str] = []
     if kind == DeckEventKind.PUT_IN_USE:
@@ -163,7 +172,7 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
     if fields:
         deck.save(update_fields=fields)
     return DeckEvent.objects.create(deck=deck, kind=kind, at=at, table=table, by=by, card_count=card_count,
-                                    note=note[:300])
+                                    note=note[:300], round_of_play=round_of_play)
 
 
 @transaction.atomic

@@ -14,6 +14,7 @@ LEGAL_MAXIMUM_PERCENTAGE = Decimal("10.00")  # N.J.A.C. 13:69F-14.14(b)1.i
 
 class RakeMethod(models.TextChoices):
     PERCENTAGE = "percentage", "Percentage of the sums bet (14.14(b)1)"
+    INCREMENTAL = "incremental", "Incremental amounts at pot levels (14.14(b)2)"
 
 
 @pghistory.track()
@@ -22,9 +23,11 @@ class RakeStructure(models.Model):
 
     table = models.OneToOneField(PokerTable, on_delete=models.PROTECT, related_name="rake_structure")
     method = models.CharField(max_length=12, choices=RakeMethod.choices, default=RakeMethod.PERCENTAGE)
-    percentage = models.DecimalField(max_digits=5, decimal_places=2,
+    percentage = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True,
                                      validators=[MinValueValidator(Decimal("0")), MaxValueValidator(LEGAL_MAXIMUM_PERCENTAGE)],
                                      help_text="Percent of the sums bet; at most 10 (14.14(b)1.i).")
+    levels = models.JSONField(default=list, blank=True,
+                              help_text='Incremental rake: [{"pot": "20.00", "take": "1.00"}, ...] ascending (14.14(b)2).')
     maximum = models.DecimalField(**money, help_text="Posted maximum rake per round of play.")
     minimum_pot = models.DecimalField(**money, default=Decimal("0.00"), help_text="Pots below this are not raked.")
     increment = models.DecimalField(**money, default=Decimal("1.00"),
@@ -32,13 +35,23 @@ class RakeStructure(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=models.Q(percentage__gte=0) & models.Q(percentage__lte=10),
+            models.CheckConstraint(condition=models.Q(percentage__isnull=True)
+                                   | (models.Q(percentage__gte=0) & models.Q(percentage__lte=10)),
                                    name="rake_percentage_legal_maximum"),
             models.CheckConstraint(condition=models.Q(increment__gt=0), name="rake_increment_positive"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.percentage}% to ${self.maximum} max"
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The rake as posted on the table sign (14.14(c))."""
+        if self.method == RakeMethod.INCREMENTAL:
+            steps = ", ".join(f"${Decimal(lv['take']):,.2f} at ${Decimal(lv['pot']):,.2f}" for lv in self.levels)
+            return f"Incremental: {steps}; maximum ${self.maximum:,.2f} per pot"
+        minimum = f" of ${self.minimum_pot:,.2f} or more" if self.minimum_pot else ""
+        return f"{self.percentage.normalize():f}% of each pot{minimum}, maximum ${self.maximum:,.2f} per pot"
 
 
 class RakeRecord(models.Model):

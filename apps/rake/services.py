@@ -11,31 +11,67 @@ from apps.tables.models import PokerTable
 from .models import LEGAL_MAXIMUM_PERCENTAGE, RakeMethod, RakeRecord, RakeStructure
 
 
-def verify_rake_structure(*, percentage: Decimal, maximum: Decimal, minimum_pot: Decimal, increment: Decimal) -> None:
-    """Refuse a structure over the legal maximum of 10 % of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).
+def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: Decimal | None = None,
+                          maximum: Decimal, minimum_pot: Decimal = ZERO, increment: Decimal = Decimal("1.00"),
+                          levels: list[dict] | None = None) -> list[dict]:
+    """Check a posted rake structure and return its incremental levels normalised.
 
-    Raises DomainError naming the field.
+    Percentage (N.J.A.C. 13:69F-14.14(b)1): at most 10 % of the sums bet — a structure over the legal maximum
+    is refused. Incremental (14.14(b)2): predetermined amounts at ascending pot levels, never taking more than
+    the pot. Raises DomainError naming the field.
     """
-    if percentage < 0 or percentage > LEGAL_MAXIMUM_PERCENTAGE:
-        raise DomainError("A percentage rake may not exceed 10% of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).",
-                          field="percentage")
-    if maximum < 0:
+    if maximum is None or maximum < 0:
         raise DomainError("The posted maximum rake may not be negative.", field="maximum")
     if minimum_pot < 0:
         raise DomainError("The minimum pot may not be negative.", field="minimum_pot")
     if increment <= 0:
         raise DomainError("The rake increment must be positive.", field="increment")
+    if method == RakeMethod.PERCENTAGE:
+        if percentage is None or percentage < 0 or percentage > LEGAL_MAXIMUM_PERCENTAGE:
+            raise DomainError("A percentage rake may not exceed 10% of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).",
+                              field="percentage")
+        return []
+    if method != RakeMethod.INCREMENTAL:
+        raise DomainError(f"Unknown rake method {method!r}.", field="method")
+    if not levels:
+        raise DomainError("An incremental rake needs at least one pot level (14.14(b)2).", field="levels")
+    normalised, previous, taken = [], ZERO, ZERO
+    for index, level in enumerate(levels):
+        try:
+            pot, take = money(level["pot"]), money(level["take"])
+        except (KeyError, TypeError, ArithmeticError, ValueError) as exc:
+            raise DomainError(f"Level {index + 1}: give a pot level and an amount.", field="levels") from exc
+        if pot <= previous or take <= 0:
+            raise DomainError(f"Level {index + 1}: pot levels rise and each takes a positive amount.", field="levels")
+        taken += take
+        if taken > pot:
+            raise DomainError(f"Level {index + 1}: ${taken:,.2f} would be taken from a ${pot:,.2f} pot.",
+                              field="levels")
+        normalised.append({"pot": str(pot), "take": str(take)})
+        previous = pot
+    return normalised
 
 
 @transaction.atomic
-def post_rake_structure(*, table: PokerTable, percentage: Decimal, maximum: Decimal,
-                        minimum_pot: Decimal = ZERO, increment: Decimal = Decimal("1.00")) -> RakeStructure:
-    """Post (or change) the percentage rake of `table` (14.14(b)1, (c)). Raises DomainError."""
-    verify_rake_structure(percentage=percentage, maximum=maximum, minimum_pot=minimum_pot, increment=increment)
-    structure, _ = RakeStructure.objects.update_or_create(
-        table=table, defaults={"method": RakeMethod.PERCENTAGE, "percentage": percentage, "maximum": money(maximum),
-                               "minimum_pot": money(minimum_pot), "increment": money(increment)})
+def post_rake_structure(*, table: PokerTable, maximum: Decimal, method: str = RakeMethod.PERCENTAGE,
+                        percentage: Decimal | None = None, minimum_pot: Decimal = ZERO,
+                        increment: Decimal = Decimal("1.00"), levels: list[dict] | None = None) -> RakeStructure:
+    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), (c)); the sign follows. Raises DomainError."""
+    levels = verify_rake_structure(method=method, percentage=percentage, maximum=maximum, minimum_pot=minimum_pot,
+                                   increment=increment, levels=levels)
+    structure, _ = RakeStructure.objects.select_for_update().update_or_create(
+        table=table, defaults={"method": method, "percentage": percentage if method == RakeMethod.PERCENTAGE else None,
+                               "maximum": money(maximum), "minimum_pot": money(minimum_pot),
+                               "increment": money(increment), "levels": levels})
     return structure
+
+
+def compute_incremental_rake(*, basis: Decimal, levels: list[dict], maximum: Decimal) -> tuple[Decimal, Decimal]:
+    """Incremental rake (N.J.A.C. 13:69F-14.14(b)2): the sum of the amounts of every pot level reached by
+    `basis` (the sums bet, uncalled final bet excluded, 14.14(d)), at most the posted maximum.
+    Returns (computed, amount taken), Decimal dollars."""
+    computed = sum((Decimal(lv["take"]) for lv in levels if basis >= Decimal(lv["pot"])), ZERO)
+    return computed, min(computed, maximum)
 
 
 def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Decimal, minimum_pot: Decimal,
@@ -67,6 +103,12 @@ def rake_round(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deduct
     if structure is None:
         computed = amount = ZERO
         explanation = "No rake is posted at this table."
+    elif structure.method == RakeMethod.INCREMENTAL:
+        computed, amount = compute_incremental_rake(basis=pot_total, levels=structure.levels, maximum=structure.maximum)
+        reached = [lv for lv in structure.levels if pot_total >= Decimal(lv["pot"])]
+        explanation = (f"Pot ${pot_total:,.2f} reached {len(reached)} of {len(structure.levels)} levels: "
+                       f"${computed:,.2f}" + (f", capped at the posted maximum ${structure.maximum:,.2f}."
+                                              if amount < computed else "."))
     else:
         computed, amount = compute_percentage_rake(
             basis=pot_total, percentage=structure.percentage, maximum=structure.maximum,

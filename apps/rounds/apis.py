@@ -41,7 +41,8 @@ class RoundOutput(serializers.ModelSerializer):
     class Meta:
         model = RoundOfPlay
         fields = ["id", "table", "game", "started_at", "gaming_day", "board", "total_bet", "uncalled_amount",
-                  "pot_total", "went_to_showdown", "source", "source_name", "players", "pots"]
+                  "refunded_amount", "pot_total", "went_to_showdown", "is_dead", "dead_reason", "source",
+                  "source_name", "players", "pots"]
 
 
 class PlayerInput(serializers.Serializer):
@@ -62,6 +63,9 @@ class RoundCreateInput(serializers.Serializer):
     players = PlayerInput(many=True)
     external_id = serializers.CharField(max_length=120, required=False, allow_blank=True, default="",
                                         help_text="The feed's id of this round; a repeated id is refused.")
+    dead_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                        help_text="Set when the round was called dead: every chip is returned "
+                                                  "(N.J.A.C. 13:69F-14.15(g)).")
 
 
 class PhhImportInput(serializers.Serializer):
@@ -107,7 +111,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest()
         round_of_play = record_round(table=table, recorded_by=request.user, round_in=RoundIn(
             players=[PlayerIn(**p) for p in values["players"]], started_at=values.get("started_at") or timezone.now(),
-            board=values["board"], source=RoundSource.JSON, source_name=external_id, source_digest=digest))
+            board=values["board"], source=RoundSource.JSON, source_name=external_id, source_digest=digest,
+            dead_reason=values["dead_reason"]))
         return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PhhImportInput, responses={201: PhhImportOutput})

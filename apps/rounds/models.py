@@ -28,6 +28,10 @@ class RoundOfPlay(models.Model):
     uncalled_amount = models.DecimalField(**money, default=Decimal("0.00"),
                                           help_text="Uncalled final bet returned; not part of the pot (14.14(d)).")
     pot_total = models.DecimalField(**money, help_text="The sums bet: pot and side pots before rake and contribution.")
+    refunded_amount = models.DecimalField(**money, default=Decimal("0.00"),
+                                          help_text="Returned to the players when the round is called dead (14.15(g)).")
+    is_dead = models.BooleanField(default=False, help_text="Called dead: every chip returned, nothing raked (14.15(g)).")
+    dead_reason = models.CharField(max_length=200, blank=True)
     went_to_showdown = models.BooleanField(default=False)
     source = models.CharField(max_length=12, choices=RoundSource.choices)
     source_name = models.CharField(max_length=300, blank=True, help_text="File and hand number, or the client's id.")
@@ -41,8 +45,9 @@ class RoundOfPlay(models.Model):
         ordering = ["-started_at", "-pk"]
         indexes = [models.Index(fields=["table", "gaming_day"])]
         constraints = [
-            models.CheckConstraint(condition=models.Q(pot_total=models.F("total_bet") - models.F("uncalled_amount")),
-                                   name="round_pot_is_bets_less_uncalled"),
+            models.CheckConstraint(condition=models.Q(pot_total=models.F("total_bet") - models.F("uncalled_amount")
+                                                      - models.F("refunded_amount")),
+                                   name="round_pot_is_bets_less_returns"),
         ]
         triggers = [append_only]
 
@@ -58,7 +63,8 @@ class RoundPlayer(models.Model):
     name = models.CharField(max_length=80, blank=True)
     starting_stack = models.DecimalField(**money, null=True, blank=True)
     contributed = models.DecimalField(**money, help_text="Everything put in, uncalled bet included.")
-    returned = models.DecimalField(**money, default=Decimal("0.00"), help_text="Uncalled bet given back.")
+    returned = models.DecimalField(**money, default=Decimal("0.00"),
+                                   help_text="Given back: the uncalled bet, or everything in a dead round.")
     hole_cards = models.CharField(max_length=40, blank=True, help_text="Empty where unknown.")
     folded = models.BooleanField(default=False)
     at_showdown = models.BooleanField(default=False)

@@ -50,6 +50,7 @@ class RoundIn:
     source: str = RoundSource.JSON
     source_name: str = ""
     source_digest: str | None = None
+    dead_reason: str = ""  # non-empty: the round was called dead (N.J.A.C. 13:69F-14.15(g))
     extra: dict = field(default_factory=dict)
 
 
@@ -109,6 +110,24 @@ def _take_from_pots(pots: Sequence[hands.Pot], amount: Decimal) -> tuple[list[ha
     return net, taken
 
 
+def _record_dead_round(*, table: PokerTable, round_in: RoundIn, board: tuple, hole: dict,
+                       recorded_by) -> RoundOfPlay:
+    """A round called dead: every chip in the pot goes back to the player who put it in (14.15(g), (e))."""
+    total_bet = sum((p.contributed for p in round_in.players), ZERO)
+    round_of_play = RoundOfPlay.objects.create(
+        table=table, game=table.game, started_at=round_in.started_at,
+        gaming_day=gaming_day_of(casino=table.casino, moment=round_in.started_at), board=hands.format_cards(board),
+        total_bet=total_bet, refunded_amount=total_bet, pot_total=ZERO, is_dead=True,
+        dead_reason=round_in.dead_reason[:200], source=round_in.source, source_name=round_in.source_name[:300],
+        source_digest=round_in.source_digest, recorded_by=recorded_by)
+    RoundPlayer.objects.bulk_create([
+        RoundPlayer(round_of_play=round_of_play, seat=p.seat, name=p.name[:80], starting_stack=p.starting_stack,
+                    contributed=p.contributed, returned=p.contributed, folded=p.folded,
+                    hole_cards=hands.format_cards(hole[str(p.seat)]) if str(p.seat) in hole else "")
+        for p in round_in.players])
+    return round_of_play
+
+
 @transaction.atomic
 def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> RoundOfPlay:
     """Record and settle one round of play at `table`.
@@ -117,7 +136,8 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
     uncalled final bet (14.14(d)), takes the deductions of settings.POT_DEDUCTIONS in order — the rake
     (14.14), then the bad-beat contribution (14.19(c)) — from the main pot first, and awards each pot to its
     winners as the hand engine ranks the hands (14.3, 14.10(j)). Chips are conserved: the sum of the
-    contributions equals the uncalled bet returned + the awards + the deductions.
+    contributions equals the uncalled bet returned + the awards + the deductions. A round with a
+    `dead_reason` is called dead: every chip goes back, nothing is raked or contributed (14.15(g)).
 
     Amounts are Decimal dollars. Raises DomainError (field-level) for bad input — fewer than two players,
     unknown/duplicate/miscounted cards, a source hand already stored — and writes nothing then.
@@ -132,6 +152,8 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
         raise DomainError("The round's time must carry a time zone.", field="started_at")
     _verify_players(table, round_in.players)
     hole, board = _verify_cards(game, round_in)
+    if round_in.dead_reason:
+        return _record_dead_round(table=table, round_in=round_in, board=board, hole=hole, recorded_by=recorded_by)
 
     out = {str(p.seat) for p in round_in.players if p.folded or p.mucked}
     contenders = [p for p in round_in.players if not (p.folded or p.mucked)]

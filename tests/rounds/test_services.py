@@ -101,3 +101,23 @@ def test_a_source_hand_is_stored_once():
     with pytest.raises(DomainError):
         record_round(table=table, round_in=round_in(players, source_digest="a" * 64))
     assert RoundOfPlay.objects.count() == 1
+
+
+def test_14_15_g_a_dead_round_returns_every_chip_and_takes_nothing():
+    """Missing or extra cards found during a round: the round is called dead, every chip goes back."""
+    table = RakeStructureFactory().table
+    JackpotFactory(casino=table.casino)
+    round_of_play = record_round(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("60.00"), hole_cards="As Ad"),
+        PlayerIn(seat=2, contributed=D("60.00"), hole_cards="Ks Kd"),
+        PlayerIn(seat=3, contributed=D("5.00"), folded=True),
+    ], board="Ah Kc 5s", dead_reason="Deck R-1 counted 51 cards"))
+    assert round_of_play.is_dead and round_of_play.pot_total == 0
+    assert {p.seat: p.returned for p in round_of_play.players.all()} == {1: D("60.00"), 2: D("60.00"), 3: D("5.00")}
+    assert not round_of_play.pots.exists()
+    assert not hasattr(round_of_play, "rake_record") or round_of_play.rake_record is None
+    from apps.badbeat.models import Contribution, Jackpot
+
+    assert not Contribution.objects.exists() and Jackpot.objects.get().balance == 0
+    put_in = sum(p.contributed for p in round_of_play.players.all())
+    assert put_in == sum(p.returned for p in round_of_play.players.all()) == round_of_play.refunded_amount
