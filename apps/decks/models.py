@@ -82,6 +82,7 @@ class AlertKind(models.TextChoices):
     COUNT_OVERDUE = "count_overdue", "Not counted for 15 minutes (14.6(e)4)"
     TWO_DECKS = "two_decks", "Fewer than two decks at an open table (14.2(a))"
     WRONG_COUNT = "wrong_count", "A count found the wrong number of cards (14.6(e)4)"
+    ALTERNATION = "alternation", "Shuffler decks not alternated every round (14.2(d)3)"
 
 
 class DeckAlert(models.Model):
@@ -100,3 +101,16 @@ class DeckAlert(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — table {self.table.number}"
+
+
+class RoundDeck(models.Model):
+    """The deck dealt in a round of play, as the feed reports it (for the 14.2(d)3 alternation check)."""
+
+    round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="deck_used")
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="rounds_dealt")
+
+    class Meta:
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Round {self.round_of_play_id}: deck {self.deck.serial}"

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from apps.casinos.models import Casino
 from apps.tables.models import PokerTable
 
-from .models import Deck, DeckAlert, DeckStatus
+from .models import Deck, DeckAlert, DeckStatus, RoundDeck
 
 #: N.J.A.C. 13:69F-14.2(b): placed into suit and sequence at least every 3 hours of use.
 SORT_LIMIT = timedelta(hours=3)
@@ -120,3 +120,36 @@ def open_alerts(*, casino: Casino) -> QuerySet[DeckAlert]:
 
 def decks_in_storage(*, casino: Casino) -> QuerySet[Deck]:
     return Deck.objects.filter(casino=casino, status=DeckStatus.IN_STORAGE).order_by("serial")
+
+
+@dataclass(frozen=True)
+class AlternationBreak:
+    """Two consecutive rounds at a shuffler table dealt from the same deck (or a round with no deck recorded)."""
+
+    table: PokerTable
+    round_id: int
+    previous_round_id: int | None
+    deck_serial: str | None
+
+
+def alternation_breaks(*, table: PokerTable, since: datetime | None = None) -> list[AlternationBreak]:
+    """With an automated shuffler both decks alternate, each used every other round (N.J.A.C. 13:69F-14.2(d)3).
+
+    Walks the rounds recorded at `table` in time order (from `since`, if given) and returns every round dealt
+    from the same deck as the round before it, and every round with no deck recorded. Empty for a table
+    without a shuffler.
+    """
+    if not table.uses_automated_shuffler:
+        return []
+    rounds = table.rounds.order_by("started_at", "pk")
+    if since is not None:
+        rounds = rounds.filter(started_at__gte=since)
+    decks = dict(RoundDeck.objects.filter(round_of_play__in=rounds).values_list("round_of_play_id", "deck__serial"))
+    breaks, previous = [], None
+    for round_id in rounds.values_list("pk", flat=True):
+        serial = decks.get(round_id)
+        if serial is None or (previous is not None and decks.get(previous) == serial):
+            breaks.append(AlternationBreak(table=table, round_id=round_id, previous_round_id=previous,
+                                           deck_serial=serial))
+        previous = round_id
+    return breaks

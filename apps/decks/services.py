@@ -13,7 +13,7 @@ from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
 
 from .models import AlertKind, Deck, DeckAlert, DeckEvent, DeckEventKind, DeckStatus
-from .selectors import ClockState, rotation_board
+from .selectors import ClockState, alternation_breaks, rotation_board
 
 FULL_DECK = 52
 #: Who may record each event. 14.4(b): inspected by the dealer, verified by the floorperson or supervisor;
@@ -179,14 +179,20 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
 def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple[int, int]:
     """Raise an alert for every overdue clock and every open table short of two decks; clear the rest.
 
-    Run every minute by Celery beat; idempotent (one open alert per table, deck and kind). Wrong-count
-    alerts stay until a supervisor clears them. Returns (raised, cleared).
+    At a shuffler table, the last two rounds dealt from the same deck (or the last round without a deck)
+    raise an alternation alert (14.2(d)3). Run every minute by Celery beat; idempotent (one open alert per
+    table, deck and kind). Wrong-count alerts stay until a supervisor clears them. Returns (raised, cleared).
     """
     now = now or timezone.now()
     wanted: set[tuple[int, int | None, str]] = set()
     for row in rotation_board(casino=casino, now=now):
         if not row.has_two_decks:
             wanted.add((row.table.pk, None, AlertKind.TWO_DECKS))
+        last_two = list(row.table.rounds.order_by("-started_at", "-pk")[:2])
+        if row.table.uses_automated_shuffler and last_two:
+            since = last_two[-1].started_at
+            if any(b.round_id == last_two[0].pk for b in alternation_breaks(table=row.table, since=since)):
+                wanted.add((row.table.pk, None, AlertKind.ALTERNATION))
         for deck_row in row.decks:
             for name, kind in (("sort", AlertKind.SORT_OVERDUE), ("change", AlertKind.CHANGE_OVERDUE),
                                ("count", AlertKind.COUNT_OVERDUE)):

@@ -63,6 +63,8 @@ class RoundCreateInput(serializers.Serializer):
     players = PlayerInput(many=True)
     external_id = serializers.CharField(max_length=120, required=False, allow_blank=True, default="",
                                         help_text="The feed's id of this round; a repeated id is refused.")
+    deck = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                 help_text="Serial of the deck dealt (checked for shuffler alternation, 14.2(d)3).")
     dead_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
                                         help_text="Set when the round was called dead: every chip is returned "
                                                   "(N.J.A.C. 13:69F-14.15(g)).")
@@ -112,7 +114,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         round_of_play = record_round(table=table, recorded_by=request.user, round_in=RoundIn(
             players=[PlayerIn(**p) for p in values["players"]], started_at=values.get("started_at") or timezone.now(),
             board=values["board"], source=RoundSource.JSON, source_name=external_id, source_digest=digest,
-            dead_reason=values["dead_reason"]))
+            dead_reason=values["dead_reason"], extra={"deck": values["deck"]} if values["deck"] else {}))
         return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PhhImportInput, responses={201: PhhImportOutput})

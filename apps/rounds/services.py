@@ -19,7 +19,7 @@ from apps.core.money import CENT, ZERO
 from apps.tables.models import PokerTable
 
 from .models import Pot, PotAward, RoundOfPlay, RoundPlayer, RoundSource
-from .signals import round_settled
+from .signals import round_recorded, round_settled
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,10 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
     _verify_players(table, round_in.players)
     hole, board = _verify_cards(game, round_in)
     if round_in.dead_reason:
-        return _record_dead_round(table=table, round_in=round_in, board=board, hole=hole, recorded_by=recorded_by)
+        round_of_play = _record_dead_round(table=table, round_in=round_in, board=board, hole=hole,
+                                           recorded_by=recorded_by)
+        round_recorded.send(sender=RoundOfPlay, round_of_play=round_of_play, extra=round_in.extra)
+        return round_of_play
 
     out = {str(p.seat) for p in round_in.players if p.folded or p.mucked}
     contenders = [p for p in round_in.players if not (p.folded or p.mucked)]
@@ -213,6 +216,7 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
         for pot, result in zip(pots, settlement.pots, strict=True)
         for seat, amount in sorted(result.awards.items(), key=lambda kv: int(kv[0])) if amount > 0
     ])
+    round_recorded.send(sender=RoundOfPlay, round_of_play=round_of_play, extra=round_in.extra)
     round_settled.send(sender=RoundOfPlay, round_of_play=round_of_play, settlement=settlement)
     return round_of_play
 
