@@ -6,7 +6,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from apps.badbeat.apis import JackpotApi
-from apps.rake.apis import RakeRecordViewSet, RakeStructureApi
+from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundViewSet
 from apps.tables.apis import PokerTableViewSet
 
@@ -25,6 +25,8 @@ urlpatterns = [
     path("api/", include(router.urls)),
     path("api/jackpot/", JackpotApi.as_view(), name="jackpot"),
     path("api/tables/<int:table_id>/rake-structure/", RakeStructureApi.as_view(), name="rake-structure"),
+    path("api/tables/<int:table_id>/time-charges/", TimeChargeApi.as_view(), name="time-charges"),
+    path("api/time-charges/<int:pk>/verify/", TimeChargeVerifyApi.as_view(), name="time-charge-verify"),
     path("api/token/", obtain_auth_token, name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

@@ -8,8 +8,8 @@ from rest_framework.views import APIView
 from apps.core.permissions import RulesPermission
 from apps.tables.models import PokerTable
 
-from .models import RakeRecord, RakeStructure
-from .services import post_rake_structure
+from .models import RakeRecord, RakeStructure, TimeCharge
+from .services import collect_time_charge, post_rake_structure, verify_time_charge
 
 
 class RakeRecordOutput(serializers.ModelSerializer):
@@ -69,3 +69,58 @@ class RakeStructureApi(APIView):
         values["levels"] = [{"pot": str(lv["pot"]), "take": str(lv["take"])} for lv in values.get("levels", [])]
         structure = post_rake_structure(table=table, **values)
         return Response(RakeStructureSerializer(structure).data)
+
+
+class TimeChargeOutput(serializers.ModelSerializer):
+    verified_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = TimeCharge
+        fields = ["id", "table", "period_start", "interval_minutes", "players_seated", "amount", "gaming_day",
+                  "collected_by", "collected_at", "explanation", "verified_by"]
+
+    def get_verified_by(self, charge: TimeCharge) -> int | None:
+        verification = getattr(charge, "verification", None)
+        return verification.verified_by_id if verification else None
+
+
+class TimeChargeInput(serializers.Serializer):
+    period_start = serializers.DateTimeField()
+    players_seated = serializers.IntegerField(min_value=0, max_value=11)
+
+
+class TimeChargeApi(APIView):
+    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3): the dealer records a collection, a floorperson
+    verifies it at /api/time-charges/{id}/verify/."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "rake.view_rakerecord"
+    perms_by_method = {"POST": "rake.collect_time_charge"}
+
+    @extend_schema(responses={200: TimeChargeOutput(many=True)})
+    def get(self, request, table_id: int):
+        table = get_object_or_404(PokerTable, pk=table_id, casino_id=request.user.casino_id)
+        charges = TimeCharge.objects.filter(table=table).select_related("verification")[:200]
+        return Response(TimeChargeOutput(charges, many=True).data)
+
+    @extend_schema(request=TimeChargeInput, responses={201: TimeChargeOutput})
+    def post(self, request, table_id: int):
+        table = get_object_or_404(PokerTable, pk=table_id, casino_id=request.user.casino_id)
+        self.check_object_permissions(request, table)
+        data = TimeChargeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        charge = collect_time_charge(table=table, collected_by=request.user, **data.validated_data)
+        return Response(TimeChargeOutput(charge).data, status=201)
+
+
+class TimeChargeVerifyApi(APIView):
+    permission_classes = [RulesPermission]
+    required_perm = "rake.verify_time_charge"
+
+    @extend_schema(request=None, responses={200: TimeChargeOutput})
+    def post(self, request, pk: int):
+        charge = get_object_or_404(TimeCharge, pk=pk, table__casino_id=request.user.casino_id)
+        self.check_object_permissions(request, charge)
+        verify_time_charge(time_charge=charge, verified_by=request.user)
+        charge.refresh_from_db()
+        return Response(TimeChargeOutput(charge).data)

@@ -2,6 +2,7 @@ from decimal import Decimal
 
 import pghistory
 import pgtrigger
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
@@ -78,3 +79,72 @@ class RakeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"${self.amount} rake, round {self.round_of_play_id}"
+
+
+class TimeChargeBasis(models.TextChoices):
+    PER_PLAYER = "per_player", "Per player (inactive seated players included)"
+    PER_TABLE = "per_table", "Per table"
+
+
+@pghistory.track()
+class TimeChargeStructure(models.Model):
+    """A rake by time charges posted at a table (N.J.A.C. 13:69F-14.14(b)3)."""
+
+    table = models.OneToOneField(PokerTable, on_delete=models.PROTECT, related_name="time_charge_structure")
+    basis = models.CharField(max_length=12, choices=TimeChargeBasis.choices, default=TimeChargeBasis.PER_PLAYER)
+    hourly_fee = models.DecimalField(**money, help_text="Hourly fee for the table's limits (14.14(b)3.ii).")
+    interval_minutes = models.PositiveSmallIntegerField(choices=[(20, "Every 20 minutes"), (30, "Every 30 minutes")],
+                                                        default=30, help_text="Assessed every 20 or 30 minutes (14.14(b)3.iii).")
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(interval_minutes__in=[20, 30]),
+                                              name="time_charge_interval_20_or_30")]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        per = "per player" if self.basis == TimeChargeBasis.PER_PLAYER else "per table"
+        return f"Time charge ${self.hourly_fee:,.2f} an hour {per}, collected every {self.interval_minutes} minutes"
+
+    @property
+    def charge_per_interval(self) -> Decimal:
+        return (self.hourly_fee * self.interval_minutes / 60).quantize(Decimal("0.01"))
+
+
+class TimeCharge(models.Model):
+    """One collection of time charges at a table, verified by a floorperson (14.14(b)3.iv-v). Append-only."""
+
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="time_charges")
+    period_start = models.DateTimeField()
+    interval_minutes = models.PositiveSmallIntegerField()
+    players_seated = models.PositiveSmallIntegerField(help_text="Every seated player, inactive ones included.")
+    amount = models.DecimalField(**money)
+    gaming_day = models.DateField(db_index=True)
+    collected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    collected_at = models.DateTimeField(auto_now_add=True)
+    explanation = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-period_start"]
+        constraints = [models.UniqueConstraint(fields=["table", "period_start"], name="time_charge_once_per_period"),
+                       models.CheckConstraint(condition=models.Q(amount__gte=0), name="time_charge_not_negative")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"${self.amount} time charge, table {self.table.number} at {self.period_start:%H:%M}"
+
+
+class TimeChargeVerification(models.Model):
+    """A floorperson's verification of a collection, after which the dealer drops it (14.14(b)3.v)."""
+
+    time_charge = models.OneToOneField(TimeCharge, on_delete=models.PROTECT, related_name="verification")
+    verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    verified_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Verified by {self.verified_by} at {self.verified_at:%H:%M}"

@@ -6,13 +6,27 @@ from django.db.models import Sum
 
 from apps.casinos.models import Casino
 
-from .models import RakeRecord
+from .models import RakeRecord, TimeCharge
 
 
 def rake_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
-    """Total rake (Decimal dollars) taken at the casino's tables on a gaming day."""
-    return RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
+    """Total rake (Decimal dollars) of a gaming day: taken from pots plus time charges collected (14.14(b))."""
+    from_pots = RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
         total=Sum("amount", default=Decimal("0.00")))["total"]
+    return from_pots + time_charges_for_gaming_day(casino=casino, gaming_day=gaming_day)
+
+
+def time_charges_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
+    """Time charges (Decimal dollars) collected at the casino's tables on a gaming day (14.14(b)3)."""
+    return TimeCharge.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
+        total=Sum("amount", default=Decimal("0.00")))["total"]
+
+
+def time_charges_by_table(*, casino: Casino, gaming_day: date) -> dict[int, Decimal]:
+    """Table number -> time charges collected on a gaming day."""
+    rows = (TimeCharge.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table__number")
+            .annotate(total=Sum("amount")).order_by())
+    return {row["table__number"]: row["total"] for row in rows}
 
 
 #: The three shifts of a gaming day, as hours after the gaming day starts (e.g. 06:00 day, 14:00 swing,

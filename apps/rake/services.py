@@ -1,14 +1,27 @@
 """Writes about rake: structures posted at tables and the rake taken from each round of play."""
+from datetime import datetime
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
 
+from apps.casinos.selectors import gaming_day_of
 from apps.core.exceptions import DomainError
-from apps.core.money import ZERO, floor_to, money
+from apps.core.money import CENT, ZERO, floor_to, money
+from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
 
-from .models import LEGAL_MAXIMUM_PERCENTAGE, RakeMethod, RakeRecord, RakeStructure
+from .models import (
+    LEGAL_MAXIMUM_PERCENTAGE,
+    RakeMethod,
+    RakeRecord,
+    RakeStructure,
+    TimeCharge,
+    TimeChargeBasis,
+    TimeChargeStructure,
+    TimeChargeVerification,
+)
 
 
 def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: Decimal | None = None,
@@ -126,3 +139,71 @@ def rake_round(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deduct
         basis=pot_total, percentage=structure.percentage if structure else None,
         maximum=structure.maximum if structure else None, computed=computed, explanation=explanation)
     return amount
+
+
+@transaction.atomic
+def post_time_charge_structure(*, table: PokerTable, hourly_fee: Decimal, interval_minutes: int,
+                               basis: str = TimeChargeBasis.PER_PLAYER) -> TimeChargeStructure:
+    """Post a time-charge rake (N.J.A.C. 13:69F-14.14(b)3): an hourly fee, per player or per table, assessed
+    every 20 or 30 minutes. The fee must divide into whole cents per interval. Raises DomainError."""
+    if interval_minutes not in (20, 30):
+        raise DomainError("Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii).", field="interval_minutes")
+    if hourly_fee <= 0:
+        raise DomainError("The hourly fee must be positive.", field="hourly_fee")
+    per_interval = hourly_fee * interval_minutes / 60
+    if per_interval != per_interval.quantize(CENT):
+        raise DomainError(f"${hourly_fee:,.2f} an hour does not divide into whole cents every {interval_minutes} "
+                          "minutes.", field="hourly_fee")
+    if basis not in TimeChargeBasis.values:
+        raise DomainError(f"Unknown basis {basis!r}.", field="basis")
+    structure, _ = TimeChargeStructure.objects.update_or_create(
+        table=table, defaults={"hourly_fee": money(hourly_fee), "interval_minutes": interval_minutes, "basis": basis})
+    return structure
+
+
+@transaction.atomic
+def collect_time_charge(*, table: PokerTable, period_start: datetime, players_seated: int, collected_by) -> TimeCharge:
+    """Record the time charges collected at a table for one interval (N.J.A.C. 13:69F-14.14(b)3).
+
+    Per player: every seated player pays, inactive ones included (3.i); per table: one charge. The amount is
+    the hourly fee for the interval (3.ii, iii), Decimal dollars. One collection per table and period.
+    Raises DomainError (no structure posted, bad count, period already collected, period in the future).
+    """
+    structure = TimeChargeStructure.objects.filter(table=table).first()
+    if structure is None:
+        raise DomainError(f"No time charge is posted at table {table.number}.", field="table")
+    if timezone.is_naive(period_start) or period_start > timezone.now():
+        raise DomainError("The period must be an aware time, not in the future.", field="period_start")
+    if not 1 <= players_seated <= table.seat_maximum:
+        raise DomainError(f"Seated players: 1 to {table.seat_maximum} at this game.", field="players_seated")
+    if TimeCharge.objects.filter(table=table, period_start=period_start).exists():
+        raise DomainError("This period was already collected.", field="period_start")
+    per_interval = structure.charge_per_interval
+    if structure.basis == TimeChargeBasis.PER_PLAYER:
+        amount = per_interval * players_seated
+        explanation = (f"{players_seated} seated × ${per_interval:,.2f} "
+                       f"(${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min)")
+    else:
+        amount = per_interval
+        explanation = f"Per table: ${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min"
+    return TimeCharge.objects.create(
+        table=table, period_start=period_start, interval_minutes=structure.interval_minutes,
+        players_seated=players_seated, amount=amount, collected_by=collected_by, explanation=explanation,
+        gaming_day=gaming_day_of(casino=table.casino, moment=period_start))
+
+
+@transaction.atomic
+def verify_time_charge(*, time_charge: TimeCharge, verified_by) -> TimeChargeVerification:
+    """A floorperson (or supervisor) verifies a collection before the dealer drops it (14.14(b)3.v).
+
+    The verifier may not be the dealer who collected it. Raises DomainError.
+    """
+    if not (verified_by.is_superuser or verified_by.has_role(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)):
+        raise DomainError("Time charges are verified by a floorperson or a supervisor (14.14(b)3.v).",
+                          field="verified_by")
+    if verified_by.pk == time_charge.collected_by_id:
+        raise DomainError("The person who collected the charges cannot verify them.", field="verified_by")
+    time_charge = TimeCharge.objects.select_for_update().get(pk=time_charge.pk)
+    if hasattr(time_charge, "verification"):
+        raise DomainError("This collection is already verified.", field="time_charge")
+    return TimeChargeVerification.objects.create(time_charge=time_charge, verified_by=verified_by)

@@ -9,7 +9,14 @@ from django.shortcuts import redirect, render
 
 from apps.casinos.selectors import current_gaming_day
 
-from .selectors import rake_by_hour, rake_by_shift, rake_by_table, rake_records_for_export
+from .selectors import (
+    rake_by_hour,
+    rake_by_shift,
+    rake_by_table,
+    rake_records_for_export,
+    time_charges_by_table,
+    time_charges_for_gaming_day,
+)
 
 
 def _context(request):
@@ -36,9 +43,16 @@ def revenue(request):
     hourly = rake_by_hour(casino=casino, gaming_day=gaming_day)
     peak = max((amount for _, amount in hourly), default=Decimal("0")) or Decimal("1")
     tables = list(rake_by_table(casino=casino, gaming_day=gaming_day))
+    time_charges = time_charges_by_table(casino=casino, gaming_day=gaming_day)
+    for row in tables:
+        row["time_charges"] = time_charges.pop(row["table__number"], Decimal("0.00"))
+    tables += [{"table__number": number, "rounds": 0, "basis": Decimal("0.00"), "rake": Decimal("0.00"),
+                "time_charges": amount} for number, amount in sorted(time_charges.items())]
+    time_charge_total = time_charges_for_gaming_day(casino=casino, gaming_day=gaming_day)
     return render(request, "rake/revenue.html", {
         "gaming_day": gaming_day, "tables": tables, "shifts": rake_by_shift(casino=casino, gaming_day=gaming_day),
-        "total": sum((row["rake"] for row in tables), Decimal("0.00")),
+        "time_charge_total": time_charge_total,
+        "total": sum((row["rake"] for row in tables), Decimal("0.00")) + time_charge_total,
         "chart_width": len(hourly) * 40,
         "bars": [{"hour": h, "amount": amount, "x": i * 40 + 4, "height": int(amount / peak * 100),
                   "y": 100 - int(amount / peak * 100), "label_x": i * 40 + 20} for i, (h, amount) in enumerate(hourly)]})
