@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "apps.tables",
     "apps.rounds",
     "apps.decks",
+    "apps.irregularities",
     "apps.rake",
     "apps.badbeat",
     "apps.floor",

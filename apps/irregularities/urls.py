@@ -1,0 +1,6 @@
+from django.urls import path
+
+from . import views
+
+app_name = "irregularities"
+urlpatterns = [path("", views.irregularity_list, name="list")]

@@ -1,0 +1,60 @@
+"""The shift's irregularities: a list for the gaming day and a form to log one."""
+from datetime import date
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+
+from apps.casinos.selectors import current_gaming_day
+from apps.core.exceptions import DomainError
+from apps.decks.models import Deck
+from apps.tables.models import PokerTable
+
+from .models import IrregularityKind
+from .selectors import irregularities_for
+from .services import log_irregularity
+
+
+class IrregularityForm(forms.Form):
+    table = forms.IntegerField()
+    kind = forms.ChoiceField(choices=IrregularityKind.choices)
+    deck = forms.CharField(max_length=40, required=False, help_text="Deck serial, if a deck is involved")
+    description = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+def irregularity_list(request):
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    if request.user.casino_id is None or not request.user.has_perm("irregularities.view_irregularity"):
+        raise PermissionDenied
+    casino = request.user.casino
+    form = IrregularityForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.has_perm("irregularities.add_irregularity"):
+            raise PermissionDenied
+        if form.is_valid():
+            table = get_object_or_404(PokerTable, pk=form.cleaned_data["table"], casino=casino)
+            deck = None
+            if form.cleaned_data["deck"]:
+                deck = Deck.objects.filter(casino=casino, serial=form.cleaned_data["deck"]).first()
+                if deck is None:
+                    form.add_error("deck", "No such deck.")
+            if not form.errors:
+                try:
+                    log_irregularity(table=table, kind=form.cleaned_data["kind"], deck=deck,
+                                     description=form.cleaned_data["description"], reported_by=request.user)
+                except DomainError as exc:
+                    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                else:
+                    messages.success(request, "Irregularity logged.")
+                    return redirect("irregularities:list")
+    try:
+        gaming_day = date.fromisoformat(request.GET["day"]) if request.GET.get("day") else current_gaming_day(casino=casino)
+    except ValueError:
+        gaming_day = current_gaming_day(casino=casino)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "irregularities/list.html", {
+        "form": form, "gaming_day": gaming_day, "rows": irregularities_for(casino=casino, gaming_day=gaming_day),
+        "tables": PokerTable.objects.filter(casino=casino).order_by("number"),
+        "can_log": request.user.has_perm("irregularities.add_irregularity")}, status=status)
