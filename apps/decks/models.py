@@ -114,3 +114,34 @@ class RoundDeck(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.round_of_play_id}: deck {self.deck.serial}"
+
+
+class DeckDistribution(models.Model):
+    """A gaming day's distribution of decks among the open tables (N.J.A.C. 13:69F-14.2(c)), as decided by the
+    poker shift supervisor, with the reasoning of the proposal it started from."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="deck_distributions")
+    gaming_day = models.DateField(db_index=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(auto_now_add=True)
+    considerations = models.TextField(help_text="Limits, location and game considered (14.2(c)).")
+
+    class Meta:
+        ordering = ["-decided_at"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Deck distribution of {self.gaming_day} by {self.decided_by}"
+
+
+class DeckDistributionLine(models.Model):
+    distribution = models.ForeignKey(DeckDistribution, on_delete=models.PROTECT, related_name="lines")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="+")
+    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["distribution", "deck"], name="distribution_deck_once")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Deck {self.deck.serial} to table {self.table.number}"

@@ -16,3 +16,4 @@ rules.add_perm("decks.view_board", (is_supervisor | is_floorperson | is_dealer |
 rules.add_perm("decks.record_event", (is_supervisor | is_floorperson | is_dealer | is_admin | is_security)
                & works_at_object_casino)
 rules.add_perm("decks.manage_decks", (is_supervisor | is_floorperson | is_admin) & works_at_object_casino)
+rules.add_perm("decks.distribute", (is_supervisor | is_admin) & works_at_object_casino)

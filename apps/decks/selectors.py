@@ -153,3 +153,49 @@ def alternation_breaks(*, table: PokerTable, since: datetime | None = None) -> l
                                            deck_serial=serial))
         previous = round_id
     return breaks
+
+
+@dataclass(frozen=True)
+class ProposedDeck:
+    table: PokerTable
+    deck: Deck
+    reason: str
+
+
+def _limit(table: PokerTable):
+    return table.maximum_wager or table.big_blind or table.minimum_wager
+
+
+def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
+    """A proposed distribution of stored decks to open tables short of their two decks (N.J.A.C. 13:69F-14.2(c)).
+
+    Considers the table limits (the highest limits are served first), the location (tables of one area get
+    backs unlike their neighbours' where the stock allows) and the game (tables of one game in one area are
+    told apart the same way); the two decks of a table always differ in back (14.2(a)) and, with an
+    automated shuffler, in colour (14.2(d)1). Nothing is written: the supervisor decides.
+    """
+    stock = list(decks_in_storage(casino=casino))
+    tables = sorted(PokerTable.objects.filter(casino=casino, is_open=True), key=lambda t: (-_limit(t), t.number))
+    at_tables = Deck.objects.filter(table__in=tables, status=DeckStatus.AT_TABLE)
+    colours_by_table: dict[int, list[str]] = {}
+    for deck in at_tables:
+        colours_by_table.setdefault(deck.table_id, []).append(deck.back_colour.lower())
+    proposal: list[ProposedDeck] = []
+    for table in tables:
+        mine = colours_by_table.setdefault(table.pk, [])
+        neighbours = {c for t in tables if t.pk != table.pk and t.location == table.location
+                      for c in colours_by_table.get(t.pk, [])}
+        same_game = {c for t in tables if t.pk != table.pk and t.game == table.game and t.location == table.location
+                     for c in colours_by_table.get(t.pk, [])}
+        while len(mine) < 2 and stock:
+            candidates = [d for d in stock if d.back_colour.lower() not in mine]
+            if not candidates:
+                break
+            best = min(candidates, key=lambda d: (d.back_colour.lower() in same_game,
+                                                  d.back_colour.lower() in neighbours, d.received_at, d.serial))
+            stock.remove(best)
+            mine.append(best.back_colour.lower())
+            clash = "unlike its neighbours" if best.back_colour.lower() not in neighbours else "stock allows no other"
+            proposal.append(ProposedDeck(table=table, deck=best, reason=(
+                f"Limits {table.limits_label}; {table.location or 'no area'}: {best.back_colour} back, {clash}.")))
+    return proposal

@@ -12,7 +12,16 @@ from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
 
-from .models import AlertKind, Deck, DeckAlert, DeckEvent, DeckEventKind, DeckStatus
+from .models import (
+    AlertKind,
+    Deck,
+    DeckAlert,
+    DeckDistribution,
+    DeckDistributionLine,
+    DeckEvent,
+    DeckEventKind,
+    DeckStatus,
+)
 from .selectors import ClockState, alternation_breaks, rotation_board
 
 FULL_DECK = 52
@@ -212,3 +221,25 @@ def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple
         DeckAlert.objects.create(table_id=table_id, deck_id=deck_id, kind=kind, raised_at=now)
         raised += 1
     return raised, cleared
+
+
+@transaction.atomic
+def distribute_decks(*, casino: Casino, assignments: list[tuple[PokerTable, Deck]], decided_by: User,
+                     considerations: str) -> DeckDistribution:
+    """Record the supervisor's distribution of decks for the gaming day and bring each deck to its table
+    (N.J.A.C. 13:69F-14.2(c)); every assignment is checked as assign_deck checks it. All or nothing.
+    Raises DomainError (not a supervisor, nothing to distribute, or an assignment refused)."""
+    if not (decided_by.is_superuser or decided_by.has_role(Role.POKER_SHIFT_SUPERVISOR, Role.ADMIN)):
+        raise DomainError("The poker shift supervisor decides the distribution of decks (14.2(c)).", field="decided_by")
+    if not assignments:
+        raise DomainError("Choose at least one deck for a table.", field="assignments")
+    if not considerations.strip():
+        raise DomainError("Say how limits, location and game were considered (14.2(c)).", field="considerations")
+    from apps.casinos.selectors import current_gaming_day
+
+    distribution = DeckDistribution.objects.create(casino=casino, gaming_day=current_gaming_day(casino=casino),
+                                                   decided_by=decided_by, considerations=considerations.strip())
+    for table, deck in assignments:
+        assign_deck(deck=deck, table=table, by=decided_by)
+        DeckDistributionLine.objects.create(distribution=distribution, table=table, deck=deck)
+    return distribution

@@ -10,9 +10,9 @@ from apps.core.exceptions import DomainError
 from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
-from .models import Deck
-from .selectors import decks_in_storage, open_alerts, rotation_board
-from .services import assign_deck, receive_deck, record_deck_event
+from .models import Deck, DeckDistribution
+from .selectors import decks_in_storage, open_alerts, propose_distribution, rotation_board
+from .services import assign_deck, distribute_decks, receive_deck, record_deck_event
 
 
 def _require(request, perm: str) -> None:
@@ -84,3 +84,37 @@ def assign(request):
     else:
         messages.error(request, "Choose a deck and a table.")
     return redirect("decks:board")
+
+
+def distribution(request):
+    """The gaming day's deck distribution (14.2(c)): a proposal to accept line by line, and the record."""
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    _require(request, "decks.view_board")
+    casino = request.user.casino
+    status = 200
+    if request.method == "POST":
+        _require(request, "decks.distribute")
+        lines = []
+        for value in request.POST.getlist("line"):
+            try:
+                table_id, deck_id = (int(part) for part in value.split(":"))
+            except ValueError:
+                continue
+            lines.append((get_object_or_404(PokerTable, pk=table_id, casino=casino),
+                          get_object_or_404(Deck, pk=deck_id, casino=casino)))
+        try:
+            distribute_decks(casino=casino, assignments=lines, decided_by=request.user,
+                             considerations=request.POST.get("considerations", ""))
+        except DomainError as exc:
+            messages.error(request, exc.message)
+            status = 400
+        else:
+            messages.success(request, f"{len(lines)} deck(s) distributed.")
+            return redirect("decks:distribution")
+    proposal = propose_distribution(casino=casino)
+    considerations = "\n".join(f"Table {p.table.number}: {p.reason}" for p in proposal)
+    return render(request, "decks/distribution.html", {
+        "proposal": proposal, "considerations": considerations,
+        "history": DeckDistribution.objects.filter(casino=casino).prefetch_related("lines__table", "lines__deck")[:10],
+        "can_distribute": request.user.has_perm("decks.distribute")}, status=status)

@@ -1,0 +1,75 @@
+"""The daily distribution of decks among the open tables, N.J.A.C. 13:69F-14.2(c)."""
+from decimal import Decimal
+
+import pytest
+
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.decks.models import DeckDistribution, DeckStatus
+from apps.decks.selectors import propose_distribution
+from apps.decks.services import distribute_decks, receive_deck
+from tests.factories import PokerTableFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def room(casino, staff):
+    floor = staff(Role.FLOORPERSON)
+    high = PokerTableFactory(casino=casino, number=1, location="High limit", big_blind=Decimal("100"))
+    main_a = PokerTableFactory(casino=casino, number=2, location="Main", big_blind=Decimal("2"))
+    main_b = PokerTableFactory(casino=casino, number=3, location="Main", big_blind=Decimal("2"),
+                               uses_automated_shuffler=True)
+    for serial, colour in [("R1", "red"), ("R2", "red"), ("R3", "red"), ("B1", "blue"), ("B2", "blue"),
+                           ("G1", "green"), ("Y1", "yellow")]:
+        receive_deck(casino=casino, serial=serial, back_colour=colour, by=floor)
+    return high, main_a, main_b
+
+
+def test_14_2_c_proposal_considers_limits_location_and_game(casino, room):
+    high, main_a, main_b = room
+    proposal = propose_distribution(casino=casino)
+    assert proposal[0].table == high  # the highest limits are served first
+    by_table = {}
+    for line in proposal:
+        by_table.setdefault(line.table, []).append(line.deck.back_colour)
+    assert all(len(set(colours)) == 2 for colours in by_table.values())  # two distinguishable decks (14.2(a))
+    # neighbours in the main area, same game, get backs unlike each other where the stock allows
+    assert not set(by_table[main_a]) & set(by_table[main_b])
+    assert "Limits" in proposal[0].reason
+
+
+def test_14_2_c_the_supervisor_decides_and_it_is_recorded(casino, room, staff):
+    proposal = propose_distribution(casino=casino)
+    lines = [(p.table, p.deck) for p in proposal]
+    with pytest.raises(DomainError, match="supervisor"):
+        distribute_decks(casino=casino, assignments=lines, decided_by=staff(Role.FLOORPERSON), considerations="x")
+    supervisor = staff(Role.POKER_SHIFT_SUPERVISOR)
+    with pytest.raises(DomainError) as exc:
+        distribute_decks(casino=casino, assignments=lines, decided_by=supervisor, considerations=" ")
+    assert exc.value.field == "considerations"
+    distribution = distribute_decks(casino=casino, assignments=lines, decided_by=supervisor,
+                                    considerations="High limit first; main-floor neighbours in different colours.")
+    assert distribution.lines.count() == 6
+    assert all(line.deck.status == DeckStatus.AT_TABLE for line in distribution.lines.select_related("deck"))
+
+
+def test_distribution_is_all_or_nothing(casino, room, staff):
+    high, *_ = room
+    decks = [p.deck for p in propose_distribution(casino=casino)][:3]
+    with pytest.raises(DomainError, match="two decks"):
+        distribute_decks(casino=casino, assignments=[(high, d) for d in decks],
+                         decided_by=staff(Role.POKER_SHIFT_SUPERVISOR), considerations="too many")
+    assert not DeckDistribution.objects.exists()
+    assert all(d.status == DeckStatus.IN_STORAGE for d in type(decks[0]).objects.all())
+
+
+def test_distribution_page(client, casino, room, staff):
+    client.force_login(staff(Role.POKER_SHIFT_SUPERVISOR))
+    page = client.get("/decks/distribution/")
+    assert page.status_code == 200
+    lines = [f"{p.table.pk}:{p.deck.pk}" for p in propose_distribution(casino=casino)]
+    response = client.post("/decks/distribution/", {"line": lines, "considerations": "as proposed"}, follow=True)
+    assert b"6 deck(s) distributed" in response.content
+    client.force_login(staff(Role.DEALER))
+    assert client.post("/decks/distribution/", {"line": lines, "considerations": "x"}).status_code == 403
