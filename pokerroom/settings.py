@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "apps.rounds",
     "apps.decks",
     "apps.irregularities",
+    "apps.dealers",
     "apps.rake",
     "apps.badbeat",
     "apps.floor",

@@ -20,6 +20,7 @@ urlpatterns = [
     path("decks/", include("apps.decks.urls")),
     path("rake/", include("apps.rake.urls")),
     path("irregularities/", include("apps.irregularities.urls")),
+    path("dealers/", include("apps.dealers.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

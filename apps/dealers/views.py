@@ -1,0 +1,56 @@
+"""The shift's dealer rotation on one page, and the supervisor's form to plan it."""
+from datetime import datetime, timedelta
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils import timezone
+
+from apps.casinos.models import User
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.tables.models import PokerTable
+
+from .selectors import shift_schedule
+from .services import plan_rotation
+
+
+def rotation(request):
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    if request.user.casino_id is None or not request.user.has_perm("dealers.view_rotation"):
+        raise PermissionDenied
+    casino = request.user.casino
+    status = 200
+    if request.method == "POST":
+        if not request.user.has_perm("dealers.plan_rotation"):
+            raise PermissionDenied
+        try:
+            start = datetime.fromisoformat(request.POST.get("start", "")).replace(tzinfo=casino.zone)
+            hours, minutes = int(request.POST.get("hours", "8")), int(request.POST.get("down_minutes", "30"))
+        except ValueError:
+            messages.error(request, "Give a start time, hours and the length of a down.")
+            status = 400
+        else:
+            dealers = list(User.objects.filter(casino=casino, pk__in=request.POST.getlist("dealers")).order_by("username"))
+            tables = list(PokerTable.objects.filter(casino=casino, pk__in=request.POST.getlist("tables")))
+            try:
+                plan_rotation(casino=casino, dealers=dealers, tables=tables, start=start, hours=hours,
+                              down_minutes=minutes, planned_by=request.user)
+            except DomainError as exc:
+                messages.error(request, exc.message)
+                status = 400
+            else:
+                messages.success(request, "Rotation planned.")
+                return redirect(f"{request.path}?start={start:%Y-%m-%dT%H:%M}")
+    now = timezone.localtime(timezone.now(), casino.zone)
+    try:
+        start = datetime.fromisoformat(request.GET["start"]).replace(tzinfo=casino.zone) if request.GET.get("start") \
+            else now.replace(minute=0, second=0, microsecond=0)
+    except ValueError:
+        start = now.replace(minute=0, second=0, microsecond=0)
+    return render(request, "dealers/rotation.html", {
+        "schedule": shift_schedule(casino=casino, start=start, end=start + timedelta(hours=12)), "start": start,
+        "dealers": User.objects.filter(casino=casino, groups__name=Role.DEALER.value).order_by("username"),
+        "tables": PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"),
+        "can_plan": request.user.has_perm("dealers.plan_rotation")}, status=status)
