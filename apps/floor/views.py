@@ -8,6 +8,7 @@ from apps.badbeat.selectors import contributions_for_gaming_day, contributions_t
 from apps.casinos.selectors import current_gaming_day
 from apps.core.views import PermissionPageMixin
 from apps.rounds.models import RoundOfPlay
+from apps.rounds.services import kill_limits
 from apps.tables.models import PokerTable
 
 from .selectors import floor_summary, round_detail, table_rounds
@@ -47,8 +48,10 @@ class TableView(CasinoPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
         rounds = table_rounds(table=table)[:200]
+        minimum, maximum, label = kill_limits(table=table)
         return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds,
-                "rake_structure": getattr(table, "rake_structure", None)}
+                "rake_structure": getattr(table, "rake_structure", None),
+                "next_limits": {"minimum": minimum, "maximum": maximum, "label": label}}
 
 
 class RoundView(CasinoPageMixin, TemplateView):

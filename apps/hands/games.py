@@ -8,7 +8,7 @@ from itertools import combinations
 
 from .cards import Card, check_distinct
 from .errors import CardCountError, RuleSetError
-from .rankings import HandValue, evaluate_five_card_high
+from .rankings import HandValue, evaluate_ace_to_five_low, evaluate_five_card_high
 
 
 class Game(StrEnum):
@@ -50,7 +50,36 @@ def best_holdem(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
     return ShowdownHand(high=max(evaluate_five_card_high(five) for five in combinations((*hole, *board), 5)))
 
 
-_FORMS = {Game.HOLDEM: best_holdem}
+def _best_omaha(hole: Sequence[Card], board: Sequence[Card], *, low: bool) -> ShowdownHand:
+    if len(hole) != 4:
+        raise CardCountError(f"Omaha: expected 4 hole cards, got {len(hole)}.")
+    if len(board) != 5:
+        raise CardCountError(f"Omaha: expected 5 board cards at the showdown, got {len(board)}.")
+    check_distinct(hole, board)
+    fives = [(*two, *three) for two in combinations(hole, 2) for three in combinations(board, 3)]
+    high = max(evaluate_five_card_high(five) for five in fives)
+    if not low:
+        return ShowdownHand(high=high)
+    lows = [v for v in (evaluate_ace_to_five_low(five, qualifier=8) for five in fives) if v.qualifies]
+    return ShowdownHand(high=high, low=max(lows) if lows else None)
+
+
+def best_omaha(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
+    """Omaha high: exactly two of the four hole cards with exactly three of the five community cards
+    (N.J.A.C. 13:69F-14.11(f)). Raises CardCountError, DuplicateCardError."""
+    return _best_omaha(hole, board, low=False)
+
+
+def best_omaha_hilo8(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
+    """Omaha high-low split eight or better: the best high and, separately, the best qualifying A-5 low, each
+    of two hole and three board cards; the same five or different fives; the ace both ways
+    (N.J.A.C. 13:69F-14.11(f)-(h), 14.9(j)). `low` is None when no eight-or-better low can be made."""
+    return _best_omaha(hole, board, low=True)
+
+
+_FORMS = {Game.HOLDEM: best_holdem, Game.OMAHA: best_omaha, Game.OMAHA_HILO8: best_omaha_hilo8}
+#: Games whose pots are split between the best high and the best qualifying low.
+SPLIT_GAMES = frozenset({Game.OMAHA_HILO8})
 
 
 def best_hands(game: Game | str, hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:

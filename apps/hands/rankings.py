@@ -53,6 +53,34 @@ class FiveCardCategory(Enum):
         return self.value[1]
 
 
+class LowCategory(Enum):
+    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e), (f)); `strength` higher = better."""
+
+    PAIRED = (0, "Paired low")
+    KING_LOW = (1, "King-low")
+    QUEEN_LOW = (2, "Queen-low")
+    JACK_LOW = (3, "Jack-low")
+    TEN_LOW = (4, "Ten-low")
+    NINE_LOW = (5, "Nine-low")
+    EIGHT_LOW = (6, "Eight-low")
+    SEVEN_LOW = (7, "Seven-low")
+    SIX_LOW = (8, "Six-low")
+    FIVE_LOW = (9, "Five-low")
+
+    @property
+    def strength(self) -> int:
+        return self.value[0]
+
+    @property
+    def label(self) -> str:
+        return self.value[1]
+
+
+_LOW_BY_TOP = {13: LowCategory.KING_LOW, 12: LowCategory.QUEEN_LOW, 11: LowCategory.JACK_LOW, 10: LowCategory.TEN_LOW,
+               9: LowCategory.NINE_LOW, 8: LowCategory.EIGHT_LOW, 7: LowCategory.SEVEN_LOW, 6: LowCategory.SIX_LOW,
+               5: LowCategory.FIVE_LOW}
+
+
 @functools.total_ordering
 @dataclass(frozen=True, slots=True, eq=False)
 class HandValue:
@@ -63,7 +91,7 @@ class HandValue:
     """
 
     rule_set: RuleSet
-    category: FiveCardCategory
+    category: FiveCardCategory | LowCategory
     key: tuple[int, ...]
     cards: tuple[Card, ...]
     qualifies: bool = True
@@ -134,7 +162,39 @@ def evaluate_five_card_high(cards: Sequence[Card]) -> HandValue:
     return HandValue(RuleSet.FIVE_CARD_HIGH, category, (category.strength, *tiebreak), tuple(shown))
 
 
-_EVALUATORS = {RuleSet.FIVE_CARD_HIGH: evaluate_five_card_high}
+def _ace_low(card: Card) -> int:
+    return 1 if card.rank == Rank.ACE else int(card.rank)
+
+
+def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = None) -> HandValue:
+    """Rank exactly five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e), (f).
+
+    The ace is the lowest card; straights and flushes do not count; pairs make a hand worse (the inverse of
+    14.3(b)); equal hands compare their highest card first, then the next (14.3(d) applied to low). With
+    `qualifier` (8 for eight or better, 14.9(j)) the hand qualifies only with five unpaired cards none above
+    it. The key grows as the hand gets better. Raises CardCountError.
+    """
+    if len(cards) != 5:
+        raise CardCountError(f"Expected 5 cards, got {len(cards)}.")
+    lows = [_ace_low(c) for c in cards]
+    counts = Counter(lows)
+    # the high-hand order of the ranks as pairs matter: (count, rank) descending, as in 14.3(d) inverted
+    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
+    shape = sorted(counts.values(), reverse=True)
+    pairing = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4, (4, 1): 5}[tuple(shape)]
+    key = (-pairing, *(-r for r in order))
+    category = _LOW_BY_TOP[max(lows)] if pairing == 0 else LowCategory.PAIRED
+    qualifies = qualifier is None or (pairing == 0 and max(lows) <= qualifier)
+    rule_set = RuleSet.ACE_TO_FIVE_LOW_8 if qualifier == 8 else RuleSet.ACE_TO_FIVE_LOW
+    shown = tuple(sorted(cards, key=lambda c: (counts[_ace_low(c)], _ace_low(c), c.suit.order), reverse=True))
+    return HandValue(rule_set, category, key, shown, qualifies)
+
+
+_EVALUATORS = {
+    RuleSet.FIVE_CARD_HIGH: evaluate_five_card_high,
+    RuleSet.ACE_TO_FIVE_LOW: evaluate_ace_to_five_low,
+    RuleSet.ACE_TO_FIVE_LOW_8: functools.partial(evaluate_ace_to_five_low, qualifier=8),
+}
 
 
 def evaluate(rule_set: RuleSet | str, cards: Sequence[Card]) -> HandValue:

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from .cards import Card
 from .errors import HandError
-from .games import Game, ShowdownHand, best_hands
+from .games import SPLIT_GAMES, Game, ShowdownHand, best_hands
 
 Seat = str
 ZERO = Decimal("0.00")
@@ -89,6 +89,12 @@ def _card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
     return max((int(c.rank), c.suit.order) for c in cards)
 
 
+def _low_card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
+    """The lowest low card (ace lowest), then the lowest suit, as a key where greater comes first (14.9(i)2.iii)."""
+    lowest = min(((1 if c.rank == 14 else int(c.rank)), c.suit.order) for c in cards)
+    return (-lowest[0], -lowest[1])
+
+
 def _split(amount: Decimal, winners: Sequence[Seat], precedence: Sequence[Seat], unit: Decimal) -> dict[Seat, Decimal]:
     """Equal shares in units of `unit`; the excess to the first of `precedence` among the winners."""
     units = int(amount / unit)
@@ -99,12 +105,21 @@ def _split(amount: Decimal, winners: Sequence[Seat], precedence: Sequence[Seat],
     return awards
 
 
+def _add(into: dict[Seat, Decimal], more: Mapping[Seat, Decimal]) -> dict[Seat, Decimal]:
+    for seat, amount in more.items():
+        into[seat] = into.get(seat, ZERO) + amount
+    return into
+
+
 def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01")) -> Settlement:
-    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)).
+    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g)).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
     `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)2.ii, iv, 14.11(f)2).
+    In a high-low game the pot is halved between the best high and the best qualifying low, the odd unit to
+    the high half (14.11(f)2.i); tied lows share the low half, the excess to the holder of the lowest low card
+    by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)).
     Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for missing or bad cards.
     """
     game = Game(game)
@@ -117,18 +132,29 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     results: list[PotResult] = []
     totals: dict[Seat, Decimal] = {}
     for pot in pots:
+        low_winners: tuple[Seat, ...] = ()
         if len(pot.eligible) == 1:
-            winners: tuple[Seat, ...] = pot.eligible
+            high_winners: tuple[Seat, ...] = pot.eligible
             awards = {pot.eligible[0]: pot.amount}
         else:
             best = max(showdown[s].high for s in pot.eligible)  # type: ignore[type-var]
-            winners = tuple(s for s in pot.eligible if showdown[s].high == best)
-            precedence = sorted(winners, key=lambda s: (_card_precedence(showdown[s].high.cards),  # type: ignore[union-attr]
-                                                        _card_precedence(hands[s])), reverse=True)
-            awards = _split(pot.amount, winners, precedence, odd_chip)
-        results.append(PotResult(pot=pot, high_winners=winners, low_winners=(), awards=awards))
-        for seat, amount in awards.items():
-            totals[seat] = totals.get(seat, ZERO) + amount
+            high_winners = tuple(s for s in pot.eligible if showdown[s].high == best)
+            high_order = sorted(high_winners, key=lambda s: (_card_precedence(showdown[s].high.cards),  # type: ignore[union-attr]
+                                                             _card_precedence(hands[s])), reverse=True)
+            lows = [s for s in pot.eligible if showdown[s].low is not None] if game in SPLIT_GAMES else []
+            if lows:
+                best_low = max(showdown[s].low for s in lows)  # type: ignore[type-var]
+                low_winners = tuple(s for s in lows if showdown[s].low == best_low)
+                low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(showdown[s].low.cards),  # type: ignore[union-attr]
+                                                               _low_card_precedence(hands[s])), reverse=True)
+                units = int(pot.amount / odd_chip)
+                low_half = (units // 2) * odd_chip
+                awards = _add(_split(pot.amount - low_half, high_winners, high_order, odd_chip),
+                              _split(low_half, low_winners, low_order, odd_chip))
+            else:
+                awards = _split(pot.amount, high_winners, high_order, odd_chip)
+        results.append(PotResult(pot=pot, high_winners=high_winners, low_winners=low_winners, awards=awards))
+        _add(totals, awards)
     return Settlement(pots=tuple(results), awards=totals, hands=showdown)
 
 

@@ -122,3 +122,31 @@ class PotAward(models.Model):
 
     def __str__(self) -> str:
         return f"${self.amount} to seat {self.seat}"
+
+
+class KillMove(models.TextChoices):
+    PLACED = "placed", "Kill button placed"
+    MOVED = "moved", "Kill button moved"
+    KEPT = "kept", "Kill button stays"
+    COLLECTED = "collected", "Kill button collected"
+
+
+class KillRecord(models.Model):
+    """Where the kill button went after a round of Omaha high-low eight or better (N.J.A.C. 13:69F-14.11(i)).
+
+    `seat` holds the kill for the next round (None once collected); the next round's limits follow it.
+    Append-only: the latest record of a table is its current state.
+    """
+
+    round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="kill_record")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="kill_records")
+    move = models.CharField(max_length=10, choices=KillMove.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=200)
+
+    class Meta:
+        ordering = ["-round_of_play__started_at", "-pk"]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"{self.get_move_display()} after round {self.round_of_play_id}"

@@ -16,9 +16,9 @@ from apps import hands
 from apps.casinos.selectors import gaming_day_of
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO
-from apps.tables.models import PokerTable
+from apps.tables.models import KillOption, PokerTable
 
-from .models import Pot, PotAward, RoundOfPlay, RoundPlayer, RoundSource
+from .models import KillMove, KillRecord, Pot, PotAward, RoundOfPlay, RoundPlayer, RoundSource
 from .signals import round_recorded, round_settled
 
 
@@ -216,6 +216,8 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
         for pot, result in zip(pots, settlement.pots, strict=True)
         for seat, amount in sorted(result.awards.items(), key=lambda kv: int(kv[0])) if amount > 0
     ])
+    if table.kill_option != KillOption.NONE:
+        _record_kill(round_of_play, table, settlement)
     round_recorded.send(sender=RoundOfPlay, round_of_play=round_of_play, extra=round_in.extra)
     round_settled.send(sender=RoundOfPlay, round_of_play=round_of_play, settlement=settlement)
     return round_of_play
@@ -264,3 +266,46 @@ def import_phh(*, table: PokerTable, text: str, name: str, recorded_by=None,
         if progress is not None:
             progress(1)
     return ImportResult(imported=imported, skipped=skipped)
+
+
+def current_kill(*, table: PokerTable) -> KillRecord | None:
+    """The kill in effect for the next round at `table`, or None (no kill offered, or collected)."""
+    if table.kill_option == KillOption.NONE:
+        return None
+    latest = table.kill_records.order_by("-round_of_play__started_at", "-pk").first()
+    return latest if latest is not None and latest.seat is not None else None
+
+
+def kill_limits(*, table: PokerTable) -> tuple[Decimal, Decimal | None, str]:
+    """The wagering limits of the next round: twice the posted limits with a kill, one and a half times with a
+    half-kill (N.J.A.C. 13:69F-14.1, 14.11(i)); the posted limits otherwise. Returns (minimum, maximum, label)."""
+    kill = current_kill(table=table)
+    if kill is None:
+        return table.minimum_wager, table.maximum_wager, "Posted limits"
+    factor = Decimal(2) if table.kill_option == KillOption.KILL else Decimal("1.5")
+    maximum = table.maximum_wager * factor if table.maximum_wager is not None else None
+    return (table.minimum_wager * factor).quantize(CENT), maximum.quantize(CENT) if maximum is not None else None, \
+        f"{table.get_kill_option_display()} in effect: seat {kill.seat} holds the kill button"
+
+
+def _record_kill(round_of_play: RoundOfPlay, table: PokerTable, settlement) -> None:
+    """Move the kill button after a round (N.J.A.C. 13:69F-14.11(i)).
+
+    A player who wins the entire pot, the pot qualifying in amount, takes the kill button for the next round;
+    the kill is collected once a pot does not qualify in amount or is split between a high and a low winner
+    (or shared by tied hands, when no single player wins the entire pot).
+    """
+    holder = current_kill(table=table)
+    winners = {seat for seat, amount in settlement.awards.items() if amount > 0}
+    qualifies = round_of_play.pot_total >= (table.kill_pot_minimum or Decimal(0))
+    if qualifies and len(winners) == 1:
+        seat = int(next(iter(winners)))
+        move = KillMove.PLACED if holder is None else (KillMove.KEPT if holder.seat == seat else KillMove.MOVED)
+        reason = f"Seat {seat} won the entire ${round_of_play.pot_total:,.2f} pot."
+    else:
+        seat, move = None, KillMove.COLLECTED
+        reason = (f"The ${round_of_play.pot_total:,.2f} pot does not qualify in amount." if not qualifies
+                  else "The pot was split.")
+        if holder is None:
+            return  # nothing to collect, nothing to record
+    KillRecord.objects.create(round_of_play=round_of_play, table=table, move=move, seat=seat, reason=reason)

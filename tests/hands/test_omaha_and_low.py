@@ -1,0 +1,105 @@
+"""A-5 low (N.J.A.C. 13:69F-14.3(e), (f), 14.9(j)) and Omaha high / high-low eight or better (14.11(f)-(h)),
+with differential checks against pokerkit (a test-only reference)."""
+import random
+from decimal import Decimal
+
+import pytest
+from pokerkit import OmahaEightOrBetterLowHand, OmahaHoldemHand
+
+from apps.hands import (
+    DECK,
+    CardCountError,
+    LowCategory,
+    Pot,
+    award_pots,
+    best_hands,
+    evaluate,
+    format_cards,
+    parse_cards,
+)
+
+D = Decimal
+
+
+def low(text, rule="ace_to_five_low"):
+    return evaluate(rule, parse_cards(text))
+
+
+def test_14_3_e_f_ace_is_low_and_straights_and_flushes_do_not_count():
+    assert low("As 2s 3s 4s 5s").category is LowCategory.FIVE_LOW  # the wheel, suited: the best low
+    assert low("As 2d 3h 4s 5c") > low("As 2d 3h 4s 6c") > low("2c 3d 4h 5s 7c")
+    assert low("Kc Qd Jh Ts 8c") > low("2c 2d 3h 4s 5c")  # any unpaired hand beats a pair
+
+
+def test_14_3_d_low_ties_compare_the_highest_card_first():
+    assert low("8c 5d 4h 3s 2c") > low("8c 6d 3h 2s Ac")  # 8-5 beats 8-6
+    assert low("7c 6d 4h 3s 2c") == low("7d 6h 4s 3c 2d")
+
+
+def test_14_9_j_eight_or_better_qualifier():
+    assert low("8c 7d 6h 5s 4c", "ace_to_five_low_8").qualifies
+    assert not low("9c 4d 3h 2s Ac", "ace_to_five_low_8").qualifies
+    assert not low("8c 8d 3h 2s Ac", "ace_to_five_low_8").qualifies
+
+
+def test_14_11_f_exactly_two_hole_and_three_board_cards():
+    # four spades in the hand and a spade-free board: no flush, because only two hole cards play
+    hand = best_hands("omaha", parse_cards("As Ks Qs Js"), parse_cards("2s 7d 8h 9c 3d"))
+    assert hand.high.category.label == "High card"
+    # board four-flush: only one spade in the hand makes no flush
+    assert best_hands("omaha", parse_cards("As Kd Qc Jh"), parse_cards("2s 7s 8s 9s 3d")).high.category.label != "Flush"
+    with pytest.raises(CardCountError):
+        best_hands("omaha", parse_cards("As Kd Qc"), parse_cards("2s 7s 8s 9s 3d"))
+
+
+def test_14_11_h_the_ace_both_ways_and_the_same_five_for_high_and_low():
+    hand = best_hands("omaha_hilo8", parse_cards("As 2s Kd Kc"), parse_cards("3h 4h 5c Qd Jc"))
+    assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FIVE_LOW
+    assert set(hand.high.cards) == set(hand.low.cards)
+
+
+def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():
+    result = award_pots("omaha_hilo8", [Pot(D("90"), ("1", "2"))],
+                        {"1": parse_cards("As Ks Qd Qc"), "2": parse_cards("Jd Jh 2c 3c")}, parse_cards("Ts 9s 9d Kh Qh"))
+    assert result.awards == {"1": D("90")} and result.pots[0].low_winners == ()
+
+
+def test_14_11_f_2_i_odd_unit_to_the_high_half():
+    result = award_pots("omaha_hilo8", [Pot(D("10.01"), ("1", "2"))],
+                        {"1": parse_cards("Ks Kd Qc Qh"), "2": parse_cards("As 2d 9c 9h")}, parse_cards("3h 4h 8c Kc Jd"),
+                        odd_chip=D("0.01"))
+    assert result.pots[0].high_winners == ("1",) and result.pots[0].low_winners == ("2",)
+    assert result.awards == {"1": D("5.01"), "2": D("5.00")}
+
+
+def _cmp(a, b):
+    return (a > b) - (a < b)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_omaha_high_and_low_agree_with_pokerkit(seed):
+    """Random deals: the order of the players' best Omaha high and eight-or-better low hands equals pokerkit's."""
+    rng = random.Random(seed)
+    for _ in range(300):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        board = [deck.pop() for _ in range(5)]
+        holes = [[deck.pop() for _ in range(4)] for _ in range(3)]
+        ours = [best_hands("omaha_hilo8", h, board) for h in holes]
+        b, hs = format_cards(board).replace(" ", ""), [format_cards(h).replace(" ", "") for h in holes]
+        theirs_high = [OmahaHoldemHand.from_game(h, b) for h in hs]
+        for i in range(3):
+            for j in range(3):
+                assert _cmp(ours[i].high, ours[j].high) == _cmp(theirs_high[i], theirs_high[j])
+        theirs_low = []
+        for h in hs:
+            try:
+                theirs_low.append(OmahaEightOrBetterLowHand.from_game(h, b))
+            except ValueError:
+                theirs_low.append(None)
+        assert [o.low is None for o in ours] == [t is None for t in theirs_low]
+        made = [i for i in range(3) if ours[i].low is not None]
+        for i in made:
+            for j in made:
+                # pokerkit's low hands order the other way: the better low is the "greater" hand there too
+                assert _cmp(ours[i].low, ours[j].low) == _cmp(theirs_low[i], theirs_low[j])

@@ -1,0 +1,74 @@
+"""The kill and half-kill of Omaha high-low split eight or better, N.J.A.C. 13:69F-14.1 and 14.11(i)."""
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from apps.rounds.models import KillMove, KillRecord
+from apps.rounds.services import PlayerIn, RoundIn, current_kill, kill_limits, record_round
+from apps.tables.models import BettingStructure, Game, KillOption
+from tests.factories import PokerTableFactory
+
+D = Decimal
+BOARD = "3h 4h 8c Kc Jd"
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(casino):
+    return PokerTableFactory(casino=casino, game=Game.OMAHA_HILO8, betting_structure=BettingStructure.FIXED_LIMIT,
+                             minimum_wager=D("4.00"), maximum_wager=D("8.00"), kill_option=KillOption.KILL,
+                             kill_pot_minimum=D("60.00"), seats=10)
+
+
+def play(table, each, hands, minute):
+    """Seats 1-3 each put in `each`; hands: seat -> four hole cards."""
+    return record_round(table=table, round_in=RoundIn(
+        started_at=timezone.now() - timedelta(minutes=60 - minute), board=BOARD,
+        players=[PlayerIn(seat=s, contributed=D(each), hole_cards=h) for s, h in hands.items()]))
+
+
+SCOOP = {1: "Ks Kd 2c As", 2: "Qs Qd Tc Th", 3: "Js 9h 9c 9d"}      # seat 1: trip kings and A-2 low: the whole pot
+SPLIT = {1: "Ks Kd Qc Qh", 2: "As 2d 9c 9h", 3: "Js Ts Tc Td"}       # seat 1 high, seat 2 low
+SCOOP_2 = {1: "Qs Qd Tc Th", 2: "Ks Kd 2c As", 3: "Js 9h 9c 9d"}
+
+
+def test_14_11_i_the_kill_follows_a_player_who_wins_an_entire_qualifying_pot(table):
+    assert kill_limits(table=table)[:2] == (D("4.00"), D("8.00"))
+    play(table, "20", SCOOP, 1)                                  # $60 pot qualifies, seat 1 scoops
+    assert current_kill(table=table).seat == 1
+    assert kill_limits(table=table)[:2] == (D("8.00"), D("16.00"))  # limits doubled for the next round
+    play(table, "30", SCOOP_2, 2)                                # seat 2 scoops: the button moves
+    assert current_kill(table=table).seat == 2
+    play(table, "30", SPLIT, 3)                                  # split high/low: collected
+    assert current_kill(table=table) is None
+    assert [r.move for r in KillRecord.objects.order_by("round_of_play__started_at")] == [
+        KillMove.PLACED, KillMove.MOVED, KillMove.COLLECTED]
+
+
+def test_14_11_i_a_pot_that_does_not_qualify_collects_the_kill(table):
+    play(table, "20", SCOOP, 1)
+    play(table, "10", SCOOP, 2)                                  # $30 pot: below the $60 qualifying amount
+    assert current_kill(table=table) is None
+    assert "does not qualify" in KillRecord.objects.get(move=KillMove.COLLECTED).reason
+
+
+def test_14_1_half_kill_raises_limits_by_one_half(table):
+    table.kill_option = KillOption.HALF_KILL
+    table.save()
+    play(table, "20", SCOOP, 1)
+    assert kill_limits(table=table)[:2] == (D("6.00"), D("12.00"))
+
+
+def test_no_kill_offered_no_records(casino):
+    table = PokerTableFactory(casino=casino, game=Game.OMAHA_HILO8, seats=10)
+    play(table, "20", SCOOP, 1)
+    assert not KillRecord.objects.exists() and current_kill(table=table) is None
+
+
+def test_the_table_page_shows_the_next_rounds_limits(client, supervisor, table):
+    play(table, "20", SCOOP, 1)
+    client.force_login(supervisor)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "seat 1 holds the kill button: $8.00 / $16.00" in page
