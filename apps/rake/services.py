@@ -1,4 +1,5 @@
 """Writes about rake: structures posted at tables and the rake taken from each round of play."""
+from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
@@ -88,18 +89,21 @@ def compute_incremental_rake(*, basis: Decimal, levels: list[dict], maximum: Dec
 
 
 def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Decimal, minimum_pot: Decimal,
-                            increment: Decimal) -> tuple[Decimal, Decimal]:
+                            increment: Decimal, betting_rounds: Sequence[Decimal] = ()) -> tuple[Decimal, Decimal]:
     """Percentage rake of a round: (computed before the cap, amount taken), Decimal dollars.
 
-    basis: the sums bet, the uncalled final bet excluded (N.J.A.C. 13:69F-14.14(d)). The amount is the
-    percentage of the basis rounded down to `increment`, never more than the posted maximum and never more
-    than 10 % of the basis (14.14(b)1.i); a basis below `minimum_pot` is not raked.
+    basis: the sums bet, the uncalled final bet excluded (N.J.A.C. 13:69F-14.14(d)). The fee is at most the
+    percentage (never above 10 %) of the sums bet in each betting round, each rounded down to `increment`
+    (14.14(b)1.i-ii); without betting rounds, of the whole basis. Never more than the posted maximum; a basis
+    below `minimum_pot` is not raked.
     """
     if basis < minimum_pot or basis <= 0:
         return ZERO, ZERO
-    computed = floor_to(basis * percentage / Decimal(100), increment)
+    parts = [b for b in betting_rounds if b > 0] or [basis]
+    computed = sum((floor_to(part * percentage / Decimal(100), increment) for part in parts), ZERO)
     amount = min(computed, maximum)
-    if amount > basis * LEGAL_MAXIMUM_PERCENTAGE / Decimal(100):  # defence in depth: never over the legal maximum
+    if any(floor_to(p * percentage / Decimal(100), increment) > p * LEGAL_MAXIMUM_PERCENTAGE / Decimal(100)
+           for p in parts):  # defence in depth: never over the legal maximum in any betting round
         raise DomainError("The rake would exceed 10% of the sums bet.", field="percentage")
     return computed, amount
 
@@ -123,17 +127,19 @@ def rake_round(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deduct
                        f"${computed:,.2f}" + (f", capped at the posted maximum ${structure.maximum:,.2f}."
                                               if amount < computed else "."))
     else:
+        betting_rounds = [Decimal(b) for b in round_of_play.betting_rounds]
         computed, amount = compute_percentage_rake(
             basis=pot_total, percentage=structure.percentage, maximum=structure.maximum,
-            minimum_pot=structure.minimum_pot, increment=structure.increment)
+            minimum_pot=structure.minimum_pot, increment=structure.increment, betting_rounds=betting_rounds)
         if pot_total < structure.minimum_pot:
             explanation = f"Pot ${pot_total:,.2f} is below the ${structure.minimum_pot:,.2f} minimum: no rake."
-        elif amount < computed:
-            explanation = (f"{structure.percentage}% of ${pot_total:,.2f} = ${computed:,.2f}, capped at the posted "
-                           f"maximum ${structure.maximum:,.2f}.")
         else:
-            explanation = (f"{structure.percentage}% of ${pot_total:,.2f}, rounded down to "
-                           f"${structure.increment:,.2f}: ${amount:,.2f}.")
+            of = (" + ".join(f"${b:,.2f}" for b in betting_rounds if b > 0) + " bet in the betting rounds"
+                  if len([b for b in betting_rounds if b > 0]) > 1 else f"${pot_total:,.2f}")
+            explanation = (f"{structure.percentage}% of {of} = ${computed:,.2f}, capped at the posted maximum "
+                           f"${structure.maximum:,.2f}." if amount < computed else
+                           f"{structure.percentage}% of {of}, each rounded down to ${structure.increment:,.2f}: "
+                           f"${amount:,.2f}.")
     RakeRecord.objects.create(
         round_of_play=round_of_play, table=table, gaming_day=round_of_play.gaming_day, amount=amount,
         basis=pot_total, percentage=structure.percentage if structure else None,

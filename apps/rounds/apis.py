@@ -41,7 +41,7 @@ class RoundOutput(serializers.ModelSerializer):
     class Meta:
         model = RoundOfPlay
         fields = ["id", "table", "game", "started_at", "gaming_day", "board", "total_bet", "uncalled_amount",
-                  "refunded_amount", "pot_total", "went_to_showdown", "is_dead", "dead_reason", "source",
+                  "refunded_amount", "pot_total", "betting_rounds", "went_to_showdown", "is_dead", "dead_reason", "source",
                   "source_name", "players", "pots"]
 
 
@@ -54,6 +54,9 @@ class PlayerInput(serializers.Serializer):
     mucked = serializers.BooleanField(required=False, default=False)
     starting_stack = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
                                               allow_null=True, default=None)
+    streets = serializers.ListField(child=serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0),
+                                    required=False, default=list, max_length=8,
+                                    help_text="What the player put in each betting round (they add up to contributed).")
 
 
 class RoundCreateInput(serializers.Serializer):
@@ -112,7 +115,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
             digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest()
         round_of_play = record_round(table=table, recorded_by=request.user, round_in=RoundIn(
-            players=[PlayerIn(**p) for p in values["players"]], started_at=values.get("started_at") or timezone.now(),
+            players=[PlayerIn(**(p | {"streets": tuple(p["streets"])})) for p in values["players"]], started_at=values.get("started_at") or timezone.now(),
             board=values["board"], source=RoundSource.JSON, source_name=external_id, source_digest=digest,
             dead_reason=values["dead_reason"], extra={"deck": values["deck"]} if values["deck"] else {}))
         return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)

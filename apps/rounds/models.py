@@ -33,6 +33,8 @@ class RoundOfPlay(models.Model):
     is_dead = models.BooleanField(default=False, help_text="Called dead: every chip returned, nothing raked (14.15(g)).")
     dead_reason = models.CharField(max_length=200, blank=True)
     went_to_showdown = models.BooleanField(default=False)
+    betting_rounds = models.JSONField(default=list, blank=True,
+                                      help_text="Sums bet in each betting round, uncalled bet excluded, as Decimal strings.")
     source = models.CharField(max_length=12, choices=RoundSource.choices)
     source_name = models.CharField(max_length=300, blank=True, help_text="File and hand number, or the client's id.")
     source_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,

@@ -15,7 +15,14 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pokerkit import HandHistory
-from pokerkit.state import BoardDealing, ChipsPulling, Folding, HoleCardsShowingOrMucking, HoleDealing
+from pokerkit.state import (
+    BetCollection,
+    BoardDealing,
+    ChipsPulling,
+    Folding,
+    HoleCardsShowingOrMucking,
+    HoleDealing,
+)
 
 from apps import hands
 from apps.tables.models import Game
@@ -100,8 +107,19 @@ def _replay(hh: HandHistory, raw: dict, label: str, default_time: datetime) -> P
     folded, shown, mucked = [False] * count, [False] * count, [False] * count
     pulled = [0] * count
     board = []
+    streets: list[list[int]] = [[] for _ in range(count)]
+    carried = [0] * count  # antes collected before the cards are dealt belong to the first betting round
+    dealt = False
     for op in state.operations:
+        if isinstance(op, BetCollection):
+            if not dealt:
+                carried = [c + b for c, b in zip(carried, op.bets, strict=True)]
+            else:
+                for i, bet in enumerate(op.bets):
+                    streets[i].append(bet + carried[i])
+                carried = [0] * count
         if isinstance(op, HoleDealing):
+            dealt = True
             hole[op.player_index] += _cards(op.cards)
         elif isinstance(op, HoleCardsShowingOrMucking):
             if op.hole_cards:
@@ -122,11 +140,15 @@ def _replay(hh: HandHistory, raw: dict, label: str, default_time: datetime) -> P
     players = []
     for i in range(count):
         contributed = hh.starting_stacks[i] - state.stacks[i] + pulled[i]
+        player_streets = streets[i] or [carried[i]]
+        # an uncalled bet pokerkit handed back without collecting it was bet in the last betting round
+        player_streets[-1] += contributed - sum(player_streets)
         if contributed == 0 and folded[i] is False and not hole[i] and not shown[i]:
             folded[i] = True  # never in the pot: sat out
         players.append(PlayerIn(
             seat=i + 1, name=str(names[i])[:80] if i < len(names) else f"p{i + 1}",
             contributed=_money(contributed), hole_cards=hole[i], folded=folded[i],
+            streets=tuple(_money(a) for a in player_streets),
             mucked=not folded[i] and (mucked[i] or (remaining > 1 and not hole[i])), starting_stack=_money(hh.starting_stacks[i]),
         ))
     finishing = raw.get("finishing_stacks")

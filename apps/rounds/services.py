@@ -1,7 +1,7 @@
 """Writes of the hand feed: recording and settling a round of play."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -29,6 +29,8 @@ class PlayerIn:
     contributed: Decimal dollars, everything the player put in during the round, an uncalled final bet
     included (it is given back and never part of the pot, 14.14(d)). hole_cards: '' when unknown.
     mucked: the player reached the showdown but conceded without showing (14.15(d)).
+    streets: optional, what the player put in each betting round in order (antes and blinds in the first);
+    they add up to `contributed`. With them the percentage rake is limited betting round by betting round.
     """
 
     seat: int
@@ -38,6 +40,7 @@ class PlayerIn:
     folded: bool = False
     mucked: bool = False
     starting_stack: Decimal | None = None
+    streets: tuple[Decimal, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,15 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
     return hole, board
 
 
+def _verify_streets(players: Sequence[PlayerIn]) -> None:
+    for index, player in enumerate(players):
+        if player.streets and (sum(player.streets, ZERO) != player.contributed or any(a < 0 for a in player.streets)):
+            raise DomainError("The betting rounds must add up to what the player put in.",
+                              field=f"players[{index}].streets")
+    if any(p.streets for p in players) and any(not p.streets for p in players if p.contributed > 0):
+        raise DomainError("Give the betting rounds of every player who put chips in, or of none.", field="players")
+
+
 def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
     if len(players) < 2:
         raise DomainError("A round of play needs at least two players (N.J.A.C. 13:69F-14.6(b)).", field="players")
@@ -97,6 +109,26 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
                               field=f"players[{index}].contributed")
     if all(p.folded for p in players):
         raise DomainError("At least one player must remain in the round.", field="players")
+    _verify_streets(players)
+
+
+def betting_round_totals(players: Sequence[PlayerIn], uncalled: Mapping[str, Decimal]) -> list[Decimal]:
+    """Sums bet in each betting round, the uncalled final bet taken out of the rounds where it was bet, last
+    first (N.J.A.C. 13:69F-14.14(b)1.i, (d)). Empty when the feed gave no betting rounds."""
+    if not players or any(not p.streets for p in players if p.contributed > 0):
+        return []
+    width = max(len(p.streets) for p in players)
+    totals = [ZERO] * width
+    for p in players:
+        streets = list(p.streets) + [ZERO] * (width - len(p.streets))
+        left = uncalled.get(str(p.seat), ZERO)
+        for i in reversed(range(width)):
+            take = min(left, streets[i])
+            streets[i] -= take
+            left -= take
+        for i, amount in enumerate(streets):
+            totals[i] += amount
+    return [t.quantize(CENT) for t in totals]
 
 
 def _take_from_pots(pots: Sequence[hands.Pot], amount: Decimal) -> tuple[list[hands.Pot], list[Decimal]]:
@@ -173,6 +205,7 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
 
     round_of_play = RoundOfPlay.objects.create(
         table=table, game=game.value, started_at=round_in.started_at,
+        betting_rounds=[str(t) for t in betting_round_totals(round_in.players, build.uncalled)],
         gaming_day=gaming_day_of(casino=table.casino, moment=round_in.started_at), board=hands.format_cards(board),
         total_bet=total_bet, uncalled_amount=uncalled, pot_total=pot_total, went_to_showdown=contested,
         source=round_in.source, source_name=round_in.source_name[:300], source_digest=round_in.source_digest,

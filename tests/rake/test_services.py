@@ -65,3 +65,25 @@ class TestRakeRound:
         round_of_play = record(table, [PlayerIn(seat=1, contributed=D("2.00")),
                                        PlayerIn(seat=2, contributed=D("1.00"), folded=True)])
         assert RakeRecord.objects.get(round_of_play=round_of_play).amount == D("0.00")
+
+
+class TestPerBettingRound:
+    def test_14_14_b_1_i_ten_percent_of_each_betting_round(self):
+        """$15 bet in each of two betting rounds: $1 + $1 with $1 chips, not the $3 of the whole $30."""
+        assert compute_percentage_rake(basis=D("30"), percentage=D("10"), maximum=D("5"), minimum_pot=D("0"),
+                                       increment=D("1"), betting_rounds=[D("15"), D("15")]) == (D("2.00"), D("2.00"))
+
+    def test_betting_rounds_from_the_feed_and_the_uncalled_bet_out_of_the_last(self):
+        table = RakeStructureFactory(maximum=D("100")).table
+        round_of_play = record(table, [
+            PlayerIn(seat=1, contributed=D("65.00"), hole_cards="As Ks", streets=(D("15"), D("20"), D("30"))),
+            PlayerIn(seat=2, contributed=D("35.00"), hole_cards="2c 7d", folded=True, streets=(D("15"), D("20"))),
+        ], board="Ah Kd 5c 9s 3h")
+        assert round_of_play.betting_rounds == ["30.00", "40.00", "0.00"]
+        assert RakeRecord.objects.get(round_of_play=round_of_play).amount == D("7.00")  # $3 + $4
+
+    def test_betting_rounds_must_add_up(self):
+        with pytest.raises(DomainError) as exc:
+            record(PokerTableFactory(), [PlayerIn(seat=1, contributed=D("10"), streets=(D("5"), D("4"))),
+                                         PlayerIn(seat=2, contributed=D("5"), folded=True, streets=(D("5"),))])
+        assert exc.value.field == "players[0].streets"

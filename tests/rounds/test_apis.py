@@ -89,3 +89,15 @@ def test_rounds_are_listed_and_read_by_surveillance(api, staff, supervisor, tabl
     assert listed["count"] == 1
     assert api.get(f"/api/rounds/{created['id']}/").json()["players"][0]["hole_cards"] == "As Ks"
     assert api.get(f"/api/rake-records/?round_of_play={created['id']}").json()["results"][0]["amount"] == "5.00"
+
+
+def test_betting_rounds_through_the_api(api, supervisor, table):
+    api.force_authenticate(supervisor)
+    players = [{"seat": 1, "contributed": "30.00", "hole_cards": "As Ks", "streets": ["15.00", "15.00"]},
+               {"seat": 2, "contributed": "30.00", "hole_cards": "2c 7d", "streets": ["15.00", "15.00"]}]
+    created = api.post("/api/rounds/", body(table, players=players), format="json")
+    assert created.status_code == 201
+    assert created.json()["betting_rounds"] == ["30.00", "30.00"]
+    players[0]["streets"] = ["15.00", "10.00"]
+    refused = api.post("/api/rounds/", body(table, players=players), format="json")
+    assert refused.status_code == 400 and "players[0].streets" in refused.json()

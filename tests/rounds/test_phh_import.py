@@ -48,6 +48,7 @@ def snapshot():
 
 
 @pytest.mark.slow
+@pytest.mark.django_db(transaction=True)  # committed per file, as the command runs; no 10,000-round rollback check
 def test_all_10000_pluribus_hands_import_conserve_chips_and_match_the_recorded_winners(table):
     """Every round: put in = returned + awarded + rake + contribution; the engine's winners are the PHH's."""
     output = import_quietly(PLURIBUS, table=table)
