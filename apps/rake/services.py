@@ -113,9 +113,12 @@ def rake_round(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deduct
 
     The first of settings.POT_DEDUCTIONS: the rake comes out of the pot and side pots before the bad-beat
     contribution (N.J.A.C. 13:69F-14.14(b)1, (d); 14.19(c)). One RakeRecord per round, also when nothing is
-    taken, so every round's rake is accounted for.
+    taken, so every round's rake is accounted for; once it exists nothing more is raked (14.14(e)).
     """
     table = round_of_play.table
+    if RakeRecord.objects.filter(round_of_play=round_of_play).exists():
+        raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
+                          field="round_of_play")
     structure = RakeStructure.objects.filter(table=table).first()
     if structure is None:
         computed = amount = ZERO

@@ -87,3 +87,14 @@ class TestPerBettingRound:
             record(PokerTableFactory(), [PlayerIn(seat=1, contributed=D("10"), streets=(D("5"), D("4"))),
                                          PlayerIn(seat=2, contributed=D("5"), folded=True, streets=(D("5"),))])
         assert exc.value.field == "players[0].streets"
+
+
+def test_14_14_e_nothing_is_raked_after_the_pot_is_pushed():
+    from apps.rake.services import rake_round
+
+    table = RakeStructureFactory().table
+    round_of_play = record(table, [PlayerIn(seat=1, contributed=D("50"), hole_cards="As Ks"),
+                                   PlayerIn(seat=2, contributed=D("50"), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h")
+    with pytest.raises(DomainError, match=r"14.14\(e\)"):
+        rake_round(round_of_play=round_of_play, pot_total=D("100"), already_deducted=D("0"))
+    assert RakeRecord.objects.filter(round_of_play=round_of_play).count() == 1
