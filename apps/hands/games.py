@@ -1,14 +1,23 @@
-"""Game forms: which cards a player may use at the showdown, and which halves a pot has."""
+"""Game forms: which cards a player may use at the showdown, and which halves a pot has (N.J.A.C. 13:69F-14.9
+to 14.13A)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
 
 from .cards import Card, check_distinct
 from .errors import CardCountError, RuleSetError
-from .rankings import HandValue, evaluate_ace_to_five_low, evaluate_five_card_high
+from .rankings import (
+    HandValue,
+    evaluate_ace_to_five_low,
+    evaluate_badugi,
+    evaluate_deuce_to_seven_low,
+    evaluate_five_card_high,
+    evaluate_three_card_high,
+    evaluate_three_card_low,
+)
 
 
 class Game(StrEnum):
@@ -37,58 +46,142 @@ class ShowdownHand:
     low: HandValue | None = None
 
 
+def _best(evaluator: Callable[[Sequence[Card]], HandValue], groups) -> HandValue:
+    return max(evaluator(group) for group in groups)
+
+
+def _best_qualifying(evaluator: Callable[[Sequence[Card]], HandValue], groups) -> HandValue | None:
+    made = [v for v in (evaluator(group) for group in groups) if v.qualifies]
+    return max(made) if made else None
+
+
+def _counts(game: str, hole: Sequence[Card], board: Sequence[Card], holes: tuple[int, ...], boards: tuple[int, ...]):
+    if len(hole) not in holes:
+        raise CardCountError(f"{game}: expected {' or '.join(map(str, holes))} of the player's cards, got {len(hole)}.")
+    if len(board) not in boards:
+        raise CardCountError(f"{game}: expected {' or '.join(map(str, boards))} community cards, got {len(board)}.")
+    check_distinct(hole, board)
+
+
 def best_holdem(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
-    """Best five-card high hand from two hole cards and five community cards, any combination (14.10(j)).
-
-    Raises CardCountError unless there are 2 hole and 5 board cards, DuplicateCardError for a repeated card.
-    """
-    if len(hole) != 2:
-        raise CardCountError(f"Hold 'em: expected 2 hole cards, got {len(hole)}.")
-    if len(board) != 5:
-        raise CardCountError(f"Hold 'em: expected 5 board cards at the showdown, got {len(board)}.")
-    check_distinct(hole, board)
-    return ShowdownHand(high=max(evaluate_five_card_high(five) for five in combinations((*hole, *board), 5)))
+    """Best five-card high hand of two hole and five community cards in any combination (14.10(j)); when the
+    board is the best hand, every player plays it and they share the pot."""
+    _counts("Hold 'em", hole, board, (2,), (5,))
+    return ShowdownHand(high=_best(evaluate_five_card_high, combinations((*hole, *board), 5)))
 
 
-def _best_omaha(hole: Sequence[Card], board: Sequence[Card], *, low: bool) -> ShowdownHand:
-    if len(hole) != 4:
-        raise CardCountError(f"Omaha: expected 4 hole cards, got {len(hole)}.")
-    if len(board) != 5:
-        raise CardCountError(f"Omaha: expected 5 board cards at the showdown, got {len(board)}.")
-    check_distinct(hole, board)
-    fives = [(*two, *three) for two in combinations(hole, 2) for three in combinations(board, 3)]
-    high = max(evaluate_five_card_high(five) for five in fives)
-    if not low:
-        return ShowdownHand(high=high)
-    lows = [v for v in (evaluate_ace_to_five_low(five, qualifier=8) for five in fives) if v.qualifies]
-    return ShowdownHand(high=high, low=max(lows) if lows else None)
+def _omaha_fives(hole: Sequence[Card], board: Sequence[Card]) -> list[tuple[Card, ...]]:
+    _counts("Omaha", hole, board, (4,), (5,))
+    return [(*two, *three) for two in combinations(hole, 2) for three in combinations(board, 3)]
 
 
 def best_omaha(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
-    """Omaha high: exactly two of the four hole cards with exactly three of the five community cards
-    (N.J.A.C. 13:69F-14.11(f)). Raises CardCountError, DuplicateCardError."""
-    return _best_omaha(hole, board, low=False)
+    """Omaha high: exactly two of the four hole cards and three of the five community cards (14.11(f))."""
+    return ShowdownHand(high=_best(evaluate_five_card_high, _omaha_fives(hole, board)))
 
 
 def best_omaha_hilo8(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
-    """Omaha high-low split eight or better: the best high and, separately, the best qualifying A-5 low, each
-    of two hole and three board cards; the same five or different fives; the ace both ways
-    (N.J.A.C. 13:69F-14.11(f)-(h), 14.9(j)). `low` is None when no eight-or-better low can be made."""
-    return _best_omaha(hole, board, low=True)
+    """Omaha high-low split eight or better: the best high and, separately, the best eight-or-better low, each
+    of two hole and three board cards; the same five or different fives; the ace both ways (14.11(f)-(h))."""
+    fives = _omaha_fives(hole, board)
+    return ShowdownHand(high=_best(evaluate_five_card_high, fives),
+                        low=_best_qualifying(lambda c: evaluate_ace_to_five_low(c, qualifier=8), fives))
 
 
-_FORMS = {Game.HOLDEM: best_holdem, Game.OMAHA: best_omaha, Game.OMAHA_HILO8: best_omaha_hilo8}
-#: Games whose pots are split between the best high and the best qualifying low.
-SPLIT_GAMES = frozenset({Game.OMAHA_HILO8})
+def _stud_fives(hole: Sequence[Card], board: Sequence[Card]) -> list[tuple[Card, ...]]:
+    # seven cards at the showdown; a common card (14.9(h)) counts as each player's, so it may come as the board
+    _counts("Seven-card stud", hole, board, (5, 6, 7), (0, 1))
+    return list(combinations((*hole, *board), 5))
+
+
+def best_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Seven-card stud high: the best five of the player's seven cards (14.9(i)1)."""
+    return ShowdownHand(high=_best(evaluate_five_card_high, _stud_fives(hole, board)))
+
+
+def best_stud_low(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Seven-card stud low: the best five-card A-5 low of the seven cards (14.9(i)2, 14.3(e), (f))."""
+    return ShowdownHand(high=None, low=_best(evaluate_ace_to_five_low, _stud_fives(hole, board)))
+
+
+def best_stud_hilo(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Seven-card stud high-low split: a best high and a best low, each of five of the seven cards, the same
+    five or not, the ace both ways (14.9(i)3, (k), (l)); any low plays (no qualifier)."""
+    fives = _stud_fives(hole, board)
+    return ShowdownHand(high=_best(evaluate_five_card_high, fives), low=_best(evaluate_ace_to_five_low, fives))
+
+
+def best_stud_hilo8(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Seven-card stud high-low split eight or better: as high-low split, but a low must have no pair and no
+    card above the eight (14.9(j)); without one the high takes the whole pot."""
+    fives = _stud_fives(hole, board)
+    return ShowdownHand(high=_best(evaluate_five_card_high, fives),
+                        low=_best_qualifying(lambda c: evaluate_ace_to_five_low(c, qualifier=8), fives))
+
+
+def best_five_card_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Five-card stud: the player's five cards as a high hand (14.13(h))."""
+    _counts("Five-card stud", hole, board, (5,), (0,))
+    return ShowdownHand(high=evaluate_five_card_high(hole))
+
+
+def best_draw_high(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Five-card draw high: the five cards held after the draw as a high hand (14.12(h)1)."""
+    _counts("Five-card draw", hole, board, (5,), (0,))
+    return ShowdownHand(high=evaluate_five_card_high(hole))
+
+
+def best_draw_low(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Five-card draw low: the five cards held as an A-5 low hand (14.12(h)2, 14.3(e), (f))."""
+    _counts("Five-card draw", hole, board, (5,), (0,))
+    return ShowdownHand(high=None, low=evaluate_ace_to_five_low(hole))
+
+
+def best_triple_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Triple draw deuce to seven: the five cards held as a deuce-to-seven low hand (14.12A(l), 14.3(e))."""
+    _counts("Triple draw", hole, board, (5,), (0,))
+    return ShowdownHand(high=None, low=evaluate_deuce_to_seven_low(hole))
+
+
+def best_badugi(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Badugi: the four cards held, ranked by 14.12B(l)."""
+    _counts("Badugi", hole, board, (4,), (0,))
+    return ShowdownHand(high=None, low=evaluate_badugi(hole))
+
+
+def best_mambo_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Mambo stud high-low split six or better: any three of the player's three cards and the community card,
+    a high by 14.3(c) and a six-or-better low, the same three or not, the ace both ways (14.13A(j)-(l)).
+    The community card may come as the board (three cards and one) or with the player's (four cards)."""
+    _counts("Mambo stud", hole, board, (3, 4), (0, 1))
+    cards = (*hole, *board)
+    if len(cards) != 4:
+        raise CardCountError(f"Mambo stud: expected 4 cards with the community card, got {len(cards)}.")
+    threes = list(combinations(cards, 3))
+    return ShowdownHand(high=_best(evaluate_three_card_high, threes),
+                        low=_best_qualifying(evaluate_three_card_low, threes))
+
+
+FORMS: dict[Game, Callable[[Sequence[Card], Sequence[Card]], ShowdownHand]] = {
+    Game.HOLDEM: best_holdem, Game.OMAHA: best_omaha, Game.OMAHA_HILO8: best_omaha_hilo8, Game.STUD: best_stud,
+    Game.STUD_LOW: best_stud_low, Game.STUD_HILO: best_stud_hilo, Game.STUD_HILO8: best_stud_hilo8,
+    Game.FIVE_CARD_STUD: best_five_card_stud, Game.DRAW_HIGH: best_draw_high, Game.DRAW_LOW: best_draw_low,
+    Game.TRIPLE_DRAW_27: best_triple_draw_27, Game.BADUGI: best_badugi, Game.MAMBO_STUD: best_mambo_stud,
+}
+#: Games whose pots are split between the best high and the best (qualifying) low.
+SPLIT_GAMES = frozenset({Game.OMAHA_HILO8, Game.STUD_HILO, Game.STUD_HILO8, Game.MAMBO_STUD})
+#: Games won by the best low hand alone.
+LOW_GAMES = frozenset({Game.STUD_LOW, Game.DRAW_LOW, Game.TRIPLE_DRAW_27, Game.BADUGI})
 
 
 def best_hands(game: Game | str, hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """The best high (and, where the game has one, low) hand of a player at the showdown.
+    """The best high and, where the game has one, low hand of a player at the showdown.
 
-    Raises CardCountError for the wrong number of cards, RuleSetError for a game this engine cannot judge yet.
+    Raises RuleSetError for an unknown game, CardCountError for the wrong number of cards for the game,
+    DuplicateCardError for a card seen twice.
     """
-    game = Game(game)
-    form = _FORMS.get(game)
-    if form is None:
-        raise RuleSetError(f"The game {game.value!r} is not available in this engine yet.")
-    return form(hole, board)
+    try:
+        game = Game(game)
+    except ValueError as exc:
+        raise RuleSetError(f"Unknown game {game!r}; known: {', '.join(g.value for g in Game)}.") from exc
+    return FORMS[game](hole, board)

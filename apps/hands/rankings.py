@@ -1,16 +1,21 @@
-"""Ranking hands under a rule set. Greater HandValue = better hand, for every rule set.
+"""Ranking hands under every rule set of the regulations. Greater HandValue = better hand, for every rule set.
 
-Five-card high poker, N.J.A.C. 13:69F-14.3(a), (b) and (d): categories from royal flush down to high
-card; A-2-3-4-5 is the lowest straight; no wrap-around (Q-K-A-2-3 is no straight); equal categories compare
-by the highest card not contained in the other hand; identical ranks tie.
+High orders (N.J.A.C. 13:69F-14.3(a)-(d), 20.3, 27.3) share one core: a hand's shape (counts of equal ranks),
+whether it is a flush and whether it is a straight (the ace may complete the lowest straight, A-2-3,
+A-2-3-4 or A-2-3-4-5; no wrap-around) give the categories it satisfies; the rule set's order of categories
+picks the best one; equal categories compare by the highest card not contained in the other hand (14.3(d)).
+Low orders invert that (14.3(e), (f)): the ace is low, straights and flushes do not count, except in
+deuce-to-seven, where the ace is high and they do. Badugi ranks by the number of cards of different suits and
+ranks, then lowest (14.12B(l)).
 """
 from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
+from itertools import combinations
 
 from .cards import Card, Rank
 from .errors import CardCountError, RuleSetError
@@ -25,13 +30,25 @@ class RuleSet(StrEnum):
     FOUR_CARD_POKER = "four_card_poker"        # 13:69F-27.3
     ACE_TO_FIVE_LOW = "ace_to_five_low"        # 14.3(e), (f)
     ACE_TO_FIVE_LOW_8 = "ace_to_five_low_8"    # 14.3(e), (f) with 14.9(j) eight or better
-    THREE_CARD_LOW_6 = "three_card_low_6"      # 14.13A(k) six or better
-    DEUCE_TO_SEVEN_LOW = "deuce_to_seven_low"  # 14.3(e) proviso, 14.12A
+    THREE_CARD_LOW_6 = "three_card_low_6"      # 14.3(e), (f) with 14.13A(k) six or better
+    DEUCE_TO_SEVEN_LOW = "deuce_to_seven_low"  # 14.3(e) proviso, (f), 14.12A
     BADUGI = "badugi"                          # 14.12B(l)
 
 
-class FiveCardCategory(Enum):
-    """Five-card high hands of N.J.A.C. 13:69F-14.3(b), with `strength` (higher = stronger) and `label`."""
+class _Category(Enum):
+    """Categories carry (strength, label): strength is higher for a stronger hand within the rule set."""
+
+    @property
+    def strength(self) -> int:
+        return self.value[0]
+
+    @property
+    def label(self) -> str:
+        return self.value[1]
+
+
+class FiveCardCategory(_Category):
+    """Five-card high hands, N.J.A.C. 13:69F-14.3(b)."""
 
     HIGH_CARD = (1, "High card")
     ONE_PAIR = (2, "One pair")
@@ -44,17 +61,45 @@ class FiveCardCategory(Enum):
     STRAIGHT_FLUSH = (9, "Straight flush")
     ROYAL_FLUSH = (10, "Royal flush")
 
-    @property
-    def strength(self) -> int:
-        return self.value[0]
 
-    @property
-    def label(self) -> str:
-        return self.value[1]
+class ThreeCardCategory(_Category):
+    """Three-card high hands, N.J.A.C. 13:69F-14.3(c) (mambo stud)."""
+
+    HIGH_CARD = (1, "High card")
+    ONE_PAIR = (2, "One pair")
+    FLUSH = (3, "Flush")
+    STRAIGHT = (4, "Straight")
+    THREE_OF_A_KIND = (5, "Three of a kind")
+    STRAIGHT_FLUSH = (6, "Straight flush")
+    ROYAL_FLUSH = (7, "Royal flush")
 
 
-class LowCategory(Enum):
-    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e), (f)); `strength` higher = better."""
+class ThreeCardPokerCategory(_Category):
+    """Three-card poker hands, N.J.A.C. 13:69F-20.3(b)."""
+
+    HIGH_CARD = (1, "High card")
+    PAIR = (2, "Pair")
+    FLUSH = (3, "Flush")
+    STRAIGHT = (4, "Straight")
+    THREE_OF_A_KIND = (5, "Three of a kind")
+    STRAIGHT_FLUSH = (6, "Straight flush")
+
+
+class FourCardCategory(_Category):
+    """Four-card poker hands, N.J.A.C. 13:69F-27.3(b): four of a kind outranks a straight flush."""
+
+    HIGH_CARD = (1, "High card")
+    PAIR = (2, "Pair")
+    TWO_PAIR = (3, "Two pair")
+    STRAIGHT = (4, "Straight")
+    FLUSH = (5, "Flush")
+    THREE_OF_A_KIND = (6, "Three of a kind")
+    STRAIGHT_FLUSH = (7, "Straight flush")
+    FOUR_OF_A_KIND = (8, "Four of a kind")
+
+
+class LowCategory(_Category):
+    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e), (f)); three-card lows too."""
 
     PAIRED = (0, "Paired low")
     KING_LOW = (1, "King-low")
@@ -66,19 +111,42 @@ class LowCategory(Enum):
     SEVEN_LOW = (7, "Seven-low")
     SIX_LOW = (8, "Six-low")
     FIVE_LOW = (9, "Five-low")
-
-    @property
-    def strength(self) -> int:
-        return self.value[0]
-
-    @property
-    def label(self) -> str:
-        return self.value[1]
+    FOUR_LOW = (10, "Four-low")
+    THREE_LOW = (11, "Three-low")
 
 
-_LOW_BY_TOP = {13: LowCategory.KING_LOW, 12: LowCategory.QUEEN_LOW, 11: LowCategory.JACK_LOW, 10: LowCategory.TEN_LOW,
-               9: LowCategory.NINE_LOW, 8: LowCategory.EIGHT_LOW, 7: LowCategory.SEVEN_LOW, 6: LowCategory.SIX_LOW,
-               5: LowCategory.FIVE_LOW}
+class DeuceToSevenCategory(_Category):
+    """Deuce-to-seven low hands (14.3(e) proviso, 14.12A): the inverse of the high order, the ace high."""
+
+    STRAIGHT_FLUSH = (0, "Straight flush")
+    FOUR_OF_A_KIND = (1, "Four of a kind")
+    FULL_HOUSE = (2, "Full house")
+    FLUSH = (3, "Flush")
+    STRAIGHT = (4, "Straight")
+    THREE_OF_A_KIND = (5, "Three of a kind")
+    TWO_PAIR = (6, "Two pairs")
+    ONE_PAIR = (7, "One pair")
+    ACE_LOW = (8, "Ace-high")
+    KING_LOW = (9, "King-low")
+    QUEEN_LOW = (10, "Queen-low")
+    JACK_LOW = (11, "Jack-low")
+    TEN_LOW = (12, "Ten-low")
+    NINE_LOW = (13, "Nine-low")
+    EIGHT_LOW = (14, "Eight-low")
+    SEVEN_LOW = (15, "Seven-low")
+
+
+class BadugiCategory(_Category):
+    """Badugi hands, N.J.A.C. 13:69F-14.12B(l): by the number of cards of different suits and ranks."""
+
+    ONE_CARD = (1, "One-card hand")
+    TWO_CARD = (2, "Two-card hand")
+    THREE_CARD = (3, "Three-card hand")
+    BADUGI = (4, "Badugi")
+
+
+Category = (FiveCardCategory | ThreeCardCategory | ThreeCardPokerCategory | FourCardCategory | LowCategory
+            | DeuceToSevenCategory | BadugiCategory)
 
 
 @functools.total_ordering
@@ -87,25 +155,24 @@ class HandValue:
     """A ranked hand: comparable within one rule set (greater = better), with its category and cards.
 
     key: the comparable value; cards: the cards that make the hand, ordered for display; qualifies: False
-    when the rule set's qualifier (e.g. eight or better) is not met, True where there is none.
+    when the rule set's qualifier (eight or better, six or better) is not met, True where there is none.
     """
 
     rule_set: RuleSet
-    category: FiveCardCategory | LowCategory
+    category: Category
     key: tuple[int, ...]
     cards: tuple[Card, ...]
     qualifies: bool = True
 
-    def _check(self, other: object) -> HandValue:
-        if not isinstance(other, HandValue):
-            return NotImplemented  # type: ignore[return-value]
+    def _check(self, other: HandValue) -> HandValue:
         if other.rule_set is not self.rule_set:
             raise RuleSetError(f"Cannot compare a {self.rule_set} hand with a {other.rule_set} hand.")
         return other
 
     def __eq__(self, other: object) -> bool:
-        other_value = self._check(other)
-        return other_value is NotImplemented or self.key == other_value.key  # type: ignore[comparison-overlap]
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.key == self._check(other).key
 
     def __lt__(self, other: HandValue) -> bool:
         return self.key < self._check(other).key
@@ -117,90 +184,242 @@ class HandValue:
         return f"{self.category.label} ({' '.join(map(str, self.cards))})"
 
 
-def _straight_high(ranks: list[int]) -> int | None:
-    """High card of a five-rank straight (5 for the wheel, 14.3(b)6), or None; no wrap-around."""
-    if len(set(ranks)) != 5:
+# --- the high core --------------------------------------------------------------------------------------------
+
+_SHAPES = {  # counts of equal ranks -> shape name
+    (1, 1, 1): "high", (2, 1): "pair", (3,): "trips",
+    (1, 1, 1, 1): "high", (2, 1, 1): "pair", (2, 2): "two_pair", (3, 1): "trips", (4,): "quads",
+    (1, 1, 1, 1, 1): "high", (2, 1, 1, 1): "pair", (2, 2, 1): "two_pair", (3, 1, 1): "trips", (3, 2): "full_house",
+    (4, 1): "quads",
+}
+
+
+def _straight_high(ranks: Sequence[int], *, ace_low: bool = True) -> int | None:
+    """High card of a straight of all the ranks (5 for A-2-3-4-5, 3 for A-2-3), or None; never wraps around."""
+    distinct = sorted(set(ranks))
+    if len(distinct) != len(ranks):
         return None
-    top, bottom = max(ranks), min(ranks)
-    if top - bottom == 4:
-        return top
-    if sorted(ranks) == [2, 3, 4, 5, 14]:
-        return 5
+    if distinct[-1] - distinct[0] == len(ranks) - 1:
+        return distinct[-1]
+    if ace_low and distinct[-1] == Rank.ACE and distinct[:-1] == list(range(2, len(ranks) + 1)):
+        return len(ranks)
     return None
 
 
-def evaluate_five_card_high(cards: Sequence[Card]) -> HandValue:
-    """Rank exactly five cards as a high hand, N.J.A.C. 13:69F-14.3(a), (b), (d).
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    name: str
+    flush: bool
+    straight: int | None
+    order: tuple[int, ...]  # ranks by (count, rank) descending: the tie-break of 14.3(d)
+    counts: Counter
 
-    Returns a HandValue whose key is (category strength, tie-break ranks...). Raises CardCountError.
-    """
-    if len(cards) != 5:
-        raise CardCountError(f"Expected 5 cards, got {len(cards)}.")
+
+def _shape(cards: Sequence[Card], *, ace_low_straight: bool = True) -> _Shape:
     ranks = [int(c.rank) for c in cards]
     counts = Counter(ranks)
-    # ranks ordered by (count, rank): the tie-break order of 14.3(d) within each category
-    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    flush = len({c.suit for c in cards}) == 1
-    straight = _straight_high(ranks)
-    if straight is not None:
-        category = (FiveCardCategory.ROYAL_FLUSH if flush and straight == Rank.ACE
-                    else FiveCardCategory.STRAIGHT_FLUSH if flush else FiveCardCategory.STRAIGHT)
-        tiebreak: tuple[int, ...] = (straight,)
-        low_ace = straight == 5
-        shown = sorted(cards, key=lambda c: 1 if (low_ace and c.rank == Rank.ACE) else int(c.rank), reverse=True)
-    else:
-        category = {
-            (4, 1): FiveCardCategory.FOUR_OF_A_KIND, (3, 2): FiveCardCategory.FULL_HOUSE,
-            (3, 1, 1): FiveCardCategory.THREE_OF_A_KIND, (2, 2, 1): FiveCardCategory.TWO_PAIR,
-            (2, 1, 1, 1): FiveCardCategory.ONE_PAIR,
-        }.get(tuple(shape), FiveCardCategory.HIGH_CARD)
-        if flush:
-            category = FiveCardCategory.FLUSH
-        tiebreak = tuple(order)
-        shown = sorted(cards, key=lambda c: (counts[int(c.rank)], int(c.rank), c.suit.order), reverse=True)
-    return HandValue(RuleSet.FIVE_CARD_HIGH, category, (category.strength, *tiebreak), tuple(shown))
+    order = tuple(sorted(counts, key=lambda r: (counts[r], r), reverse=True))
+    return _Shape(name=_SHAPES[tuple(sorted(counts.values(), reverse=True))],
+                  flush=len({c.suit for c in cards}) == 1,
+                  straight=_straight_high(ranks, ace_low=ace_low_straight), order=order, counts=counts)
 
+
+def _shown(cards: Sequence[Card], shape: _Shape) -> tuple[Card, ...]:
+    if shape.straight is not None and shape.straight < max(shape.order):  # a wheel: the ace plays low
+        return tuple(sorted(cards, key=lambda c: 1 if c.rank == Rank.ACE else int(c.rank), reverse=True))
+    return tuple(sorted(cards, key=lambda c: (shape.counts[int(c.rank)], int(c.rank), c.suit.order), reverse=True))
+
+
+def _check_count(cards: Sequence[Card], n: int) -> None:
+    if len(cards) != n:
+        raise CardCountError(f"Expected {n} cards, got {len(cards)}.")
+
+
+def _high(rule_set: RuleSet, cards: Sequence[Card], n: int, category: Callable[[_Shape], _Category]) -> HandValue:
+    _check_count(cards, n)
+    shape = _shape(cards)
+    chosen = category(shape)
+    tiebreak = (shape.straight,) if chosen.name.startswith(("STRAIGHT", "ROYAL")) else shape.order
+    return HandValue(rule_set, chosen, (chosen.strength, *tiebreak), _shown(cards, shape))
+
+
+def _five_category(s: _Shape) -> FiveCardCategory:
+    c = FiveCardCategory
+    if s.straight is not None and s.flush:
+        return c.ROYAL_FLUSH if s.straight == Rank.ACE else c.STRAIGHT_FLUSH
+    return {"quads": c.FOUR_OF_A_KIND, "full_house": c.FULL_HOUSE}.get(s.name) or (
+        c.FLUSH if s.flush else c.STRAIGHT if s.straight is not None else
+        {"trips": c.THREE_OF_A_KIND, "two_pair": c.TWO_PAIR, "pair": c.ONE_PAIR}.get(s.name, c.HIGH_CARD))
+
+
+def _three_category(s: _Shape) -> ThreeCardCategory:
+    c = ThreeCardCategory
+    if s.straight is not None and s.flush:
+        return c.ROYAL_FLUSH if s.straight == Rank.ACE else c.STRAIGHT_FLUSH
+    if s.name == "trips":
+        return c.THREE_OF_A_KIND
+    return c.STRAIGHT if s.straight is not None else c.FLUSH if s.flush else (
+        c.ONE_PAIR if s.name == "pair" else c.HIGH_CARD)
+
+
+def _three_poker_category(s: _Shape) -> ThreeCardPokerCategory:
+    c = ThreeCardPokerCategory
+    if s.straight is not None and s.flush:
+        return c.STRAIGHT_FLUSH
+    if s.name == "trips":
+        return c.THREE_OF_A_KIND
+    return c.STRAIGHT if s.straight is not None else c.FLUSH if s.flush else (
+        c.PAIR if s.name == "pair" else c.HIGH_CARD)
+
+
+def _four_category(s: _Shape) -> FourCardCategory:
+    c = FourCardCategory
+    if s.name == "quads":
+        return c.FOUR_OF_A_KIND
+    if s.straight is not None and s.flush:
+        return c.STRAIGHT_FLUSH
+    if s.name == "trips":
+        return c.THREE_OF_A_KIND
+    return c.FLUSH if s.flush else c.STRAIGHT if s.straight is not None else (
+        {"two_pair": c.TWO_PAIR, "pair": c.PAIR}.get(s.name, c.HIGH_CARD))
+
+
+def evaluate_five_card_high(cards: Sequence[Card]) -> HandValue:
+    """Five cards as a high hand, N.J.A.C. 13:69F-14.3(a), (b), (d): royal flush ... high card; the wheel
+    A-2-3-4-5 is the lowest straight; no wrap-around. Raises CardCountError."""
+    return _high(RuleSet.FIVE_CARD_HIGH, cards, 5, _five_category)
+
+
+def evaluate_three_card_high(cards: Sequence[Card]) -> HandValue:
+    """Three cards as a high hand, N.J.A.C. 13:69F-14.3(c): royal flush (A-K-Q suited) > straight flush >
+    three of a kind > straight > flush > pair; A-2-3 the lowest straight; K-A-2 no straight."""
+    return _high(RuleSet.THREE_CARD_HIGH, cards, 3, _three_category)
+
+
+def evaluate_three_card_poker(cards: Sequence[Card]) -> HandValue:
+    """Three-card poker, N.J.A.C. 13:69F-20.3: straight flush > three of a kind > straight > flush > pair;
+    A-K-Q the highest and A-2-3 the lowest straight (flush); ties by 20.3(c)."""
+    return _high(RuleSet.THREE_CARD_POKER, cards, 3, _three_poker_category)
+
+
+def evaluate_four_card_poker(cards: Sequence[Card]) -> HandValue:
+    """Four-card poker, N.J.A.C. 13:69F-27.3: four of a kind > straight flush > three of a kind > flush >
+    straight > two pair > pair; A-2-3-4 the lowest straight; ties by 27.3(c)."""
+    return _high(RuleSet.FOUR_CARD_POKER, cards, 4, _four_category)
+
+
+# --- lows ----------------------------------------------------------------------------------------------------
 
 def _ace_low(card: Card) -> int:
     return 1 if card.rank == Rank.ACE else int(card.rank)
 
 
-def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = None) -> HandValue:
-    """Rank exactly five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e), (f).
+_LOW_BY_TOP = {13: LowCategory.KING_LOW, 12: LowCategory.QUEEN_LOW, 11: LowCategory.JACK_LOW, 10: LowCategory.TEN_LOW,
+               9: LowCategory.NINE_LOW, 8: LowCategory.EIGHT_LOW, 7: LowCategory.SEVEN_LOW, 6: LowCategory.SIX_LOW,
+               5: LowCategory.FIVE_LOW, 4: LowCategory.FOUR_LOW, 3: LowCategory.THREE_LOW}
 
-    The ace is the lowest card; straights and flushes do not count; pairs make a hand worse (the inverse of
-    14.3(b)); equal hands compare their highest card first, then the next (14.3(d) applied to low). With
-    `qualifier` (8 for eight or better, 14.9(j)) the hand qualifies only with five unpaired cards none above
-    it. The key grows as the hand gets better. Raises CardCountError.
-    """
-    if len(cards) != 5:
-        raise CardCountError(f"Expected 5 cards, got {len(cards)}.")
+
+def _ace_to_five(rule_set: RuleSet, cards: Sequence[Card], n: int, qualifier: int | None) -> HandValue:
+    _check_count(cards, n)
     lows = [_ace_low(c) for c in cards]
     counts = Counter(lows)
-    # the high-hand order of the ranks as pairs matter: (count, rank) descending, as in 14.3(d) inverted
     order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    pairing = {(1, 1, 1, 1, 1): 0, (2, 1, 1, 1): 1, (2, 2, 1): 2, (3, 1, 1): 3, (3, 2): 4, (4, 1): 5}[tuple(shape)]
-    key = (-pairing, *(-r for r in order))
-    category = _LOW_BY_TOP[max(lows)] if pairing == 0 else LowCategory.PAIRED
-    qualifies = qualifier is None or (pairing == 0 and max(lows) <= qualifier)
-    rule_set = RuleSet.ACE_TO_FIVE_LOW_8 if qualifier == 8 else RuleSet.ACE_TO_FIVE_LOW
+    # fewer and smaller groups of equal ranks are better: the inverse of the high order, 14.3(f)
+    pairing = -sum(k * k for k in counts.values())
+    key = (pairing, *(-r for r in order))
+    unpaired = len(counts) == n
+    category = _LOW_BY_TOP[max(lows)] if unpaired else LowCategory.PAIRED
+    qualifies = qualifier is None or (unpaired and max(lows) <= qualifier)
     shown = tuple(sorted(cards, key=lambda c: (counts[_ace_low(c)], _ace_low(c), c.suit.order), reverse=True))
     return HandValue(rule_set, category, key, shown, qualifies)
 
 
-_EVALUATORS = {
-    RuleSet.FIVE_CARD_HIGH: evaluate_five_card_high,
-    RuleSet.ACE_TO_FIVE_LOW: evaluate_ace_to_five_low,
-    RuleSet.ACE_TO_FIVE_LOW_8: functools.partial(evaluate_ace_to_five_low, qualifier=8),
+def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = None) -> HandValue:
+    """Five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e), (f): the ace low, straights and flushes do not
+    count, pairs make a hand worse, equal hands compare their highest card first. With `qualifier` 8 (eight or
+    better, 14.9(j)) the hand qualifies only with five unpaired cards none above the eight."""
+    rule_set = RuleSet.ACE_TO_FIVE_LOW_8 if qualifier == 8 else RuleSet.ACE_TO_FIVE_LOW
+    return _ace_to_five(rule_set, cards, 5, qualifier)
+
+
+def evaluate_three_card_low(cards: Sequence[Card], *, qualifier: int | None = 6) -> HandValue:
+    """Three cards as a low hand with the "six or better" qualifier of mambo stud, N.J.A.C. 13:69F-14.13A(k):
+    no cards of equal rank and none above the six; ace low; straights and flushes ignored (14.3(f))."""
+    return _ace_to_five(RuleSet.THREE_CARD_LOW_6, cards, 3, qualifier)
+
+
+def evaluate_deuce_to_seven_low(cards: Sequence[Card]) -> HandValue:
+    """Five cards as a deuce-to-seven low hand (N.J.A.C. 13:69F-14.3(e) proviso, (f), 14.12A): the ace is the
+    highest card only (A-2-3-4-5 is no straight), straights and flushes count, and the lowest high hand wins:
+    7-5-4-3-2 of mixed suits is the best hand."""
+    _check_count(cards, 5)
+    shape = _shape(cards, ace_low_straight=False)
+    high = _five_category(shape)
+    d = DeuceToSevenCategory
+    if high is FiveCardCategory.HIGH_CARD:
+        top = max(shape.order)
+        category = {14: d.ACE_LOW, 13: d.KING_LOW, 12: d.QUEEN_LOW, 11: d.JACK_LOW, 10: d.TEN_LOW, 9: d.NINE_LOW,
+                    8: d.EIGHT_LOW, 7: d.SEVEN_LOW}[top]
+    else:
+        category = d[high.name if high is not FiveCardCategory.ROYAL_FLUSH else "STRAIGHT_FLUSH"]
+    tiebreak = (shape.straight,) if shape.straight is not None else shape.order
+    high_strength = high.strength if high is not FiveCardCategory.ROYAL_FLUSH else FiveCardCategory.STRAIGHT_FLUSH.strength
+    key = (-high_strength, *(-r for r in tiebreak))
+    return HandValue(RuleSet.DEUCE_TO_SEVEN_LOW, category, key, _shown(cards, shape))
+
+
+def evaluate_badugi(cards: Sequence[Card]) -> HandValue:
+    """Four cards as a badugi hand, N.J.A.C. 13:69F-14.12B(l): the largest group of cards each of a different
+    suit and rank plays; a four-card badugi beats any three-card hand, and so on down; within a size the lowest
+    hand wins, comparing the highest card first, the ace low (14.3(e)); A-2-3-4 of four suits is the best."""
+    _check_count(cards, 4)
+    best: tuple[int, ...] | None = None
+    best_cards: tuple[Card, ...] = ()
+    for size in (4, 3, 2, 1):
+        for group in combinations(cards, size):
+            if len({c.suit for c in group}) == size and len({c.rank for c in group}) == size:
+                key = (size, *sorted(-_ace_low(c) for c in group))
+                if best is None or key > best:
+                    best, best_cards = key, group
+        if best is not None:
+            break
+    assert best is not None
+    category = {4: BadugiCategory.BADUGI, 3: BadugiCategory.THREE_CARD, 2: BadugiCategory.TWO_CARD,
+                1: BadugiCategory.ONE_CARD}[best[0]]
+    shown = tuple(sorted(best_cards, key=lambda c: (_ace_low(c), c.suit.order), reverse=True))
+    return HandValue(RuleSet.BADUGI, category, best, shown)
+
+
+#: Each rule set: (cards in a hand, evaluator).
+RULE_SETS: dict[RuleSet, tuple[int, Callable[[Sequence[Card]], HandValue]]] = {
+    RuleSet.FIVE_CARD_HIGH: (5, evaluate_five_card_high),
+    RuleSet.THREE_CARD_HIGH: (3, evaluate_three_card_high),
+    RuleSet.THREE_CARD_POKER: (3, evaluate_three_card_poker),
+    RuleSet.FOUR_CARD_POKER: (4, evaluate_four_card_poker),
+    RuleSet.ACE_TO_FIVE_LOW: (5, evaluate_ace_to_five_low),
+    RuleSet.ACE_TO_FIVE_LOW_8: (5, functools.partial(evaluate_ace_to_five_low, qualifier=8)),
+    RuleSet.THREE_CARD_LOW_6: (3, evaluate_three_card_low),
+    RuleSet.DEUCE_TO_SEVEN_LOW: (5, evaluate_deuce_to_seven_low),
+    RuleSet.BADUGI: (4, evaluate_badugi),
 }
+#: Rule sets with a qualifier: a hand that does not qualify cannot win the low half.
+QUALIFIED = frozenset({RuleSet.ACE_TO_FIVE_LOW_8, RuleSet.THREE_CARD_LOW_6})
 
 
 def evaluate(rule_set: RuleSet | str, cards: Sequence[Card]) -> HandValue:
-    """Rank `cards` under `rule_set`. Raises CardCountError, RuleSetError for a rule set not implemented."""
-    rule_set = RuleSet(rule_set)
-    evaluator = _EVALUATORS.get(rule_set)
-    if evaluator is None:
-        raise RuleSetError(f"The rule set {rule_set.value!r} is not available in this engine yet.")
-    return evaluator(cards)
+    """Rank `cards` under `rule_set`. With more cards than a hand holds, the best hand of any combination.
+
+    Raises RuleSetError for an unknown rule set, CardCountError for too few cards.
+    """
+    try:
+        rule_set = RuleSet(rule_set)
+    except ValueError as exc:
+        raise RuleSetError(f"Unknown rule set {rule_set!r}; known: {', '.join(r.value for r in RuleSet)}.") from exc
+    size, evaluator = RULE_SETS[rule_set]
+    if len(cards) < size:
+        raise CardCountError(f"{rule_set.value}: expected {size} cards, got {len(cards)}.")
+    if len(cards) == size:
+        return evaluator(cards)
+    values = [evaluator(group) for group in combinations(cards, size)]
+    qualifying = [v for v in values if v.qualifies]
+    return max(qualifying or values)

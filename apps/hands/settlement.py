@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from .cards import Card
 from .errors import HandError
-from .games import SPLIT_GAMES, Game, ShowdownHand, best_hands
+from .games import LOW_GAMES, SPLIT_GAMES, Game, ShowdownHand, best_hands
 
 Seat = str
 ZERO = Decimal("0.00")
@@ -119,7 +119,8 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)2.ii, iv, 14.11(f)2).
     In a high-low game the pot is halved between the best high and the best qualifying low, the odd unit to
     the high half (14.11(f)2.i); tied lows share the low half, the excess to the holder of the lowest low card
-    by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)).
+    by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)). In a low game the
+    best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5).
     Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for missing or bad cards.
     """
     game = Game(game)
@@ -136,6 +137,13 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
         if len(pot.eligible) == 1:
             high_winners: tuple[Seat, ...] = pot.eligible
             awards = {pot.eligible[0]: pot.amount}
+        elif game in LOW_GAMES:
+            best_low = max(showdown[s].low for s in pot.eligible)  # type: ignore[type-var]
+            low_winners = tuple(s for s in pot.eligible if showdown[s].low == best_low)
+            high_winners = ()
+            low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(showdown[s].low.cards),  # type: ignore[union-attr]
+                                                           _low_card_precedence(hands[s])), reverse=True)
+            awards = _split(pot.amount, low_winners, low_order, odd_chip)
         else:
             best = max(showdown[s].high for s in pot.eligible)  # type: ignore[type-var]
             high_winners = tuple(s for s in pot.eligible if showdown[s].high == best)

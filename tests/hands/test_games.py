@@ -1,0 +1,138 @@
+"""Game forms (N.J.A.C. 13:69F-14.9 to 14.13A), their clause examples, stud betting order and the command line."""
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from apps.hands import CardCountError, LowCategory, Pot, RuleSetError, award_pots, best_hands, parse_cards
+from apps.hands.__main__ import run
+from apps.hands.stud import first_to_act, forced_bet
+
+P = parse_cards
+D = Decimal
+
+
+def test_14_9_k_1_the_same_five_as_a_straight_and_a_high_ranking_low():
+    hand = best_hands("stud_hilo8", P("2c 3d 4h 5s 6c Kd Kh"))
+    assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.SIX_LOW
+    assert {str(c) for c in hand.low.cards} == {"2c", "3d", "4h", "5s", "6c"}
+
+
+def test_14_9_k_2_a_flush_of_eight_or_less_is_also_a_high_ranking_low():
+    hand = best_hands("stud_hilo8", P("2h 4h 5h 7h 8h Kd Kc"))
+    assert hand.high.category.label == "Flush" and hand.low.category is LowCategory.EIGHT_LOW
+
+
+def test_14_9_l_the_ace_both_ways():
+    hand = best_hands("stud_hilo", P("Ac Ad 2h 3s 4c 5d Kh"))
+    assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FIVE_LOW
+
+
+def test_14_9_j_no_eight_or_better_low_gives_the_whole_pot_to_the_high():
+    result = award_pots("stud_hilo8", [Pot(D("100"), ("1", "2"))],
+                        {"1": P("Kc Kd Kh 9s 9c 2d 3h"), "2": P("Ac 2c 3s 4d 9h Th Jh")})
+    assert result.awards == {"1": D("100")}
+
+
+def test_14_9_i_2_stud_low_the_best_low_takes_the_pot():
+    result = award_pots("stud_low", [Pot(D("60"), ("1", "2"))],
+                        {"1": P("Ac 2c 3s 4d 6h Th Jh"), "2": P("Ad 2d 3c 4s 7h Qh Kh")})
+    assert result.awards == {"1": D("60")} and result.pots[0].low_winners == ("1",)
+
+
+def test_14_13a_l_1_two_three_four_is_a_straight_and_a_high_ranking_low():
+    hand = best_hands("mambo_stud", P("2c 3d 4h"), P("Ks"))
+    assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FOUR_LOW
+
+
+def test_14_13a_l_2_suited_ace_four_five_is_a_flush_and_a_low():
+    hand = best_hands("mambo_stud", P("Ah 4h 5h"), P("Kc"))
+    assert hand.high.category.label == "Flush" and hand.low.category is LowCategory.FIVE_LOW
+
+
+def test_14_13a_k_no_six_or_better_low_and_the_high_takes_all():
+    assert best_hands("mambo_stud", P("7h 8h 9c"), P("Kc")).low is None
+    result = award_pots("mambo_stud", [Pot(D("30"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("7d 8c Ts")}, P("2c"))
+    assert result.awards == {"1": D("30")}
+
+
+def test_14_13a_j_mambo_split_with_the_odd_unit_to_the_high():
+    result = award_pots("mambo_stud", [Pot(D("11"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")}, P("2c"),
+                        odd_chip=D("1"))
+    assert result.awards == {"1": D("6"), "2": D("5")}
+
+
+@pytest.mark.parametrize(("game", "hole", "board", "label"), [
+    ("five_card_stud", "Ac Ad Kh Ks 2c", "", "Two pairs"),
+    ("draw_high", "2c 3c 4c 5c 6c", "", "Straight flush"),
+    ("draw_low", "Ac 2d 3h 4s 6c", "", "Six-low"),
+    ("triple_draw_27", "7c 5d 4h 3s 2c", "", "Seven-low"),
+    ("badugi", "Ac 2d 3h 4s", "", "Badugi"),
+    ("stud", "2c 3d 9h 9s 9c Kd Kh", "", "Full house"),
+])
+def test_each_game_form(game, hole, board, label):
+    hand = best_hands(game, P(hole), P(board))
+    assert (hand.high or hand.low).category.label == label
+
+
+def test_a_rule_set_that_does_not_fit_the_game_is_a_typed_error():
+    with pytest.raises(CardCountError):
+        best_hands("omaha", P("As Kd"), P("2c 3d 4h 5s 6c"))
+    with pytest.raises(CardCountError):
+        best_hands("badugi", P("As Kd 2c 3d 4h"))
+    with pytest.raises(RuleSetError):
+        best_hands("pai_gow", P("As Kd"))
+
+
+# --- stud betting order --------------------------------------------------------------------------------------
+
+def test_14_9_d_forced_bet_by_up_card_and_suit():
+    up = [("1", P("5h")[0]), ("2", P("2d")[0]), ("3", P("2s")[0]), ("4", P("Ac")[0])]
+    assert forced_bet("stud", up) == "2"          # 14.9(d)1: lowest, the deuce of diamonds below spades
+    assert forced_bet("stud_low", up) == "1"      # 14.9(d)2: highest, the ace low
+    assert forced_bet("stud_hilo", up) == "1"     # 14.9(d)3: highest, an ace below a two
+    assert forced_bet("stud_hilo8", up) == "2"    # 14.9(d)4: lowest, the ace highest
+    assert forced_bet("five_card_stud", up) == "2"  # 14.13(d)
+    with pytest.raises(RuleSetError):
+        forced_bet("holdem", up)
+
+
+def test_14_9_f_best_hand_showing_acts_first_and_ties_go_to_the_dealers_left():
+    showing = [("1", P("Ks Qd")), ("2", P("9c 9d")), ("3", P("9h 9s"))]
+    assert first_to_act("stud", showing) == "2"
+    assert first_to_act("stud_low", [("1", P("Ks Qd")), ("2", P("5c 3d")), ("3", P("5h 2s"))]) == "3"
+
+
+def test_14_13a_f_and_h_mambo_first_to_act():
+    showing = [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]
+    assert first_to_act("mambo_stud", showing) == "2"                 # (f): highest up-card, ties by suit
+    assert first_to_act("mambo_stud", showing, community=P("4d")[0]) == "3"  # (h)1: a pair with the community card
+
+
+# --- the command line ------------------------------------------------------------------------------------------
+
+def test_cli_answers_each_line_and_reports_bad_lines():
+    lines = [json.dumps({"rules": "five_card_high", "hands": ["As Ks Qs Js Ts", "2c 3d 4h 5s 7c", "Ad Kd Qd Jd Td"]}),
+             "not json",
+             json.dumps({"rules": "ace_to_five_low_8", "hands": ["As 2d 3c 4h 5s", "9c 4d 3h 2s Ac"]}),
+             json.dumps({"game": "holdem", "board": "5h Jd Kc 5s Ts", "players": ["4d 8s", "Kd 5c"]}),
+             json.dumps({"game": "holdem", "board": "5h Jd Kc 5s Ts", "players": ["4d 8s", "5h 5c"]})]
+    answers = [json.loads(a) for a in run(lines)]
+    assert answers[0] == {"categories": ["Royal flush", "High card", "Royal flush"], "order": [[0, 2], [1]]}
+    assert "error" in answers[1]
+    assert answers[2]["qualifies"] == [True, False]
+    assert answers[3]["high_winners"] == [1] and answers[3]["players"][1]["high"]["category"] == "Full house"
+    assert "Duplicate card '5h'" in answers[4]["error"]
+
+
+def test_cli_runs_as_a_module():
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "apps.hands"], cwd=root, capture_output=True, text=True, timeout=60,
+                          input=json.dumps({"game": "badugi", "players": ["As 2d 3h 4c", "As 2s 3h 4d"]}) + "\n")
+    assert done.returncode == 0
+    assert "Duplicate card 'As'" in done.stdout
+    helped = subprocess.run([sys.executable, "-m", "apps.hands", "--help"], cwd=root, capture_output=True, text=True)
+    assert "deuce_to_seven_low" in helped.stdout and "mambo_stud" in helped.stdout

@@ -1,0 +1,229 @@
+"""Every rule set of the regulations: N.J.A.C. 13:69F-14.3(c), 20.3, 27.3, 14.3(e)-(f) with the qualifiers of
+14.9(j) and 14.13A(k), deuce-to-seven (14.12A) and badugi (14.12B(l)); full enumerations with the expected
+figures derived by combinatorics; differential checks against pokerkit (test-only)."""
+import random
+from collections import Counter
+from itertools import combinations, permutations
+from math import comb
+
+import pytest
+from pokerkit import BadugiHand, RegularLowHand, StandardHighHand, StandardLowHand
+from treys import Card as TreysCard
+from treys import Evaluator
+
+from apps.hands import (
+    DECK,
+    BadugiCategory,
+    CardCountError,
+    DeuceToSevenCategory,
+    FourCardCategory,
+    LowCategory,
+    RuleSetError,
+    ThreeCardCategory,
+    ThreeCardPokerCategory,
+    evaluate,
+    evaluate_badugi,
+    evaluate_four_card_poker,
+    evaluate_three_card_high,
+    evaluate_three_card_poker,
+    format_cards,
+    parse_cards,
+)
+
+
+def v(rule_set, text):
+    return evaluate(rule_set, parse_cards(text))
+
+
+# --- 14.3(c): three-card high (mambo stud) -------------------------------------------------------------------
+
+def test_14_3_c_order_from_royal_flush_down():
+    order = ["As Ks Qs", "Ks Qs Js", "2c 2d 2h", "Ac Kd Qh", "2h 7h 9h", "Ac Ad 2c", "Ac Kd Jh"]
+    values = [v("three_card_high", h) for h in order]
+    assert [x.category for x in values] == [
+        ThreeCardCategory.ROYAL_FLUSH, ThreeCardCategory.STRAIGHT_FLUSH, ThreeCardCategory.THREE_OF_A_KIND,
+        ThreeCardCategory.STRAIGHT, ThreeCardCategory.FLUSH, ThreeCardCategory.ONE_PAIR, ThreeCardCategory.HIGH_CARD]
+    assert values == sorted(values, reverse=True)
+
+
+def test_14_3_c_a_2_3_lowest_straight_and_k_a_2_no_straight():
+    assert v("three_card_high", "Ac 2d 3h") < v("three_card_high", "2c 3d 4h")
+    assert v("three_card_high", "Ad 2d 3d").category is ThreeCardCategory.STRAIGHT_FLUSH
+    assert v("three_card_high", "Kc Ad 2h").category is ThreeCardCategory.HIGH_CARD
+
+
+def test_three_card_enumerations_under_14_3_c_and_20_3():
+    sequences = 12  # A-2-3 up to Q-K-A
+    rank_sets = comb(13, 3)
+    common = {
+        "trips": 13 * comb(4, 3), "straight": sequences * (4**3 - 4), "flush": 4 * (rank_sets - sequences),
+        "pair": 13 * comb(4, 2) * 12 * 4, "high": (rank_sets - sequences) * (4**3 - 4)}
+    c, p = ThreeCardCategory, ThreeCardPokerCategory
+    expected_14_3_c = {c.ROYAL_FLUSH: 4, c.STRAIGHT_FLUSH: sequences * 4 - 4, c.THREE_OF_A_KIND: common["trips"],
+                       c.STRAIGHT: common["straight"], c.FLUSH: common["flush"], c.ONE_PAIR: common["pair"],
+                       c.HIGH_CARD: common["high"]}
+    expected_20_3 = {p.STRAIGHT_FLUSH: sequences * 4, p.THREE_OF_A_KIND: common["trips"], p.STRAIGHT: common["straight"],
+                     p.FLUSH: common["flush"], p.PAIR: common["pair"], p.HIGH_CARD: common["high"]}
+    assert sum(expected_14_3_c.values()) == sum(expected_20_3.values()) == comb(52, 3) == 22_100
+    hands = list(combinations(DECK, 3))
+    assert Counter(evaluate_three_card_high(h).category for h in hands) == expected_14_3_c
+    assert Counter(evaluate_three_card_poker(h).category for h in hands) == expected_20_3
+
+
+# --- 20.3: three-card poker ----------------------------------------------------------------------------------
+
+def test_20_3_b_straight_above_flush_and_a_k_q_highest_straight_flush():
+    assert v("three_card_poker", "As Ks Qs") > v("three_card_poker", "Ks Qs Js")
+    assert v("three_card_poker", "As Ks Qs").category is ThreeCardPokerCategory.STRAIGHT_FLUSH
+    assert v("three_card_poker", "4c 5d 6h") > v("three_card_poker", "Ah Kh 9h")
+    assert v("three_card_poker", "Ac 2d 3h") < v("three_card_poker", "2c 3d 4h")
+
+
+def test_20_3_c_highest_card_not_in_the_other_hand():
+    assert v("three_card_poker", "Ac Jd 9h") > v("three_card_poker", "Ad Jh 8c")
+    assert v("three_card_poker", "Ac Jd 9h") == v("three_card_poker", "Ah Jc 9d")
+
+
+# --- 27.3: four-card poker -----------------------------------------------------------------------------------
+
+def test_27_3_b_four_of_a_kind_outranks_a_straight_flush_and_flush_outranks_straight():
+    order = ["2c 2d 2h 2s", "Js Qs Ks As", "9c 9d 9h 2s", "2h 7h 9h Jh", "8c 9d Th Js", "Ac Ad Kh Ks", "Ac Ad 2h 3s",
+             "Ac Kd Qh 9s"]
+    values = [v("four_card_poker", h) for h in order]
+    assert values == sorted(values, reverse=True)
+    assert values[0].category is FourCardCategory.FOUR_OF_A_KIND
+
+
+def test_27_3_b_a_2_3_4_lowest_straight():
+    assert v("four_card_poker", "Ac 2d 3h 4s").category is FourCardCategory.STRAIGHT
+    assert v("four_card_poker", "Ac 2d 3h 4s") < v("four_card_poker", "2c 3d 4h 5s")
+    assert v("four_card_poker", "Kc Ad 2h 3s").category is FourCardCategory.HIGH_CARD
+
+
+def test_four_card_enumeration_under_27_3():
+    sequences = 11  # A-2-3-4 up to J-Q-K-A
+    rank_sets = comb(13, 4)
+    f = FourCardCategory
+    expected = {f.FOUR_OF_A_KIND: 13, f.STRAIGHT_FLUSH: sequences * 4, f.THREE_OF_A_KIND: 13 * comb(4, 3) * 48,
+                f.FLUSH: 4 * (rank_sets - sequences), f.STRAIGHT: sequences * (4**4 - 4),
+                f.TWO_PAIR: comb(13, 2) * comb(4, 2) ** 2, f.PAIR: 13 * comb(4, 2) * comb(12, 2) * 4**2,
+                f.HIGH_CARD: (rank_sets - sequences) * (4**4 - 4)}
+    assert sum(expected.values()) == comb(52, 4) == 270_725
+    assert Counter(evaluate_four_card_poker(h).category for h in combinations(DECK, 4)) == expected
+
+
+# --- 14.3(e)(f): lows, with 14.9(j) and 14.13A(k) ---------------------------------------------------------------
+
+def test_14_13a_k_six_or_better():
+    assert v("three_card_low_6", "As 2d 6c").qualifies
+    assert not v("three_card_low_6", "As 2d 7c").qualifies
+    assert not v("three_card_low_6", "As Ad 2c").qualifies
+    assert v("three_card_low_6", "Ac 2d 3h").category is LowCategory.THREE_LOW
+    assert v("three_card_low_6", "Ac 2d 3h") > v("three_card_low_6", "Ac 2d 4h")
+
+
+def test_14_12a_deuce_to_seven_the_ace_is_high_and_straights_and_flushes_count():
+    assert v("deuce_to_seven_low", "7c 5d 4h 3s 2c").category is DeuceToSevenCategory.SEVEN_LOW
+    assert v("deuce_to_seven_low", "7c 5d 4h 3s 2c") > v("deuce_to_seven_low", "7c 6d 4h 3s 2c")
+    assert v("deuce_to_seven_low", "As 2d 3h 4s 5c").category is DeuceToSevenCategory.ACE_LOW  # no wheel
+    assert v("deuce_to_seven_low", "Kc Qd Jh 9s 8c") > v("deuce_to_seven_low", "2c 2d 3h 4s 5c")  # pairs lose
+    assert v("deuce_to_seven_low", "8c 9d Th Js Qc").category is DeuceToSevenCategory.STRAIGHT
+    assert v("deuce_to_seven_low", "2h 3h 4h 5h 7h").category is DeuceToSevenCategory.FLUSH
+
+
+# --- 14.12B(l): badugi ---------------------------------------------------------------------------------------------
+
+def test_14_12b_l_1_to_4_badugi_order():
+    best = v("badugi", "As 2d 3h 4c")
+    assert best.category is BadugiCategory.BADUGI and best > v("badugi", "As 2d 3h 5c")
+    assert v("badugi", "Ks Qd Jh Tc") > v("badugi", "As 2d 3h 3c")  # any four-card badugi beats a three-card hand
+    assert v("badugi", "As 2s 3h 4c").category is BadugiCategory.THREE_CARD
+    assert v("badugi", "As 2s 3s 4h").category is BadugiCategory.TWO_CARD
+    assert v("badugi", "As 2s 3s 4s").category is BadugiCategory.ONE_CARD
+    assert v("badugi", "Ac Ad Ah As").category is BadugiCategory.ONE_CARD
+    assert v("badugi", "As 2d 3h 4c") == v("badugi", "Ac 2h 3s 4d")  # 14.12B(l)5: a tie splits the pot
+
+
+def _max_matching_size(cards):
+    """Largest set of cards with pairwise different suits and ranks: a maximum matching, found by brute force
+    over suit orders — an independent method, not the engine's."""
+    best = 0
+    for size in range(4, 0, -1):
+        for group in combinations(cards, size):
+            if len({c.suit for c in group}) == size and len({c.rank for c in group}) == size:
+                return size
+    return best
+
+
+def test_badugi_enumeration_of_all_270725_four_card_hands():
+    counts = Counter(evaluate_badugi(h).category.strength for h in combinations(DECK, 4))
+    assert counts[4] == comb(13, 4) * 24  # four ranks, the four suits in any order
+    assert counts[1] == 4 * comb(13, 4) + 13  # one suit, or four of a kind
+    independent = Counter(_max_matching_size(h) for h in combinations(DECK, 4))
+    assert counts == independent
+    assert sum(counts.values()) == 270_725
+
+
+# --- errors --------------------------------------------------------------------------------------------------------
+
+def test_unknown_rule_set_and_too_few_cards_are_typed_errors():
+    with pytest.raises(RuleSetError, match="Unknown rule set"):
+        evaluate("seven_card_razz", parse_cards("As 2d 3h 4s 5c"))
+    with pytest.raises(CardCountError):
+        evaluate("four_card_poker", parse_cards("As 2d 3h"))
+
+
+def test_more_cards_than_a_hand_holds_give_the_best_combination():
+    assert v("five_card_high", "As Ks Qs Js Ts 2c 3d").category.label == "Royal flush"
+    assert v("ace_to_five_low_8", "As 2d 3h 4s 9c Kd Kh").category is LowCategory.NINE_LOW
+
+
+# --- differential checks against pokerkit and treys (test-only references) ---------------------------------------
+
+def _cmp(a, b):
+    return (a > b) - (a < b)
+
+
+def _deals(seed, n, size):
+    rng = random.Random(seed)
+    for _ in range(n):
+        yield rng.sample(DECK, size), rng.sample(DECK, size)
+
+
+@pytest.mark.parametrize(("rule_set", "reference"), [
+    ("five_card_high", StandardHighHand), ("ace_to_five_low", RegularLowHand),
+    ("deuce_to_seven_low", StandardLowHand)])
+def test_five_card_orders_agree_with_pokerkit(rule_set, reference):
+    for a, b in _deals(5, 20_000, 5):
+        ours = _cmp(evaluate(rule_set, a), evaluate(rule_set, b))
+        theirs = _cmp(reference(format_cards(a).replace(" ", "")), reference(format_cards(b).replace(" ", "")))
+        assert ours == theirs, (rule_set, format_cards(a), format_cards(b))
+
+
+def test_badugi_agrees_with_pokerkit():
+    for a, b in _deals(7, 20_000, 4):
+        ours = _cmp(evaluate("badugi", a), evaluate("badugi", b))
+        theirs = _cmp(BadugiHand.from_game(format_cards(a).replace(" ", "")),  # ace low, as 14.12B(l)
+                      BadugiHand.from_game(format_cards(b).replace(" ", "")))
+        assert ours == theirs, (format_cards(a), format_cards(b))
+
+
+def test_seven_card_high_agrees_with_treys():
+    evaluator = Evaluator()
+    for a, b in _deals(11, 5_000, 7):
+        ours = _cmp(evaluate("five_card_high", a), evaluate("five_card_high", b))
+        ta = evaluator.evaluate([TreysCard.new(str(c)) for c in a[:2]], [TreysCard.new(str(c)) for c in a[2:]])
+        tb = evaluator.evaluate([TreysCard.new(str(c)) for c in b[:2]], [TreysCard.new(str(c)) for c in b[2:]])
+        assert ours == _cmp(tb, ta)  # treys: lower is better
+
+
+@pytest.mark.parametrize("rule_set", ["three_card_high", "three_card_poker", "four_card_poker", "badugi",
+                                      "deuce_to_seven_low", "ace_to_five_low"])
+def test_orders_are_invariant_under_relabelling_suits(rule_set):
+    size = {"three_card_high": 3, "three_card_poker": 3, "four_card_poker": 4, "badugi": 4}.get(rule_set, 5)
+    relabels = list(permutations("cdhs"))
+    rng = random.Random(3)
+    for a, b in _deals(13, 2_000, size):
+        mapping = dict(zip("cdhs", rng.choice(relabels), strict=True))
+        ra, rb = ([parse_cards(f"{c.rank.symbol}{mapping[c.suit.value]}")[0] for c in x] for x in (a, b))
+        assert _cmp(evaluate(rule_set, a), evaluate(rule_set, b)) == _cmp(evaluate(rule_set, ra), evaluate(rule_set, rb))
