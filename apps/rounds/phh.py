@@ -30,8 +30,9 @@ from apps.tables.models import Game
 from .models import RoundSource
 from .services import PlayerIn, RoundIn
 
-#: PHH variants we take in, and the game they are played as.
-SUPPORTED_VARIANTS = {"NT": Game.HOLDEM, "FT": Game.HOLDEM}
+#: PHH variants we take in, and the game they are played as (draw games and short deck are not taken in).
+SUPPORTED_VARIANTS = {"NT": Game.HOLDEM, "FT": Game.HOLDEM, "PO": Game.OMAHA, "FO/8": Game.OMAHA_HILO8,
+                      "F7S": Game.STUD, "F7S/8": Game.STUD_HILO8, "FR": Game.STUD_LOW}
 _MULTI_HEADER = re.compile(r"^\s*\[\s*\d+\s*\]\s*$", re.MULTILINE)
 
 

@@ -11,7 +11,7 @@ from apps.badbeat.models import Contribution, Jackpot
 from apps.rake.models import RakeRecord
 from apps.rounds.models import PotAward, RoundOfPlay, RoundPlayer
 from apps.rounds.phh import parse_phh
-from tests.factories import JackpotFactory, RakeStructureFactory
+from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
 PHH_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "phh"
 PLURIBUS = PHH_DIR / "pluribus"
@@ -100,9 +100,21 @@ def test_a_famous_televised_hand_imports_with_its_side_pot_and_hidden_cards(tabl
     assert players["Phil Ivey"].awarded == 0
 
 
+def test_pot_limit_omaha_imports_at_an_omaha_table_and_not_at_hold_em(table):
+    """Antonius-Blom 2009 (PO): judged under 14.11(f), exactly two hole and three board cards."""
+    from apps.tables.models import Game
+
+    omaha = PokerTableFactory(casino=table.casino, number=table.number + 1, game=Game.OMAHA, seats=10)
+    with pytest.raises(CommandError, match="cannot be recorded at a"):
+        import_quietly(PHH_DIR / "antonius-blom-2009.phh", table=table)
+    import_quietly(PHH_DIR / "antonius-blom-2009.phh", table=omaha)
+    players = {p.name: p for p in RoundOfPlay.objects.get().players.all()}
+    assert players["Patrik Antonius"].high_hand and players["Victor Blom"].high_hand
+    assert sum(p.awarded for p in players.values()) > 0
+
+
 @pytest.mark.parametrize(("name", "variant"), [
-    ("alice-carol-wikipedia.phh", "FB"), ("antonius-blom-2009.phh", "PO"), ("arieh-yockey-2019.phh", "F2L3D"),
-    ("phua-xuan-2019.phh", "NS")])
+    ("alice-carol-wikipedia.phh", "FB"), ("arieh-yockey-2019.phh", "F2L3D"), ("phua-xuan-2019.phh", "NS")])
 def test_variants_not_taken_in_yet_are_refused_clearly(table, name, variant):
     with pytest.raises(CommandError, match=f"variant '{variant}' is not supported"):
         import_quietly(PHH_DIR / name, table=table)
