@@ -17,7 +17,7 @@ class RoundPlayerOutput(serializers.ModelSerializer):
     class Meta:
         model = RoundPlayer
         fields = ["seat", "name", "starting_stack", "contributed", "returned", "hole_cards", "folded", "at_showdown",
-                  "high_hand", "high_cards", "awarded"]
+                  "high_hand", "high_cards", "low_hand", "low_cards", "awarded"]
 
 
 class PotAwardOutput(serializers.ModelSerializer):

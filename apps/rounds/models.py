@@ -72,6 +72,8 @@ class RoundPlayer(models.Model):
     at_showdown = models.BooleanField(default=False)
     high_hand = models.CharField(max_length=40, blank=True, help_text="Category of the best high hand at showdown.")
     high_cards = models.CharField(max_length=20, blank=True, help_text="The five cards that make it.")
+    low_hand = models.CharField(max_length=40, blank=True, help_text="Best (qualifying) low hand, where the game has one.")
+    low_cards = models.CharField(max_length=20, blank=True)
     awarded = models.DecimalField(**money, default=Decimal("0.00"), help_text="Won from the pots.")
 
     class Meta:

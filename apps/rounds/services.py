@@ -229,6 +229,7 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
         seat = str(p.seat)
         best = settlement.hands.get(seat)
         high = best.high if best is not None else None
+        low = best.low if best is not None else None
         players.append(RoundPlayer(
             round_of_play=round_of_play, seat=p.seat, name=p.name[:80], starting_stack=p.starting_stack,
             contributed=p.contributed, returned=build.uncalled.get(seat, ZERO),
@@ -236,6 +237,8 @@ def record_round(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> R
             at_showdown=contested and seat not in out,
             high_hand=high.category.label if high is not None else "",
             high_cards=hands.format_cards(high.cards) if high is not None else "",
+            low_hand=low.category.label if low is not None else "",
+            low_cards=hands.format_cards(low.cards) if low is not None else "",
             awarded=settlement.awards.get(seat, ZERO),
         ))
     RoundPlayer.objects.bulk_create(players)

@@ -72,3 +72,12 @@ def test_the_table_page_shows_the_next_rounds_limits(client, supervisor, table):
     client.force_login(supervisor)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert "seat 1 holds the kill button: $8.00 / $16.00" in page
+
+
+def test_the_round_shows_the_high_and_the_low_of_each_player(table, client, supervisor):
+    round_of_play = play(table, "30", SPLIT, 1)
+    players = {p.seat: p for p in round_of_play.players.all()}
+    assert players[1].high_hand == "Three of a kind" and players[2].low_hand == "Eight-low"
+    assert players[1].awarded == players[2].awarded == D("45.00")
+    client.force_login(supervisor)
+    assert "Low: Eight-low" in client.get(f"/rounds/{round_of_play.pk}/").content.decode()
