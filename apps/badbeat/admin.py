@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from apps.core.admin import AppendOnlyAdmin
+
 from .models import Claim, Contribution, Jackpot
 
 
@@ -10,14 +12,8 @@ class JackpotAdmin(admin.ModelAdmin):
 
 
 @admin.register(Contribution)
-class ContributionAdmin(admin.ModelAdmin):
+class ContributionAdmin(AppendOnlyAdmin):
     list_display = ["round_of_play", "table", "gaming_day", "amount"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Claim)

@@ -14,3 +14,15 @@ class PermissionPageMixin(LoginRequiredMixin):
         if not request.user.has_perm(self.required_perm):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
+
+
+def page_access(request, perm: str):
+    """For function views: a redirect to the login page for an anonymous user (return it), PermissionDenied
+    for a user without a casino or without `perm`; None when the page may be shown."""
+    from django.contrib.auth.views import redirect_to_login
+
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if request.user.casino_id is None or not request.user.has_perm(perm):
+        raise PermissionDenied
+    return None

@@ -9,6 +9,7 @@ from django.utils import timezone
 from apps.casinos.models import User
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
+from apps.core.views import page_access
 from apps.tables.models import PokerTable
 
 from .selectors import shift_schedule
@@ -16,10 +17,8 @@ from .services import plan_rotation
 
 
 def rotation(request):
-    if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
-    if request.user.casino_id is None or not request.user.has_perm("dealers.view_rotation"):
-        raise PermissionDenied
+    if denied := page_access(request, "dealers.view_rotation"):
+        return denied
     casino = request.user.casino
     status = 200
     if request.method == "POST":

@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from apps.core.admin import AppendOnlyAdmin
+
 from .models import Deck, DeckAlert, DeckEvent
 
 
@@ -10,14 +12,8 @@ class DeckAdmin(admin.ModelAdmin):
 
 
 @admin.register(DeckEvent)
-class DeckEventAdmin(admin.ModelAdmin):
+class DeckEventAdmin(AppendOnlyAdmin):
     list_display = ["deck", "kind", "at", "table", "by", "card_count"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(DeckAlert)

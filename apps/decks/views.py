@@ -1,12 +1,12 @@
 """The rotation board: every open table, its decks and their clocks; deck events recorded from it."""
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_POST
 
 from apps.core.exceptions import DomainError
+from apps.core.views import page_access
 from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
@@ -15,18 +15,10 @@ from .selectors import decks_in_storage, open_alerts, propose_distribution, rota
 from .services import assign_deck, distribute_decks, receive_deck, record_deck_event
 
 
-def _require(request, perm: str) -> None:
-    if not request.user.is_authenticated:
-        raise PermissionDenied
-    if request.user.casino_id is None or not request.user.has_perm(perm):
-        raise PermissionDenied
-
-
 def board(request):
     """Rotation board (full page or, for htmx polling, the board fragment)."""
-    if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
-    _require(request, "decks.view_board")
+    if denied := page_access(request, "decks.view_board"):
+        return denied
     casino = request.user.casino
     context = {"rows": rotation_board(casino=casino, now=timezone.now()), "alerts": open_alerts(casino=casino),
                "storage": decks_in_storage(casino=casino), "event_form": DeckEventForm(),
@@ -50,7 +42,8 @@ def _apply(request, action) -> None:
 
 @require_POST
 def record_event(request, pk: int):
-    _require(request, "decks.record_event")
+    if denied := page_access(request, "decks.record_event"):
+        return denied
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
     form = DeckEventForm(request.POST)
     if not form.is_valid():
@@ -64,7 +57,8 @@ def record_event(request, pk: int):
 
 @require_POST
 def receive(request):
-    _require(request, "decks.manage_decks")
+    if denied := page_access(request, "decks.manage_decks"):
+        return denied
     form = ReceiveDeckForm(request.POST)
     if not form.is_valid():
         messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
@@ -75,7 +69,8 @@ def receive(request):
 
 @require_POST
 def assign(request):
-    _require(request, "decks.manage_decks")
+    if denied := page_access(request, "decks.manage_decks"):
+        return denied
     form = AssignDeckForm(request.POST)
     if form.is_valid():
         deck = get_object_or_404(Deck, pk=form.cleaned_data["deck"], casino=request.user.casino)
@@ -88,13 +83,13 @@ def assign(request):
 
 def distribution(request):
     """The gaming day's deck distribution (14.2(c)): a proposal to accept line by line, and the record."""
-    if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
-    _require(request, "decks.view_board")
+    if denied := page_access(request, "decks.view_board"):
+        return denied
     casino = request.user.casino
     status = 200
     if request.method == "POST":
-        _require(request, "decks.distribute")
+        if denied := page_access(request, "decks.distribute"):
+            return denied
         lines = []
         for value in request.POST.getlist("line"):
             try:

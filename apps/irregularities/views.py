@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
+from apps.core.views import page_access
 from apps.decks.models import Deck
 from apps.tables.models import PokerTable
 
@@ -24,10 +25,8 @@ class IrregularityForm(forms.Form):
 
 
 def irregularity_list(request):
-    if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
-    if request.user.casino_id is None or not request.user.has_perm("irregularities.view_irregularity"):
-        raise PermissionDenied
+    if denied := page_access(request, "irregularities.view_irregularity"):
+        return denied
     casino = request.user.casino
     form = IrregularityForm(request.POST or None)
     if request.method == "POST":

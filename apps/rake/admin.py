@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from apps.core.admin import AppendOnlyAdmin
+
 from .models import RakeRecord, RakeStructure
 
 
@@ -9,12 +11,6 @@ class RakeStructureAdmin(admin.ModelAdmin):
 
 
 @admin.register(RakeRecord)
-class RakeRecordAdmin(admin.ModelAdmin):
+class RakeRecordAdmin(AppendOnlyAdmin):
     list_display = ["round_of_play", "table", "gaming_day", "amount", "basis"]
     list_filter = ["gaming_day"]
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

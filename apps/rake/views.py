@@ -3,11 +3,11 @@ import csv
 from datetime import date
 from decimal import Decimal
 
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 
 from apps.casinos.selectors import current_gaming_day
+from apps.core.views import page_access
 
 from .selectors import (
     rake_by_hour,
@@ -19,11 +19,8 @@ from .selectors import (
 )
 
 
-def _context(request):
-    if not request.user.is_authenticated:
-        return None
-    if request.user.casino_id is None or not request.user.has_perm("rake.view_revenue"):
-        raise PermissionDenied
+def _day(request):
+    """(casino, gaming day from ?day=YYYY-MM-DD or today's; None when malformed)."""
     casino = request.user.casino
     try:
         gaming_day = date.fromisoformat(request.GET["day"]) if request.GET.get("day") else current_gaming_day(casino=casino)
@@ -34,10 +31,9 @@ def _context(request):
 
 def revenue(request):
     """Rake of a gaming day (?day=YYYY-MM-DD): by table, by shift, and a chart by hour."""
-    context = _context(request)
-    if context is None:
-        return redirect(f"/accounts/login/?next={request.path}")
-    casino, gaming_day = context
+    if denied := page_access(request, "rake.view_revenue"):
+        return denied
+    casino, gaming_day = _day(request)
     if gaming_day is None:
         return render(request, "rake/revenue.html", {"error": "The day must be written YYYY-MM-DD."}, status=400)
     hourly = rake_by_hour(casino=casino, gaming_day=gaming_day)
@@ -60,10 +56,9 @@ def revenue(request):
 
 def revenue_csv(request):
     """Every rake record of a gaming day as CSV, one line per round of play."""
-    context = _context(request)
-    if context is None:
-        return redirect(f"/accounts/login/?next={request.path}")
-    casino, gaming_day = context
+    if denied := page_access(request, "rake.view_revenue"):
+        return denied
+    casino, gaming_day = _day(request)
     if gaming_day is None:
         return HttpResponse("The day must be written YYYY-MM-DD.", status=400, content_type="text/plain")
     response = HttpResponse(content_type="text/csv")

@@ -34,18 +34,25 @@ def test_a_pot_with_one_eligible_player_needs_no_cards():
     assert result.awards == {"1": D("2")} and result.uncalled == {"1": D("1")}
 
 
-@given(st.lists(st.integers(min_value=0, max_value=40_000), min_size=2, max_size=9),
+#: game -> (cards of each player, community cards, most players the deck can serve)
+GAMES = {"holdem": (2, 5, 9), "omaha_hilo8": (4, 5, 9), "stud_hilo8": (7, 0, 7), "badugi": (4, 0, 9),
+         "mambo_stud": (3, 1, 9), "triple_draw_27": (5, 0, 9)}
+
+
+@given(st.sampled_from(sorted(GAMES)), st.lists(st.integers(min_value=0, max_value=40_000), min_size=2, max_size=9),
        st.randoms(use_true_random=False), st.sampled_from([D("0.01"), D("1")]))
-def test_settlement_conserves_every_chip(amounts, rng, odd_chip):
-    seats = [str(i + 1) for i in range(len(amounts))]
-    contributions = {s: D(a) / 100 for s, a in zip(seats, amounts, strict=True)}
+def test_settlement_conserves_every_chip_in_every_kind_of_pot(game, amounts, rng, odd_chip):
+    """High, high-low split and low games: awards + uncalled bet == contributions, to the cent (14.7(c)4)."""
+    hole_size, board_size, most = GAMES[game]
+    seats = [str(i + 1) for i in range(min(len(amounts), most))]
+    contributions = {s: D(a) / 100 for s, a in zip(seats, amounts, strict=False)}
     folded = {s for s in seats if rng.random() < 0.3}
     if len(folded) == len(seats):
         folded.discard(seats[0])
     deck = list(DECK)
     rng.shuffle(deck)
-    board = [deck.pop() for _ in range(5)]
-    hands = {s: parse_cards(format_cards([deck.pop(), deck.pop()])) for s in seats}
-    result = settle("holdem", contributions, hands, board, folded, odd_chip=odd_chip)
+    board = [deck.pop() for _ in range(board_size)]
+    hands = {s: parse_cards(format_cards([deck.pop() for _ in range(hole_size)])) for s in seats}
+    result = settle(game, contributions, hands, board, folded, odd_chip=odd_chip)
     assert sum(result.awards.values()) + sum(result.uncalled.values()) == sum(contributions.values())
-    assert not set(result.awards) & folded or all(result.awards[s] == 0 for s in set(result.awards) & folded)
+    assert all(result.awards[s] == 0 for s in set(result.awards) & folded)

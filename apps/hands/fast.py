@@ -1,0 +1,269 @@
+"""Fast evaluation for audits and rule design: integer scores from lookup tables, per hand and in batches.
+
+A card is an integer 0-51: (rank - 2) * 4 + suit, suits ordered clubs, diamonds, hearts, spades; `card_ids`
+converts Card objects. A score is an int, greater = better, ordering hands exactly as `evaluate` does under
+five-card high (N.J.A.C. 13:69F-14.3(a), (b), (d)): category * 13**5 + tie-break ranks. Scores of the lows
+(A-5 of 14.3(e), (f) and deuce-to-seven of 14.12A) order hands as their rule sets do, best highest.
+
+How: the ranks of a hand, whatever their suits, are a multiset; its best non-flush hand is looked up by a
+base-5 key (the sum of 5**rank over the cards). A flush is seen from packed suit counts, and the flush cards'
+rank bitmask is looked up in a table of 8,192 entries. Tables are built at first use (well under 2 s).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from .cards import Card
+from .rankings import FiveCardCategory as C
+
+_BASE = 13**5
+_STRAIGHTS = [(top, frozenset(range(top - 4, top + 1)) if top > 5 else frozenset({14, 2, 3, 4, 5}))
+              for top in range(14, 4, -1)]  # from ace-high down to the wheel, 14.3(b)6
+
+
+def card_ids(cards: Iterable[Card]) -> list[int]:
+    """Card objects as integers 0-51 for this module."""
+    return [(int(c.rank) - 2) * 4 + c.suit.order for c in cards]
+
+
+def _score(category: C, ranks: Sequence[int]) -> int:
+    value = category.strength
+    for i in range(5):
+        value = value * 13 + ((ranks[i] - 2) if i < len(ranks) else 0)
+    return value
+
+
+def _straight_top(present: set[int]) -> int | None:
+    for top, needed in _STRAIGHTS:
+        if needed <= present:
+            return top
+    return None
+
+
+def _best_without_flush(counts: dict[int, int]) -> int:
+    """Best five-card high score a multiset of ranks makes when suits do not matter (no flush)."""
+    by_rank = sorted(counts, reverse=True)
+    quads = [r for r in by_rank if counts[r] >= 4]
+    trips = [r for r in by_rank if counts[r] >= 3]
+    pairs = [r for r in by_rank if counts[r] >= 2]
+    if quads:
+        return _score(C.FOUR_OF_A_KIND, [quads[0], next(r for r in by_rank if r != quads[0])])
+    if trips:
+        partner = next((r for r in pairs if r != trips[0]), None)
+        if partner is not None:
+            return _score(C.FULL_HOUSE, [trips[0], partner])
+    top = _straight_top(set(by_rank))
+    if top is not None:
+        return _score(C.STRAIGHT, [top])
+    if trips:
+        return _score(C.THREE_OF_A_KIND, [trips[0], *[r for r in by_rank if r != trips[0]][:2]])
+    if len(pairs) >= 2:
+        return _score(C.TWO_PAIR, [pairs[0], pairs[1], next(r for r in by_rank if r not in pairs[:2])])
+    if pairs:
+        return _score(C.ONE_PAIR, [pairs[0], *[r for r in by_rank if r != pairs[0]][:3]])
+    return _score(C.HIGH_CARD, by_rank[:5])
+
+
+def _multisets(size: int, low: int = 2):
+    if size == 0:
+        yield {}
+        return
+    if low > 14:
+        return
+    for n in range(min(4, size), -1, -1):
+        for rest in _multisets(size - n, low + 1):
+            yield ({low: n} if n else {}) | rest
+
+
+@cache
+def _rank_table(size: int) -> dict[int, int]:
+    """Base-5 rank key -> best non-flush score, for every multiset of `size` ranks (at most four of each)."""
+    return {sum(n * 5 ** (r - 2) for r, n in counts.items()): _best_without_flush(counts)
+            for counts in _multisets(size)}
+
+
+@cache
+def _flush_table() -> list[int]:
+    """13-bit rank mask of five or more cards of one suit -> best flush or straight flush score (0 otherwise)."""
+    table = [0] * 8192
+    for mask in range(8192):
+        ranks = [r for r in range(14, 1, -1) if mask >> (r - 2) & 1]
+        if len(ranks) < 5:
+            continue
+        top = _straight_top(set(ranks))
+        if top is not None:
+            table[mask] = _score(C.ROYAL_FLUSH if top == 14 else C.STRAIGHT_FLUSH, [top])
+        else:
+            table[mask] = _score(C.FLUSH, ranks[:5])
+    return table
+
+
+_KEY = [5 ** (i // 4) for i in range(52)]           # base-5 rank key of each card
+_SUIT = [1 << (4 * (i % 4)) for i in range(52)]      # packed suit counter, one nibble per suit
+_BIT = [1 << (i // 4) for i in range(52)]            # rank bit of each card
+
+
+def high_score(cards: Sequence[int]) -> int:
+    """Score of the best five-card high hand in 5 to 7 cards (ints 0-51), pure Python, per hand.
+
+    Equal to the ordering of `evaluate("five_card_high", ...)` (14.3(b), (d)); hold'em's any five of seven
+    (14.10(j)). Raises KeyError for a duplicate-laden or impossible hand (five of a rank).
+    """
+    key = suits = 0
+    for c in cards:
+        key += _KEY[c]
+        suits += _SUIT[c]
+    best = _rank_table(len(cards))[key]
+    flush = (suits + 0x3333) & 0x8888  # a nibble of 5 or more sets its top bit
+    if flush:
+        suit = (flush.bit_length() - 4) // 4
+        mask = 0
+        for c in cards:
+            if c % 4 == suit:
+                mask |= _BIT[c]
+        return max(best, _flush_table()[mask])
+    return best
+
+
+def seven_card_high(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int:
+    """high_score for exactly seven cards, unrolled for speed (hold'em and seven-card stud, 14.9(i), 14.10(j))."""
+    key = _KEY[c0] + _KEY[c1] + _KEY[c2] + _KEY[c3] + _KEY[c4] + _KEY[c5] + _KEY[c6]
+    flush = (_SUIT[c0] + _SUIT[c1] + _SUIT[c2] + _SUIT[c3] + _SUIT[c4] + _SUIT[c5] + _SUIT[c6] + 0x3333) & 0x8888
+    if flush:
+        return high_score((c0, c1, c2, c3, c4, c5, c6))
+    return _RANK7[key]
+
+
+_RANK7 = _rank_table(7)
+
+
+def category_of(score: int) -> C:
+    """The five-card high category of a score."""
+    strength = score // _BASE
+    return next(c for c in C if c.strength == strength)
+
+
+# --- batches (NumPy) ---------------------------------------------------------------------------------------------
+
+@cache
+def _np_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
+    table = _rank_table(size)
+    keys = np.fromiter(table.keys(), dtype=np.int64, count=len(table))
+    order = np.argsort(keys)
+    return keys[order], np.fromiter(table.values(), dtype=np.int64, count=len(table))[order]
+
+
+_NP_KEY = np.array(_KEY, dtype=np.int64)
+_NP_SUIT = np.array(_SUIT, dtype=np.int64)
+_NP_BIT = np.array(_BIT, dtype=np.int64)
+
+
+def high_scores(cards: np.ndarray) -> np.ndarray:
+    """Scores of many hands at once: `cards` is an int array of shape (hands, 5 to 7) of card ids 0-51.
+
+    Returns an int64 array of the best five-card high score of each row (14.3(b), (d); any five of the row).
+    """
+    cards = np.asarray(cards, dtype=np.int64)
+    keys, values = _np_tables(cards.shape[1])
+    key = _NP_KEY[cards].sum(axis=1)
+    best = values[np.searchsorted(keys, key)]
+    suits = _NP_SUIT[cards].sum(axis=1)
+    flush = ((suits + 0x3333) & 0x8888) != 0
+    if flush.any():
+        rows = cards[flush]
+        counts = (suits[flush][:, None] >> (4 * np.arange(4))) & 0xF
+        suit = counts.argmax(axis=1)
+        masks = np.where(rows % 4 == suit[:, None], _NP_BIT[rows], 0)
+        mask = np.bitwise_or.reduce(masks, axis=1)
+        best[flush] = np.maximum(best[flush], np.array(_flush_table(), dtype=np.int64)[mask])
+    return best
+
+
+_OMAHA = [(*two, *three) for two in combinations(range(4), 2) for three in combinations(range(4, 9), 3)]
+
+
+def omaha_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Best Omaha high score per row: exactly two of the four hole cards (shape (n, 4)) and three of the five
+    board cards (shape (n, 5)), N.J.A.C. 13:69F-14.11(f)."""
+    cards = np.concatenate([np.asarray(hole, dtype=np.int64), np.asarray(board, dtype=np.int64)], axis=1)
+    fives = cards[:, np.array(_OMAHA)]                      # (n, 60, 5)
+    return high_scores(fives.reshape(-1, 5)).reshape(len(cards), len(_OMAHA)).max(axis=1)
+
+
+# --- lows ----------------------------------------------------------------------------------------------------------
+
+@cache
+def _low_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each five-card rank multiset: A-5 low score and deuce-to-seven rank score (no flush), best highest."""
+    from .cards import Rank, Suit
+    from .rankings import evaluate_ace_to_five_low, evaluate_deuce_to_seven_low
+
+    suits = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
+    entries = []
+    for counts in _multisets(5):
+        ranks = [r for r, n in counts.items() for _ in range(n)]
+        hand: list[Card] = []
+        for index, r in enumerate(ranks):  # suits rotate, so five different ranks never make a flush
+            taken = {c.suit for c in hand if c.rank == r}
+            suit = next(suits[(index + k) % 4] for k in range(4) if suits[(index + k) % 4] not in taken)
+            hand.append(Card(Rank(r), suit))
+        key = sum(5 ** (r - 2) for r in ranks)
+        entries.append((key, _key_int(evaluate_ace_to_five_low(hand).key),
+                        _key_int(evaluate_deuce_to_seven_low(hand).key)))
+    entries.sort()
+    keys, ace_five, deuce_seven = (np.array(col, dtype=np.int64) for col in zip(*entries, strict=True))
+    return keys, ace_five, deuce_seven
+
+
+def _key_int(key: tuple[int, ...]) -> int:
+    """A rule-set key tuple (small signed ints, at most six) as one int with the same order; keys of one
+    category have one length, keys of different categories differ in their first part."""
+    value = 0
+    for part in (*key, *([-32] * (6 - len(key)))):
+        value = value * 64 + (part + 32)
+    return value
+
+
+def ace_to_five_low_scores(cards: np.ndarray, *, qualifier: int | None = None) -> np.ndarray:
+    """A-5 low scores of five-card rows (14.3(e), (f)), best highest; with `qualifier` (8: eight or better,
+    14.9(j)) a row that does not qualify scores -1."""
+    cards = np.asarray(cards, dtype=np.int64)
+    keys, ace_five, _ = _low_tables()
+    scores = ace_five[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
+    if qualifier is not None:
+        low_ranks = np.where(cards // 4 == 12, 1, cards // 4 + 2)
+        sorted_ranks = np.sort(low_ranks, axis=1)
+        ok = (sorted_ranks.max(axis=1) <= qualifier) & (np.diff(sorted_ranks, axis=1) > 0).all(axis=1)
+        scores = np.where(ok, scores, -1)
+    return scores
+
+
+def deuce_to_seven_scores(cards: np.ndarray) -> np.ndarray:
+    """Deuce-to-seven low scores of five-card rows (14.12A): the lower the high hand, the higher the score;
+    flushes and straight flushes (scored from the high table) count against the hand."""
+    cards = np.asarray(cards, dtype=np.int64)
+    keys, _, deuce_seven = _low_tables()
+    scores = deuce_seven[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
+    suits = _NP_SUIT[cards].sum(axis=1)
+    flush = ((suits + 0x3333) & 0x8888) != 0
+    if flush.any():
+        from .cards import Rank, Suit
+        from .rankings import evaluate_deuce_to_seven_low
+
+        suits_of = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
+        for i in np.flatnonzero(flush):  # one hand in 500 or so: judged one by one
+            hand = [Card(Rank(int(c) // 4 + 2), suits_of[int(c) % 4]) for c in cards[i]]
+            scores[i] = _key_int(evaluate_deuce_to_seven_low(hand).key)
+    return scores
+
+
+def omaha_low8_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Best eight-or-better A-5 low score per row of Omaha high-low (two hole and three board cards,
+    14.11(f)-(h), 14.9(j)); -1 where no qualifying low can be made."""
+    cards = np.concatenate([np.asarray(hole, dtype=np.int64), np.asarray(board, dtype=np.int64)], axis=1)
+    fives = cards[:, np.array(_OMAHA)].reshape(-1, 5)
+    return ace_to_five_low_scores(fives, qualifier=8).reshape(len(cards), len(_OMAHA)).max(axis=1)

@@ -1,0 +1,125 @@
+"""The fast evaluators agree with the readable core, and with treys and pokerkit on 100,000 random hands per
+rule set (test-only references); the NumPy batch paths agree with the per-hand path."""
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from pokerkit import BadugiHand, OmahaEightOrBetterLowHand, OmahaHoldemHand, RegularLowHand, StandardLowHand
+from treys import Card as TreysCard
+from treys import Evaluator
+
+from apps.hands import evaluate, evaluate_badugi, fast
+from tests.hands.combinatorics import five_card_category_counts
+
+NAMES = [f"{'23456789TJQKA'[i // 4]}{'cdhs'[i % 4]}" for i in range(52)]
+N = 100_000
+
+
+def deals(seed, n, size):
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :size]
+
+
+def same_order(ours, theirs_key):
+    """Sort by our scores; consecutive hands must compare the same way under the reference (transitivity then
+    gives the whole order). theirs_key(i) returns a comparable reference object for hand i."""
+    order = np.argsort(ours, kind="stable")
+    disagreements = 0
+    previous = theirs_key(order[0])
+    for a, b in zip(order[:-1], order[1:], strict=True):
+        current = theirs_key(b)
+        ours_cmp = int(ours[b] > ours[a]) - int(ours[b] < ours[a])
+        theirs_cmp = (current > previous) - (current < previous)
+        disagreements += ours_cmp != theirs_cmp
+        previous = current
+    return disagreements
+
+
+def text(row):
+    return "".join(NAMES[c] for c in row)
+
+
+def test_fast_paths_equal_the_readable_core():
+    from apps.hands.cards import parse_cards
+
+    rng = random.Random(4)
+    for size in (5, 6, 7):
+        rows = np.array([rng.sample(range(52), size) for _ in range(3000)])
+        batch = fast.high_scores(rows)
+        per_hand = [fast.high_score(list(r)) for r in rows]
+        assert batch.tolist() == per_hand
+        values = [evaluate("five_card_high", parse_cards(text(r))) for r in rows[:1500]]
+        order = sorted(range(1500), key=lambda i: per_hand[i])
+        for a, b in zip(order, order[1:], strict=False):
+            assert (per_hand[a] < per_hand[b]) == (values[a] < values[b])
+    seven = rows.tolist()
+    assert [fast.seven_card_high(*r) for r in seven] == per_hand
+
+
+def test_batch_enumeration_of_all_five_card_hands():
+    from itertools import combinations
+
+    rows = np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    scores = fast.high_scores(rows)
+    strengths = Counter((scores // 13**5).tolist())
+    expected = {c.strength: five_card_category_counts()[c.name] for c in fast.C}
+    assert dict(strengths) == expected
+
+
+@pytest.mark.parametrize(("size", "seed"), [(5, 1), (7, 2)], ids=["five_card", "seven_card"])
+def test_high_agrees_with_treys_on_100000_hands(size, seed):
+    hands = deals(seed, N, size)
+    ev = Evaluator()
+    ours = fast.high_scores(hands)
+    refs = [-ev.evaluate([TreysCard.new(NAMES[c]) for c in h[:2]], [TreysCard.new(NAMES[c]) for c in h[2:]])
+            for h in hands.tolist()]
+    assert same_order(ours, lambda i: refs[i]) == 0
+
+
+@pytest.mark.parametrize(("scores", "reference"), [
+    (lambda h: fast.ace_to_five_low_scores(h), RegularLowHand),
+    (fast.deuce_to_seven_scores, StandardLowHand)], ids=["ace_to_five_low", "deuce_to_seven_low"])
+def test_lows_agree_with_pokerkit_on_100000_hands(scores, reference):
+    hands = deals(3, N, 5)
+    refs = [reference(text(h)) for h in hands.tolist()]
+    assert same_order(scores(hands), lambda i: refs[i]) == 0
+
+
+def test_eight_or_better_qualifier_in_the_batch_path():
+    hands = deals(8, 20_000, 5)
+    from apps.hands.cards import parse_cards
+
+    scores = fast.ace_to_five_low_scores(hands, qualifier=8)
+    assert [s >= 0 for s in scores.tolist()] == [
+        evaluate("ace_to_five_low_8", parse_cards(text(h))).qualifies for h in hands.tolist()]
+
+
+def test_badugi_agrees_with_pokerkit_on_100000_hands():
+    from apps.hands.cards import parse_cards
+
+    hands = deals(5, N, 4)
+    values = [evaluate_badugi(parse_cards(text(h))) for h in hands.tolist()]
+    keys = {v.key for v in values}
+    rank = {k: i for i, k in enumerate(sorted(keys))}
+    refs = [BadugiHand.from_game(text(h)) for h in hands.tolist()]
+    assert same_order(np.array([rank[v.key] for v in values]), lambda i: refs[i]) == 0
+
+
+def test_omaha_high_and_eight_or_better_low_agree_with_pokerkit_on_100000_hands():
+    deal = deals(6, N, 9)
+    hole, board = deal[:, :4], deal[:, 4:]
+    highs = fast.omaha_high_scores(hole, board)
+    lows = fast.omaha_low8_scores(hole, board)
+    high_refs, low_refs = [], []
+    for row in deal.tolist():
+        h, b = text(row[:4]), text(row[4:])
+        high_refs.append(OmahaHoldemHand.from_game(h, b))
+        try:
+            low_refs.append(OmahaEightOrBetterLowHand.from_game(h, b))
+        except ValueError:
+            low_refs.append(None)
+    assert same_order(highs, lambda i: high_refs[i]) == 0
+    assert [s >= 0 for s in lows.tolist()] == [r is not None for r in low_refs]
+    made = np.flatnonzero(lows >= 0)
+    assert same_order(lows[made], lambda i: low_refs[made[i]]) == 0
