@@ -65,12 +65,27 @@ def _deductions() -> tuple[Deduction, ...]:
     return tuple(import_string(path) for path in settings.POT_DEDUCTIONS)
 
 
+#: Cards a player may hold, and the most community cards, by game (14.9(c)-(h), 14.10(e), 14.11(d), 14.12(d),
+#: 14.12A(d), 14.12B(d), 14.13(c)-(g), 14.13A(c)-(h)). Stud hands may be reported short of the last cards.
+_CARD_COUNTS: dict[str, tuple[tuple[int, ...], int]] = {
+    hands.Game.HOLDEM: ((2,), 5), hands.Game.OMAHA: ((4,), 5), hands.Game.OMAHA_HILO8: ((4,), 5),
+    hands.Game.STUD: ((2, 3, 4, 5, 6, 7), 1), hands.Game.STUD_LOW: ((2, 3, 4, 5, 6, 7), 1),
+    hands.Game.STUD_HILO: ((2, 3, 4, 5, 6, 7), 1), hands.Game.STUD_HILO8: ((2, 3, 4, 5, 6, 7), 1),
+    hands.Game.FIVE_CARD_STUD: ((2, 3, 4, 5), 0), hands.Game.DRAW_HIGH: ((5,), 0), hands.Game.DRAW_LOW: ((5,), 0),
+    hands.Game.TRIPLE_DRAW_27: ((5,), 0), hands.Game.BADUGI: ((4,), 0), hands.Game.MAMBO_STUD: ((2, 3, 4), 1),
+}
+
+
 def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple], tuple]:
-    """Parse every known card, refusing unknown, duplicate or wrongly counted cards (field-level errors)."""
+    """Parse every known card, refusing unknown, duplicate or wrongly counted cards for the game (field-level
+    errors): e.g. two hole cards in hold 'em (14.10(e)), four in Omaha (14.11(d)), at most five on the board."""
+    holding, most_on_board = _CARD_COUNTS[game]
     try:
         board = hands.parse_cards(round_in.board)
     except hands.HandError as exc:
         raise DomainError(str(exc), field="board") from exc
+    if len(board) > most_on_board:
+        raise DomainError(f"{game.value}: at most {most_on_board} community cards, got {len(board)}.", field="board")
     hole: dict[str, tuple] = {}
     for index, player in enumerate(round_in.players):
         if not player.hole_cards:
@@ -79,6 +94,9 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
             hole[str(player.seat)] = hands.parse_cards(player.hole_cards)
         except hands.HandError as exc:
             raise DomainError(f"Seat {player.seat}: {exc}", field=f"players[{index}].hole_cards") from exc
+        if len(hole[str(player.seat)]) not in holding:
+            raise DomainError(f"Seat {player.seat}: {game.value} players hold {' or '.join(map(str, holding))} "
+                              f"cards, got {len(hole[str(player.seat)])}.", field=f"players[{index}].hole_cards")
     try:
         hands.check_distinct(board, *hole.values())
     except hands.HandError as exc:
