@@ -37,6 +37,7 @@ from .rankings import (
                     evaluate_three_card_poker,
 )
 from .settlement import Pot, PotBuild, PotResult, Settlement, award_pots, build_pots, settle
+from .stud import first_to_act, forced_bet
 
 __all__ = [
     "DECK", "FORMS", "LOW_GAMES", "QUALIFIED", "RULE_SETS", "SPLIT_GAMES", "BadugiCategory", "Card", "CardCountError",
@@ -46,5 +47,5 @@ __all__ = [
     "award_pots", "best_hands", "best_holdem", "best_omaha", "best_omaha_hilo8", "build_pots", "check_distinct",
     "evaluate", "evaluate_ace_to_five_low", "evaluate_badugi", "evaluate_deuce_to_seven_low",
     "evaluate_five_card_high", "evaluate_four_card_poker", "evaluate_three_card_high", "evaluate_three_card_low",
-    "evaluate_three_card_poker", "format_cards", "parse_cards", "settle",
+    "evaluate_three_card_poker", "first_to_act", "forced_bet", "format_cards", "parse_cards", "settle",
 ]
