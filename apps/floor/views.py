@@ -1,5 +1,4 @@
 """The supervisor's pages: dashboard, a table and its rounds, a round; the accounting ledger."""
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
 from django.views.generic import TemplateView
@@ -14,14 +13,7 @@ from apps.tables.models import PokerTable
 from .selectors import floor_summary, round_detail, table_rounds
 
 
-class CasinoPageMixin(PermissionPageMixin):
-    def dispatch(self, request, *args, **kwargs):
-        if request.user.is_authenticated and request.user.casino_id is None:
-            raise PermissionDenied("Your account is not attached to a casino.")
-        return super().dispatch(request, *args, **kwargs)
-
-
-class DashboardView(CasinoPageMixin, TemplateView):
+class DashboardView(PermissionPageMixin, TemplateView):
     """Open tables, rounds, rake and contributions of the gaming day, jackpot and pending claims."""
 
     required_perm = "floor.view_dashboard"
@@ -41,7 +33,7 @@ class DashboardView(CasinoPageMixin, TemplateView):
         return response
 
 
-class TableView(CasinoPageMixin, TemplateView):
+class TableView(PermissionPageMixin, TemplateView):
     required_perm = "tables.view_pokertable"
     template_name = "floor/table.html"
 
@@ -54,7 +46,7 @@ class TableView(CasinoPageMixin, TemplateView):
                 "next_limits": {"minimum": minimum, "maximum": maximum, "label": label}}
 
 
-class RoundView(CasinoPageMixin, TemplateView):
+class RoundView(PermissionPageMixin, TemplateView):
     required_perm = "tables.view_pokertable"
     template_name = "floor/round.html"
 
@@ -64,7 +56,7 @@ class RoundView(CasinoPageMixin, TemplateView):
         return {**super().get_context_data(**kwargs), **round_detail(round_of_play=round_of_play)}
 
 
-class ContributionLedgerView(CasinoPageMixin, TemplateView):
+class ContributionLedgerView(PermissionPageMixin, TemplateView):
     """Accounting: the gaming day's bad-beat contributions and the jackpot balance check (14.19(k))."""
 
     required_perm = "badbeat.view_contribution_ledger"
@@ -80,7 +72,7 @@ class ContributionLedgerView(CasinoPageMixin, TemplateView):
                 "ledger_total": contributions_total(jackpot=jackpot) if jackpot else None}
 
 
-class TableSignView(CasinoPageMixin, TemplateView):
+class TableSignView(PermissionPageMixin, TemplateView):
     """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c), 14.17,
     14.19(b), 14.11(b)); never typed by hand."""
 
