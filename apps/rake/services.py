@@ -100,10 +100,11 @@ def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Dec
     if basis < minimum_pot or basis <= 0:
         return ZERO, ZERO
     parts = [b for b in betting_rounds if b > 0] or [basis]
-    computed = sum((floor_to(part * percentage / Decimal(100), increment) for part in parts), ZERO)
+    fees = [floor_to(part * percentage / Decimal(100), increment) for part in parts]
+    computed = sum(fees, ZERO)
     amount = min(computed, maximum)
-    if any(floor_to(p * percentage / Decimal(100), increment) > p * LEGAL_MAXIMUM_PERCENTAGE / Decimal(100)
-           for p in parts):  # defence in depth: never over the legal maximum in any betting round
+    if any(fee > part * LEGAL_MAXIMUM_PERCENTAGE / Decimal(100)
+           for fee, part in zip(fees, parts, strict=True)):  # defence in depth: never over 10 % in any round
         raise DomainError("The rake would exceed 10% of the sums bet.", field="percentage")
     return computed, amount
 
