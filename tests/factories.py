@@ -5,7 +5,7 @@ from decimal import Decimal
 import factory
 from django.contrib.auth.models import Group
 
-from apps.badbeat.models import Jackpot, QualifyingHand
+from apps.badbeat.models import Jackpot, JackpotKind, QualifyingHand
 from apps.casinos.models import Casino, User
 from apps.rake.models import RakeStructure
 from apps.tables.models import BettingStructure, Game, PokerTable
@@ -70,11 +70,14 @@ class RakeStructureFactory(factory.django.DjangoModelFactory):
 class JackpotFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Jackpot
-        django_get_or_create = ("casino",)
+        django_get_or_create = ("casino", "kind")
 
     casino = factory.SubFactory(CasinoFactory)
+    kind = JackpotKind.PRIMARY
     minimum_pot = Decimal("20.00")
     contribution_amount = Decimal("1.00")
     contribution_percentage = None
     maximum_contribution = Decimal("1.00")
     qualifying_hand = QualifyingHand.FOUR_OF_A_KIND
+    minimum_players_dealt = 2
+    both_hole_cards_must_play = False

@@ -21,65 +21,181 @@ class QualifyingHand(models.TextChoices):
     ROYAL_FLUSH = "royal_flush", "Royal flush"
 
 
+class JackpotKind(models.TextChoices):
+    PRIMARY = "primary", "Primary bad beat payout"
+    SECONDARY = "secondary", "Secondary bad beat payout (lesser hand, 14.19(m))"
+
+
+class Funding(models.TextChoices):
+    CONTRIBUTIONS = "contributions", "Its own contribution from each pot (14.19(m)1)"
+    PRIMARY_PORTION = "primary_portion", "A portion of the primary payout, deducted when won (14.19(m)2)"
+
+
+class JackpotStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    PAYOUT_PENDING = "payout_pending", "Payout pending"
+    DISCONTINUED = "discontinued", "Discontinued"
+
+
+class MultipleLosersRule(models.TextChoices):
+    """What happens when more than one player at the table holds a qualifying losing hand (14.19(n))."""
+
+    HIGHEST_LOSING_HAND = "highest", "The highest qualifying losing hand takes the losing share; the others share with the table"
+    SPLIT_LOSING_SHARE = "split", "The qualifying losing hands split the losing share equally"
+
+
+class BothQualifyRule(models.TextChoices):
+    """A round that holds both a primary and a secondary qualifying hand (14.19(m)2.i)."""
+
+    PRIMARY_ONLY = "primary_only", "Only the primary bad beat payout is awarded"
+    BOTH = "both", "Both payouts are awarded"
+
+
+RANK_CHOICES = [(14, "Aces"), (13, "Kings"), (12, "Queens"), (11, "Jacks"), (10, "Tens"), (9, "Nines"),
+                (8, "Eights"), (7, "Sevens"), (6, "Sixes"), (5, "Fives"), (4, "Fours"), (3, "Threes"), (2, "Deuces")]
+percent = dict(max_digits=5, decimal_places=2)
+
+#: The fields of the posted rules (14.19(b)1-4, (m), (n), (p)) a rule change may set.
+RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_percentage", "maximum_contribution",
+               "qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play", "minimum_players_dealt",
+               "losing_share", "winning_share", "table_share", "multiple_losers_rule", "when_both_qualify",
+               "primary_portion_percentage", "reset_percentage", "other_bonus_awards")
+
+
 @pghistory.track()
 class Jackpot(models.Model):
-    """A casino's bad-beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-(c)).
+    """A bad beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-(c), (m), (n), (p)).
 
-    `balance` is kept beside the append-only contributions under a row lock; it always equals their sum
-    less payouts (a test proves it).
+    `balance` (the payout amount) and `reset_reserve` (what funds the next payout, 14.19(p)) are kept beside
+    the append-only records under a row lock; a selector re-derives both from the records. `displayed_amount`
+    is what the room's displays show, changed only by accounting's adjustment (14.19(k), (o)).
     """
 
-    casino = models.OneToOneField(Casino, on_delete=models.PROTECT, related_name="jackpot")
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="jackpots")
     name = models.CharField(max_length=120, default="Bad Beat Jackpot")
+    kind = models.CharField(max_length=10, choices=JackpotKind.choices, default=JackpotKind.PRIMARY)
+    primary = models.ForeignKey("self", on_delete=models.PROTECT, null=True, blank=True, related_name="secondaries",
+                                help_text="For a secondary payout: the primary it belongs to (14.19(m)).")
+    funding = models.CharField(max_length=16, choices=Funding.choices, default=Funding.CONTRIBUTIONS)
+    primary_portion_percentage = models.DecimalField(**percent, null=True, blank=True,
+                                                     help_text="Secondary funded from the primary: its percent of "
+                                                               "the primary payout (14.19(m)2).")
+    when_both_qualify = models.CharField(max_length=12, choices=BothQualifyRule.choices,
+                                         default=BothQualifyRule.PRIMARY_ONLY)
+    status = models.CharField(max_length=16, choices=JackpotStatus.choices, default=JackpotStatus.ACTIVE)
     balance = models.DecimalField(**money, default=Decimal("0.00"))
+    reset_reserve = models.DecimalField(**money, default=Decimal("0.00"),
+                                        help_text="Set aside from contributions for the next payout (14.19(p)).")
+    reset_percentage = models.DecimalField(**percent, default=Decimal("0.00"),
+                                           help_text="Posted percent of each day's contributions that funds the "
+                                                     "next payout (14.19(p)).")
+    displayed_amount = models.DecimalField(**money, default=Decimal("0.00"),
+                                           help_text="Shown on the room's displays; set by accounting (14.19(k)).")
     is_collecting = models.BooleanField(default=True, help_text="Contributions are taken (14.19(c)).")
     minimum_pot = models.DecimalField(**money, default=Decimal("20.00"),
                                       help_text="Minimum pot for a contribution (14.19(b)2).")
     contribution_amount = models.DecimalField(**money, null=True, blank=True,
                                               help_text="Fixed contribution per pot (14.19(b)1); or a percentage.")
-    contribution_percentage = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True,
+    contribution_percentage = models.DecimalField(**percent, null=True, blank=True,
                                                   help_text="Percent of the pot after rake (14.19(b)1).")
     maximum_contribution = models.DecimalField(**money, default=Decimal("1.00"),
                                                help_text="Maximum contributed from one pot (14.19(b)1).")
     qualifying_hand = models.CharField(max_length=20, choices=QualifyingHand.choices,
                                        default=QualifyingHand.FOUR_OF_A_KIND,
                                        help_text="Losing hand that qualifies (14.19(b)3).")
+    qualifying_minimum_rank = models.PositiveSmallIntegerField(
+        choices=RANK_CHOICES, null=True, blank=True,
+        help_text="Within the qualifying category, the lowest rank that qualifies (e.g. four eights).")
+    both_hole_cards_must_play = models.BooleanField(default=True)
+    minimum_players_dealt = models.PositiveSmallIntegerField(default=4)
+    losing_share = models.DecimalField(**percent, default=Decimal("50.00"))
+    winning_share = models.DecimalField(**percent, default=Decimal("25.00"))
+    table_share = models.DecimalField(**percent, default=Decimal("25.00"),
+                                      help_text="Split among the other players dealt in.")
+    multiple_losers_rule = models.CharField(max_length=10, choices=MultipleLosersRule.choices,
+                                            default=MultipleLosersRule.HIGHEST_LOSING_HAND)
+    other_bonus_awards = models.TextField(blank=True, help_text="Other bonus awards funded by the fund (14.19(b)4).")
+    rules_effective_at = models.DateTimeField(null=True, blank=True,
+                                              help_text="When the current qualifying requirements took effect.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        ordering = ["casino", "kind", "pk"]
         constraints = [
             models.CheckConstraint(
                 condition=(models.Q(contribution_amount__isnull=False, contribution_percentage__isnull=True)
-                           | models.Q(contribution_amount__isnull=True, contribution_percentage__isnull=False)),
+                           | models.Q(contribution_amount__isnull=True, contribution_percentage__isnull=False)
+                           | models.Q(funding="primary_portion")),
                 name="jackpot_amount_or_percentage"),
             models.CheckConstraint(condition=models.Q(balance__gte=0), name="jackpot_balance_not_negative"),
+            models.CheckConstraint(condition=models.Q(reset_reserve__gte=0), name="jackpot_reserve_not_negative"),
+            models.CheckConstraint(condition=models.Q(losing_share__gte=0, winning_share__gte=0, table_share__gte=0),
+                                   name="jackpot_shares_not_negative"),
+            models.UniqueConstraint(fields=["casino"], condition=models.Q(kind="primary") & ~models.Q(
+                status="discontinued"), name="one_live_primary_jackpot_per_casino"),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.casino})"
 
     @property
+    def is_secondary(self) -> bool:
+        return self.kind == JackpotKind.SECONDARY
+
+    @property
+    def funded_from_primary(self) -> bool:
+        return self.funding == Funding.PRIMARY_PORTION
+
+    @property
     def contribution_label(self) -> str:
+        if self.funded_from_primary:
+            return (f"{self.primary_portion_percentage}% of the primary payout, deducted from the primary "
+                    f"payout if won")
         if self.contribution_amount is not None:
             return f"${self.contribution_amount:,.2f} per pot"
         return f"{self.contribution_percentage}% of the pot after rake, at most ${self.maximum_contribution:,.2f}"
 
+    @property
+    def qualifying_label(self) -> str:
+        """The qualifying requirements in words (14.19(b)3)."""
+        category = self.get_qualifying_hand_display().replace(" or better", "")
+        rank = dict(RANK_CHOICES).get(self.qualifying_minimum_rank)
+        text = f"losing hand {category.lower()}{f' of {rank.lower()}' if rank else ''} or better"
+        if self.both_hole_cards_must_play:
+            text += ", both hole cards must play"
+        return text + f", at least {self.minimum_players_dealt} players dealt in"
+
+    @property
+    def shares_label(self) -> str:
+        return (f"losing player {self.losing_share.normalize():f} %, winning player {self.winning_share.normalize():f} %, "
+                f"other players dealt in {self.table_share.normalize():f} %")
+
 
 class Contribution(models.Model):
-    """A pot's bad-beat contribution, segregated after the rake (N.J.A.C. 13:69F-14.19(c)). Append-only."""
+    """A pot's bad-beat contribution, segregated after the rake (N.J.A.C. 13:69F-14.19(c)). Append-only.
+
+    `to_reset` is the part that funds the next payout (14.19(p)): over a gaming day the parts add up to the
+    posted percentage of the day's contributions, rounded down to the cent.
+    """
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="contributions")
-    round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="bad_beat_contribution")
+    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="bad_beat_contributions")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="bad_beat_contributions")
     gaming_day = models.DateField(db_index=True)
     amount = models.DecimalField(**money)
+    to_reset = models.DecimalField(**money, default=Decimal("0.00"))
     basis = models.DecimalField(**money, help_text="The pot after the rake.")
     explanation = models.CharField(max_length=300)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="contribution_positive")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="contribution_positive"),
+            models.CheckConstraint(condition=models.Q(to_reset__gte=0) & models.Q(to_reset__lte=models.F("amount")),
+                                   name="contribution_reset_part_within_amount"),
+            models.UniqueConstraint(fields=["jackpot", "round_of_play"], name="one_contribution_per_round"),
+        ]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
     def __str__(self) -> str:
@@ -88,30 +204,203 @@ class Contribution(models.Model):
 
 class ClaimStatus(models.TextChoices):
     PENDING = "pending", "Pending supervisor verification"
-    VERIFIED = "verified", "Verified"
+    VERIFIED = "verified", "Verified — payout pending"
     REJECTED = "rejected", "Rejected"
     PAID = "paid", "Paid"
 
 
 @pghistory.track()
 class Claim(models.Model):
-    """A possible bad beat found by the engine at a showdown; a supervisor verifies it (14.19(i))."""
+    """A bad beat claimed on a round of play, for one jackpot; a poker shift supervisor verifies it with the
+    engine before anything is paid (N.J.A.C. 13:69F-14.19(i)). Opened by the engine at a showdown or by a
+    supervisor. On verification the payout amount is frozen and split into shares (14.19(n))."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="claims")
     round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="bad_beat_claims")
-    seat = models.PositiveSmallIntegerField(help_text="Seat of the losing hand.")
+    seat = models.PositiveSmallIntegerField(help_text="Seat of the (highest) qualifying losing hand.")
     losing_hand = models.CharField(max_length=40)
     losing_cards = models.CharField(max_length=20)
     winning_hand = models.CharField(max_length=40)
     winning_cards = models.CharField(max_length=20)
     status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING)
     opened_at = models.DateTimeField(auto_now_add=True)
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+", help_text="Empty when the engine opened it at the showdown.")
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                    related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.CharField(max_length=300, blank=True)
+    evaluation = models.JSONField(default=dict, blank=True, help_text="The engine's checks, as shown to the supervisor.")
+    payout_amount = models.DecimalField(**money, null=True, blank=True, help_text="Frozen at verification.")
 
     class Meta:
         ordering = ["-opened_at", "-pk"]
-        constraints = [models.UniqueConstraint(fields=["round_of_play", "seat"], name="claim_one_per_seat")]
+        constraints = [models.UniqueConstraint(fields=["jackpot", "round_of_play"], name="claim_one_per_jackpot_round")]
 
     def __str__(self) -> str:
-        return f"Claim seat {self.seat}, round {self.round_of_play_id} ({self.status})"
+        return f"Claim on round {self.round_of_play_id}, seat {self.seat} ({self.status})"
+
+
+class ShareRole(models.TextChoices):
+    LOSING = "losing", "Losing player"
+    WINNING = "winning", "Winning player"
+    TABLE = "table", "Other player dealt in"
+
+
+class ClaimShare(models.Model):
+    """One player's share of a verified bad beat payout (14.19(b)3, (n)). Written once, at verification."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="shares")
+    seat = models.PositiveSmallIntegerField()
+    player = models.CharField(max_length=80, blank=True)
+    role = models.CharField(max_length=8, choices=ShareRole.choices)
+    amount = models.DecimalField(**money)
+
+    class Meta:
+        ordering = ["claim", "role", "seat"]
+        constraints = [models.UniqueConstraint(fields=["claim", "seat"], name="one_share_per_seat")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+
+class PayoutMethod(models.TextChoices):
+    CASH = "cash", "Cash"
+    CASH_EQUIVALENT = "cash_equivalent", "Recognized cash equivalent"
+    CHIPS = "chips", "Gaming chips"
+
+
+class PayoutLocation(models.TextChoices):
+    TABLE = "table", "At the poker table"
+    CAGE = "cage", "At the cashiers' cage"
+
+
+class Payout(models.Model):
+    """A bad beat payout delivered to the players (N.J.A.C. 13:69F-14.19(i)2, (j)); append-only.
+
+    `debited` is the fund the money left: the claim's jackpot, or the primary for a secondary payout funded
+    from it (14.19(m)2.ii).
+    """
+
+    claim = models.OneToOneField(Claim, on_delete=models.PROTECT, related_name="payout")
+    debited = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="payouts")
+    amount = models.DecimalField(**money)
+    method = models.CharField(max_length=16, choices=PayoutMethod.choices)
+    location = models.CharField(max_length=8, choices=PayoutLocation.choices)
+    delivered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    paid_at = models.DateTimeField(auto_now_add=True)
+    gaming_day = models.DateField()
+
+    class Meta:
+        ordering = ["-paid_at"]
+        constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="payout_positive")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+
+class ResetSeed(models.Model):
+    """The reset reserve moved into the payout amount after a payout: it funds the next payout (14.19(p))."""
+
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="reset_seeds")
+    payout = models.OneToOneField(Payout, on_delete=models.PROTECT, null=True, blank=True, related_name="reset_seed")
+    amount = models.DecimalField(**money)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+
+class DailyReset(models.Model):
+    """The reset amount documented for one gaming day (14.19(p)): the day's contributions, the posted
+    percentage and the amount set aside. Written once, when the gaming day is closed."""
+
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="daily_resets")
+    gaming_day = models.DateField()
+    contributions = models.DecimalField(**money)
+    percentage = models.DecimalField(**percent)
+    amount = models.DecimalField(**money)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["jackpot", "gaming_day"], name="one_reset_record_per_day")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+
+class Transfer(models.Model):
+    """A discontinued payout's funds moved to another bad beat payout, so all reach players (14.19(l))."""
+
+    source = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_out")
+    target = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_in")
+    amount = models.DecimalField(**money, help_text="From the payout amount.")
+    reset_amount = models.DecimalField(**money, default=Decimal("0.00"), help_text="From the reset reserve.")
+    reason = models.CharField(max_length=300)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+
+class DisplayReason(models.TextChoices):
+    DAILY = "daily", "Daily adjustment (14.19(k))"
+    AFTER_VERIFICATION = "after_verification", "After a verified bad beat (14.19(k))"
+    AFTER_PAYOUT = "after_payout", "After a payout"
+
+
+class DisplayAdjustment(models.Model):
+    """Accounting adjusts a displayed payout amount in a poker supervisor's presence and verifies that it
+    equals accounting's record (N.J.A.C. 13:69F-14.19(k)); never lower unless paid (14.19(o)). Append-only."""
+
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="display_adjustments")
+    previous_amount = models.DecimalField(**money)
+    displayed_amount = models.DecimalField(**money)
+    accounting_amount = models.DecimalField(**money, help_text="Accounting's record at the moment of adjustment.")
+    reason = models.CharField(max_length=20, choices=DisplayReason.choices)
+    adjusted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    supervisor_present = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    gaming_day = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+
+class RuleChangeStatus(models.TextChoices):
+    SCHEDULED = "scheduled", "Notice posted, takes effect later"
+    APPLIED = "applied", "In effect"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+@pghistory.track()
+class RuleChange(models.Model):
+    """A change to the posted rules: its notice is posted before it takes effect (N.J.A.C. 13:69F-14.19(q))."""
+
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="rule_changes")
+    changes = models.JSONField(help_text="Field -> new value, of RULE_FIELDS.")
+    summary = models.TextField(help_text="The notice, as posted to patrons.")
+    makes_qualifying_harder = models.BooleanField(default=False)
+    notice_posted_at = models.DateTimeField(auto_now_add=True)
+    effective_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=RuleChangeStatus.choices, default=RuleChangeStatus.SCHEDULED)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["effective_at", "pk"]
+
+
+class PayoutNotification(models.Model):
+    """The notice to security or accounting to deliver a verified payout to the table (14.19(i)2)."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="notifications")
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
+    message = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    acknowledged_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                        related_name="+")
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]

@@ -1,16 +1,35 @@
-"""Reads about the bad-beat jackpot."""
+"""Reads about bad beat payouts: jackpots, their posted rules, the engine's verdict on a round, the ledger."""
+from __future__ import annotations
+
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from apps import hands
 from apps.casinos.models import Casino
+from apps.core.money import CENT, ZERO, floor_to
+from apps.rounds.models import RoundOfPlay
 
-from .models import Claim, ClaimStatus, Contribution, Jackpot, QualifyingHand
+from .models import (
+    Claim,
+    ClaimStatus,
+    Contribution,
+    DisplayAdjustment,
+    Jackpot,
+    JackpotKind,
+    JackpotStatus,
+    Payout,
+    PayoutNotification,
+    QualifyingHand,
+    RuleChange,
+    RuleChangeStatus,
+)
+from .qualifying import QualifyingRule, SeatCards, Verdict, judge
 
 #: Engine category of each posted qualifying hand (five-card high, N.J.A.C. 13:69F-14.3(b)).
-_QUALIFYING_CATEGORY = {
+QUALIFYING_CATEGORY = {
     QualifyingHand.FULL_HOUSE: hands.FiveCardCategory.FULL_HOUSE,
     QualifyingHand.FOUR_OF_A_KIND: hands.FiveCardCategory.FOUR_OF_A_KIND,
     QualifyingHand.STRAIGHT_FLUSH: hands.FiveCardCategory.STRAIGHT_FLUSH,
@@ -18,26 +37,188 @@ _QUALIFYING_CATEGORY = {
 }
 
 
-def qualifies_as_bad_beat(*, jackpot: Jackpot, losing: "hands.HandValue") -> bool:
-    """Whether a losing five-card high hand meets the jackpot's posted qualifying hand (14.19(b)3)."""
-    wanted = _QUALIFYING_CATEGORY[QualifyingHand(jackpot.qualifying_hand)]
-    return losing.category.strength >= wanted.strength
+def qualifying_rule(*, jackpot: Jackpot, values: dict | None = None) -> QualifyingRule:
+    """The jackpot's qualifying requirements as the engine reads them (14.19(b)3); `values` overrides fields
+    (a proposed rule change)."""
+    get = (lambda name: (values or {}).get(name, getattr(jackpot, name)))
+    return QualifyingRule(category=QUALIFYING_CATEGORY[QualifyingHand(get("qualifying_hand"))],
+                          minimum_rank=get("qualifying_minimum_rank"),
+                          both_hole_cards_must_play=get("both_hole_cards_must_play"),
+                          minimum_players_dealt=get("minimum_players_dealt"))
+
+
+def qualifies_as_bad_beat(*, jackpot: Jackpot, losing: hands.HandValue) -> bool:
+    """Whether a losing five-card high hand meets the jackpot's qualifying hand (14.19(b)3); a quick test
+    before the full judgement."""
+    return qualifying_rule(jackpot=jackpot).hand_meets(losing)
+
+
+def round_seats(*, round_of_play: RoundOfPlay) -> tuple[list[hands.Card], list[SeatCards]]:
+    """The board and each player dealt in, from the recorded round (cards as the dealer reported them)."""
+    main = round_of_play.pots.filter(index=0).first()
+    eligible = set(main.eligible_seats) if main else None
+    seats = [SeatCards(seat=p.seat, name=p.name, hole=tuple(hands.parse_cards(p.hole_cards)) if p.hole_cards else (),
+                       at_showdown=p.at_showdown, eligible_for_main_pot=eligible is None or p.seat in eligible)
+             for p in round_of_play.players.order_by("seat")]
+    board = hands.parse_cards(round_of_play.board) if round_of_play.board else []
+    return board, seats
+
+
+def judge_round(*, jackpot: Jackpot, round_of_play: RoundOfPlay) -> Verdict:
+    """The engine's verdict on a recorded round under the jackpot's rules (N.J.A.C. 13:69F-14.19(b)3, (i))."""
+    board, seats = round_seats(round_of_play=round_of_play)
+    return judge(qualifying_rule(jackpot=jackpot), round_of_play.game, board, seats)
 
 
 def jackpot_of(*, casino: Casino) -> Jackpot | None:
-    return Jackpot.objects.filter(casino=casino).first()
+    """The casino's live primary jackpot, or None."""
+    return (Jackpot.objects.filter(casino=casino, kind=JackpotKind.PRIMARY)
+            .exclude(status=JackpotStatus.DISCONTINUED).first())
+
+
+def live_jackpots(*, casino: Casino) -> QuerySet[Jackpot]:
+    """Every jackpot of the casino still offered (primary first)."""
+    return Jackpot.objects.filter(casino=casino).exclude(status=JackpotStatus.DISCONTINUED).order_by("kind", "pk")
+
+
+def payable_amount(*, jackpot: Jackpot) -> Decimal:
+    """What the jackpot would pay now (Decimal dollars): its balance, or for a secondary funded from the
+    primary its posted percentage of the primary's balance, rounded down to the cent (14.19(m)2)."""
+    if jackpot.funded_from_primary:
+        return floor_to(jackpot.primary.balance * jackpot.primary_portion_percentage / Decimal(100), CENT)
+    return jackpot.balance
 
 
 def contributions_total(*, jackpot: Jackpot) -> Decimal:
     """Sum of every contribution record of the jackpot (Decimal dollars)."""
-    return jackpot.contributions.aggregate(total=Sum("amount", default=Decimal("0.00")))["total"]
+    return jackpot.contributions.aggregate(total=Sum("amount", default=ZERO))["total"]
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A jackpot's balance and reset reserve re-derived from its append-only records (Decimal dollars)."""
+
+    contributions: Decimal
+    to_reset: Decimal
+    payouts: Decimal
+    transfers_out: Decimal
+    transfers_in: Decimal
+    reset_transfers_out: Decimal
+    reset_transfers_in: Decimal
+    resets: Decimal
+
+    @property
+    def balance(self) -> Decimal:
+        """contributions − reset parts − payouts − transfers out + transfers in + reset seeds."""
+        return (self.contributions - self.to_reset - self.payouts - self.transfers_out + self.transfers_in
+                + self.resets)
+
+    @property
+    def reset_reserve(self) -> Decimal:
+        return self.to_reset - self.resets - self.reset_transfers_out + self.reset_transfers_in
+
+
+def ledger(*, jackpot: Jackpot) -> Ledger:
+    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k), (l), (p)); a check on `balance`."""
+    def total(qs, field="amount"):
+        return qs.aggregate(total=Sum(field, default=ZERO))["total"]
+    return Ledger(contributions=contributions_total(jackpot=jackpot),
+                  to_reset=total(jackpot.contributions, "to_reset"),
+                  payouts=total(jackpot.payouts),
+                  transfers_out=total(jackpot.transfers_out), transfers_in=total(jackpot.transfers_in),
+                  reset_transfers_out=total(jackpot.transfers_out, "reset_amount"),
+                  reset_transfers_in=total(jackpot.transfers_in, "reset_amount"),
+                  resets=total(jackpot.reset_seeds))
 
 
 def contributions_for_gaming_day(*, casino: Casino, gaming_day: date) -> QuerySet[Contribution]:
     return (Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day)
-            .select_related("table", "round_of_play").order_by("created_at", "pk"))
+            .select_related("table", "round_of_play", "jackpot").order_by("created_at", "pk"))
 
 
 def pending_claims(*, casino: Casino) -> QuerySet[Claim]:
     return (Claim.objects.filter(jackpot__casino=casino, status=ClaimStatus.PENDING)
-            .select_related("round_of_play__table").order_by("opened_at"))
+            .select_related("round_of_play__table", "jackpot").order_by("opened_at"))
+
+
+def claims_for_casino(*, casino: Casino) -> QuerySet[Claim]:
+    return (Claim.objects.filter(jackpot__casino=casino)
+            .select_related("round_of_play__table", "jackpot", "decided_by", "opened_by", "payout__delivered_by")
+            .order_by("-opened_at"))
+
+
+def payouts_pending(*, casino: Casino) -> QuerySet[Claim]:
+    """Verified claims whose payout has not been delivered yet (14.19(i)1)."""
+    return claims_for_casino(casino=casino).filter(status=ClaimStatus.VERIFIED)
+
+
+def open_notifications(*, casino: Casino) -> QuerySet[PayoutNotification]:
+    return (PayoutNotification.objects.filter(casino=casino, acknowledged_at__isnull=True)
+            .select_related("claim__round_of_play__table", "claim__jackpot"))
+
+
+def posted_notices(*, casino: Casino) -> QuerySet[RuleChange]:
+    """Rule changes whose notice is posted and which have not taken effect yet (14.19(q))."""
+    return RuleChange.objects.filter(jackpot__casino=casino, status=RuleChangeStatus.SCHEDULED).select_related("jackpot")
+
+
+def rule_history(*, casino: Casino) -> QuerySet[RuleChange]:
+    return RuleChange.objects.filter(jackpot__casino=casino).select_related("jackpot", "proposed_by").order_by(
+        "-notice_posted_at")
+
+
+def last_display_adjustment(*, jackpot: Jackpot) -> DisplayAdjustment | None:
+    return jackpot.display_adjustments.order_by("-created_at", "-pk").first()
+
+
+def paid_since(*, jackpot: Jackpot, moment) -> bool:
+    """Whether money left the jackpot by a payout or a transfer after `moment` (None: ever)."""
+    payouts = Payout.objects.filter(debited=jackpot)
+    transfers = jackpot.transfers_out.all()
+    if moment is not None:
+        payouts, transfers = payouts.filter(paid_at__gt=moment), transfers.filter(created_at__gt=moment)
+    return payouts.exists() or transfers.exists()
+
+
+def has_been_won_since_rules(*, jackpot: Jackpot) -> bool:
+    """Whether the jackpot has been won since its qualifying requirements took effect, or has taken no
+    contribution under them; only then may they be made harder (14.19(q))."""
+    since = jackpot.rules_effective_at
+    won = Payout.objects.filter(claim__jackpot=jackpot)
+    taken = jackpot.contributions.all()
+    if since is not None:
+        won, taken = won.filter(paid_at__gt=since), taken.filter(created_at__gt=since)
+    return won.exists() or not taken.exists()
+
+
+@dataclass(frozen=True)
+class DisplayRow:
+    jackpot: Jackpot
+    displayed: Decimal
+    payable: Decimal
+    pending: Claim | None
+    adjusted_today: bool
+    notices: list[RuleChange]
+
+    @property
+    def agrees(self) -> bool:
+        return self.displayed == self.payable
+
+
+def display_rows(*, casino: Casino, gaming_day: date) -> list[DisplayRow]:
+    """What the room's displays show: each live jackpot's displayed amount, a pending payout (14.19(i)1), the
+    amount accounting's record says (14.19(k)2), and the posted notices of rule changes (14.19(q))."""
+    rows = []
+    notices = list(posted_notices(casino=casino))
+    for jackpot in live_jackpots(casino=casino).select_related("primary"):
+        pending = jackpot.claims.filter(status=ClaimStatus.VERIFIED).order_by("decided_at").first()
+        adjusted = jackpot.display_adjustments.filter(gaming_day=gaming_day).exists()
+        rows.append(DisplayRow(jackpot=jackpot, displayed=jackpot.displayed_amount,
+                               payable=payable_amount(jackpot=jackpot), pending=pending, adjusted_today=adjusted,
+                               notices=[n for n in notices if n.jackpot_id == jackpot.pk]))
+    return rows
+
+
+def jackpots_needing_reset_record(*, casino: Casino, gaming_day: date) -> QuerySet[Jackpot]:
+    return Jackpot.objects.filter(casino=casino).filter(
+        Q(contributions__gaming_day=gaming_day) | ~Q(status=JackpotStatus.DISCONTINUED)).distinct()

@@ -1,14 +1,61 @@
-"""Writes about the bad-beat jackpot: contributions taken from pots, and claims opened at showdowns."""
+"""Writes about bad beat payouts (N.J.A.C. 13:69F-14.19): contributions taken from pots, posted rules and their
+changes, claims verified by the engine, payouts, displays, reset amounts and discontinuing.
+
+Every movement of money is an append-only record written in the same transaction that moves the jackpot's
+balance, under a row lock on the jackpot(s), always taken in primary-key order.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
 
-from apps.casinos.models import Casino
+from apps.casinos.models import Casino, User
+from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
+from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
 
-from .models import Claim, Contribution, Jackpot
+from .models import (
+    RULE_FIELDS,
+    BothQualifyRule,
+    Claim,
+    ClaimShare,
+    ClaimStatus,
+    Contribution,
+    DailyReset,
+    DisplayAdjustment,
+    DisplayReason,
+    Funding,
+    Jackpot,
+    JackpotKind,
+    JackpotStatus,
+    MultipleLosersRule,
+    Payout,
+    PayoutLocation,
+    PayoutMethod,
+    PayoutNotification,
+    QualifyingHand,
+    ResetSeed,
+    RuleChange,
+    RuleChangeStatus,
+    Transfer,
+)
+from .qualifying import Shares, split_payout
+from .selectors import (
+    has_been_won_since_rules,
+    judge_round,
+    last_display_adjustment,
+    paid_since,
+    payable_amount,
+    qualifying_rule,
+)
+
+HUNDRED = Decimal(100)
 
 
 def compute_contribution(*, jackpot: Jackpot, pot_total: Decimal, after_rake: Decimal) -> tuple[Decimal, str]:
@@ -23,7 +70,7 @@ def compute_contribution(*, jackpot: Jackpot, pot_total: Decimal, after_rake: De
     if jackpot.contribution_amount is not None:
         wanted, how = jackpot.contribution_amount, f"${jackpot.contribution_amount:,.2f} per pot"
     else:
-        wanted = floor_to(after_rake * jackpot.contribution_percentage / Decimal(100), CENT)
+        wanted = floor_to(after_rake * jackpot.contribution_percentage / HUNDRED, CENT)
         how = f"{jackpot.contribution_percentage}% of ${after_rake:,.2f} after rake = ${wanted:,.2f}"
     amount = min(wanted, jackpot.maximum_contribution, after_rake)
     if amount < wanted:
@@ -31,63 +78,521 @@ def compute_contribution(*, jackpot: Jackpot, pot_total: Decimal, after_rake: De
     return amount, how + "."
 
 
-def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deducted: Decimal) -> Decimal:
-    """Segregate the bad-beat contribution of a round, after the rake (N.J.A.C. 13:69F-14.19(c)).
+def reset_part(*, day_total_before: Decimal, amount: Decimal, percentage: Decimal) -> Decimal:
+    """The part of a contribution that funds the next payout (14.19(p)), so that over a gaming day the parts
+    add up to exactly the posted percentage of the day's contributions, rounded down to the cent:
+    floor(p × (before + amount)) − floor(p × before). Decimal dollars."""
+    if not percentage:
+        return ZERO
+    return (floor_to((day_total_before + amount) * percentage / HUNDRED, CENT)
+            - floor_to(day_total_before * percentage / HUNDRED, CENT))
 
-    The second of settings.POT_DEDUCTIONS: `already_deducted` is the rake. Records a Contribution and adds it to
-    the jackpot balance under a row lock; returns the amount (Decimal dollars, 0 when the table does not
-    participate, the jackpot is not collecting, or the pot is below the minimum).
+
+def _lock(*jackpot_ids: int) -> dict[int, Jackpot]:
+    """Row-lock jackpots in primary-key order (no deadlock between two writers) and return them by id."""
+    locked = Jackpot.objects.select_for_update().filter(pk__in=jackpot_ids).order_by("pk")
+    return {j.pk: j for j in locked}
+
+
+def lock_casino_jackpots(*, casino_id: int) -> list[Jackpot]:
+    """Row-lock every jackpot of a casino, in primary-key order. Counts take this lock so that no contribution
+    commits while they read the contributions of a box (every contribution is written under it)."""
+    return list(Jackpot.objects.select_for_update().filter(casino_id=casino_id).order_by("pk"))
+
+
+def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deducted: Decimal) -> Decimal:
+    """Segregate the bad beat contributions of a round, after the rake (N.J.A.C. 13:69F-14.19(c)).
+
+    The second of settings.POT_DEDUCTIONS: `already_deducted` is the rake. For each collecting jackpot of the
+    casino that takes its own contributions (a primary, and a secondary funded by contributions, 14.19(m)1),
+    records a Contribution, with its reset part (14.19(p)), and adds it to the balance under a row lock.
+    Returns the total taken (Decimal dollars; 0 when the table does not participate or nothing is collected).
     """
     table = round_of_play.table
     if not table.bad_beat_participation:
         return ZERO
-    jackpot = Jackpot.objects.select_for_update().filter(casino_id=table.casino_id).first()
-    if jackpot is None or not jackpot.is_collecting:
-        return ZERO
-    amount, explanation = compute_contribution(jackpot=jackpot, pot_total=pot_total,
-                                               after_rake=pot_total - already_deducted)
-    if amount <= 0:
-        return ZERO
-    Contribution.objects.create(jackpot=jackpot, round_of_play=round_of_play, table=table,
-                                gaming_day=round_of_play.gaming_day, amount=amount,
-                                basis=pot_total - already_deducted, explanation=explanation)
-    jackpot.balance += amount
-    jackpot.save(update_fields=["balance", "updated_at"])
-    return amount
+    jackpots = [j for j in lock_casino_jackpots(casino_id=table.casino_id)
+                if j.is_collecting and j.status != JackpotStatus.DISCONTINUED and j.funding == Funding.CONTRIBUTIONS]
+    taken = ZERO
+    for jackpot in sorted(jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
+        after = pot_total - already_deducted - taken
+        amount, explanation = compute_contribution(jackpot=jackpot, pot_total=pot_total, after_rake=after)
+        if amount <= 0:
+            continue
+        before = jackpot.contributions.filter(gaming_day=round_of_play.gaming_day).aggregate(
+            t=Sum("amount", default=ZERO))["t"]
+        to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
+        Contribution.objects.create(jackpot=jackpot, round_of_play=round_of_play, table=table,
+                                    gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
+                                    basis=after, explanation=explanation)
+        jackpot.balance += amount - to_reset
+        jackpot.reset_reserve += to_reset
+        jackpot.save(update_fields=["balance", "reset_reserve", "updated_at"])
+        taken += amount
+    return taken
+
+
+# --- posted rules --------------------------------------------------------------------------------------------
+
+def _validated(values: dict, *, base: Jackpot | None) -> dict:
+    """Check a set of posted-rule values (14.19(b)1-4); raises DomainError naming the field."""
+    get = (lambda name, default=None: values.get(name, getattr(base, name) if base else default))
+    unknown = set(values) - set(RULE_FIELDS)
+    if unknown:
+        raise DomainError(f"Not a posted rule: {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
+    out = dict(values)
+    for name in ("minimum_pot", "contribution_amount", "maximum_contribution"):
+        if values.get(name) is not None:
+            try:
+                out[name] = money(values[name])
+            except Exception as exc:
+                raise DomainError("Give an amount in dollars and cents.", field=name) from exc
+    for name in ("contribution_percentage", "losing_share", "winning_share", "table_share", "reset_percentage",
+                 "primary_portion_percentage"):
+        if values.get(name) is not None:
+            try:
+                out[name] = Decimal(str(values[name])).quantize(CENT)
+            except Exception as exc:
+                raise DomainError("Give a percentage.", field=name) from exc
+            if not (0 <= out[name] <= 100):
+                raise DomainError("A percentage is between 0 and 100.", field=name)
+    merged = {name: out.get(name, get(name)) for name in RULE_FIELDS}
+    funded_from_primary = base is not None and base.funding == Funding.PRIMARY_PORTION
+    if not funded_from_primary:
+        if (merged["contribution_amount"] is None) == (merged["contribution_percentage"] is None):
+            raise DomainError("Give either a fixed contribution or a percentage, not both.", field="contribution_amount")
+        if merged["contribution_percentage"] is not None and merged["contribution_percentage"] <= 0:
+            raise DomainError("The percentage must be above 0.", field="contribution_percentage")
+        if merged["contribution_amount"] is not None and merged["contribution_amount"] <= 0:
+            raise DomainError("The contribution must be positive.", field="contribution_amount")
+        if merged["maximum_contribution"] is None or merged["maximum_contribution"] <= 0:
+            raise DomainError("The maximum contribution must be positive.", field="maximum_contribution")
+        if merged["minimum_pot"] is None or merged["minimum_pot"] < 0:
+            raise DomainError("The minimum pot may not be negative.", field="minimum_pot")
+    if merged["qualifying_hand"] not in QualifyingHand.values:
+        raise DomainError(f"Choose one of {', '.join(QualifyingHand.values)}.", field="qualifying_hand")
+    if merged["qualifying_minimum_rank"] is not None and not (2 <= int(merged["qualifying_minimum_rank"]) <= 14):
+        raise DomainError("A rank is 2 (deuces) to 14 (aces).", field="qualifying_minimum_rank")
+    if merged["minimum_players_dealt"] is not None and not (2 <= int(merged["minimum_players_dealt"]) <= 10):
+        raise DomainError("Between 2 and 10 players.", field="minimum_players_dealt")
+    shares = [merged[n] for n in ("losing_share", "winning_share", "table_share")]
+    if None not in shares and sum(Decimal(str(s)) for s in shares) != HUNDRED:
+        raise DomainError("The losing, winning and table shares must add up to 100 %.", field="losing_share")
+    if merged["multiple_losers_rule"] not in MultipleLosersRule.values:
+        raise DomainError(f"Choose one of {', '.join(MultipleLosersRule.values)}.", field="multiple_losers_rule")
+    if merged["when_both_qualify"] not in BothQualifyRule.values:
+        raise DomainError(f"Choose one of {', '.join(BothQualifyRule.values)}.", field="when_both_qualify")
+    return out
 
 
 @transaction.atomic
 def post_jackpot_rules(*, casino: Casino, minimum_pot: Decimal, maximum_contribution: Decimal,
                        qualifying_hand: str, contribution_amount: Decimal | None = None,
-                       contribution_percentage: Decimal | None = None, name: str = "Bad Beat Jackpot") -> Jackpot:
-    """Create or change the casino's jackpot and its posted rules (N.J.A.C. 13:69F-14.19(b)).
-
-    Exactly one of contribution_amount / contribution_percentage. Raises DomainError naming the field.
+                       contribution_percentage: Decimal | None = None, name: str = "Bad Beat Jackpot",
+                       **more) -> Jackpot:
+    """Offer a primary bad beat payout with its posted rules (N.J.A.C. 13:69F-14.19(b)), or set the rules of
+    one that has taken no contribution yet. Once contributions are taken, rules change only through
+    `propose_rule_change`, with a notice first (14.19(q)). `more`: other RULE_FIELDS. Exactly one of
+    contribution_amount / contribution_percentage. Raises DomainError naming the field.
     """
-    if (contribution_amount is None) == (contribution_percentage is None):
-        raise DomainError("Give either a fixed contribution or a percentage.", field="contribution_amount")
-    if contribution_percentage is not None and not (0 < contribution_percentage <= 100):
-        raise DomainError("The percentage must be above 0 and at most 100.", field="contribution_percentage")
-    if contribution_amount is not None and contribution_amount <= 0:
-        raise DomainError("The contribution must be positive.", field="contribution_amount")
-    if maximum_contribution <= 0:
-        raise DomainError("The maximum contribution must be positive.", field="maximum_contribution")
-    if minimum_pot < 0:
-        raise DomainError("The minimum pot may not be negative.", field="minimum_pot")
-    jackpot, _ = Jackpot.objects.select_for_update().update_or_create(
-        casino=casino,
-        defaults={"name": name, "minimum_pot": money(minimum_pot), "maximum_contribution": money(maximum_contribution),
-                  "qualifying_hand": qualifying_hand,
-                  "contribution_amount": money(contribution_amount) if contribution_amount is not None else None,
-                  "contribution_percentage": contribution_percentage})
-    return jackpot
+    values = {"name": name, "minimum_pot": minimum_pot, "maximum_contribution": maximum_contribution,
+              "qualifying_hand": qualifying_hand, "contribution_amount": contribution_amount,
+              "contribution_percentage": contribution_percentage, **more}
+    existing = Jackpot.objects.select_for_update().filter(
+        casino=casino, kind=JackpotKind.PRIMARY).exclude(status=JackpotStatus.DISCONTINUED).first()
+    values = _validated(values, base=None if existing is None else existing)
+    if existing is None:
+        return Jackpot.objects.create(casino=casino, rules_effective_at=timezone.now(), **values)
+    if existing.contributions.exists():
+        raise DomainError("This payout has taken contributions: post a notice of the change first (14.19(q)).",
+                          field="name")
+    for name_, value in values.items():
+        setattr(existing, name_, value)
+    existing.rules_effective_at = timezone.now()
+    existing.save()
+    return existing
 
 
-def open_claim(*, jackpot: Jackpot, round_of_play: RoundOfPlay, seat: int, losing_hand: str, losing_cards: str,
-               winning_hand: str, winning_cards: str) -> Claim:
-    """Open a pending claim for a supervisor to verify (N.J.A.C. 13:69F-14.19(i)); idempotent per seat."""
-    claim, _ = Claim.objects.get_or_create(
-        round_of_play=round_of_play, seat=seat,
-        defaults={"jackpot": jackpot, "losing_hand": losing_hand, "losing_cards": losing_cards,
-                  "winning_hand": winning_hand, "winning_cards": winning_cards})
+@transaction.atomic
+def create_secondary_jackpot(*, primary: Jackpot, name: str, qualifying_hand: str, funding: str,
+                             primary_portion_percentage: Decimal | None = None, **rules) -> Jackpot:
+    """Offer a secondary bad beat payout for a lesser qualifying hand (N.J.A.C. 13:69F-14.19(m)): funded by its
+    own contribution from each pot (`rules` then give contribution_amount or contribution_percentage) or by a
+    portion of the primary (`primary_portion_percentage`), deducted from the primary when won. Its qualifying
+    hand must be lesser than the primary's. Raises DomainError naming the field."""
+    if primary.kind != JackpotKind.PRIMARY or primary.status == JackpotStatus.DISCONTINUED:
+        raise DomainError("A secondary payout belongs to a live primary payout.", field="primary")
+    if funding not in Funding.values:
+        raise DomainError(f"Choose one of {', '.join(Funding.values)}.", field="funding")
+    base = Jackpot(casino=primary.casino, kind=JackpotKind.SECONDARY, primary=primary, funding=funding,
+                   minimum_players_dealt=primary.minimum_players_dealt,
+                   both_hole_cards_must_play=primary.both_hole_cards_must_play,
+                   contribution_amount=None, contribution_percentage=None)
+    if funding == Funding.PRIMARY_PORTION:
+        if primary_portion_percentage is None or not (0 < Decimal(str(primary_portion_percentage)) < 100):
+            raise DomainError("Give the percent of the primary payout, above 0 and below 100.",
+                              field="primary_portion_percentage")
+        rules.update(primary_portion_percentage=primary_portion_percentage)
+    values = _validated({"name": name, "qualifying_hand": qualifying_hand, **rules}, base=base)
+    for key, value in values.items():
+        setattr(base, key, value)
+    mine = qualifying_rule(jackpot=base)
+    if not qualifying_rule(jackpot=primary).is_harder_than(mine):
+        raise DomainError("A secondary payout is for a lesser qualifying hand than the primary (14.19(m)).",
+                          field="qualifying_hand")
+    base.rules_effective_at = timezone.now()
+    base.save()
+    return base
+
+
+def _describe_change(jackpot: Jackpot, changes: dict) -> str:
+    parts = []
+    for name, value in changes.items():
+        field = Jackpot._meta.get_field(name)
+        old = getattr(jackpot, name)
+        label = dict(field.choices).get(value, value) if field.choices else value
+        old_label = dict(field.choices).get(old, old) if field.choices else old
+        parts.append(f"{field.verbose_name}: {old_label} → {label}")
+    return "; ".join(parts)
+
+
+@transaction.atomic
+def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: datetime, proposed_by: User,
+                        summary: str = "") -> RuleChange:
+    """Post the notice of a change to the posted rules; it takes effect at `effective_at` (N.J.A.C.
+    13:69F-14.19(q)). The notice must come first: `effective_at` must be in the future. A change that makes the
+    qualifying requirements harder is refused until the payout has been won (or before it has taken any
+    contribution under its current requirements). Raises DomainError naming the field."""
+    jackpot = _lock(jackpot.pk)[jackpot.pk]
+    if jackpot.status == JackpotStatus.DISCONTINUED:
+        raise DomainError("This payout is discontinued.", field="jackpot")
+    if not changes:
+        raise DomainError("Name at least one rule to change.", field="changes")
+    if timezone.is_naive(effective_at) or effective_at <= timezone.now():
+        raise DomainError("A notice is posted before the change takes effect: choose a later time (14.19(q)).",
+                          field="effective_at")
+    values = _validated(changes, base=jackpot)
+    values = {k: v for k, v in values.items() if getattr(jackpot, k) != v}
+    if not values:
+        raise DomainError("Nothing would change.", field="changes")
+    harder = qualifying_rule(jackpot=jackpot, values=values).is_harder_than(qualifying_rule(jackpot=jackpot))
+    if harder and not has_been_won_since_rules(jackpot=jackpot):
+        raise DomainError("The qualifying hand requirements may not be made harder until this payout has been "
+                          "won (14.19(q)).", field="qualifying_hand")
+    stored = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in values.items()}
+    return RuleChange.objects.create(jackpot=jackpot, changes=stored, makes_qualifying_harder=harder,
+                                     summary=summary or _describe_change(jackpot, values),
+                                     effective_at=effective_at, proposed_by=proposed_by)
+
+
+@transaction.atomic
+def withdraw_rule_change(*, change: RuleChange) -> RuleChange:
+    change = RuleChange.objects.select_for_update().get(pk=change.pk)
+    if change.status != RuleChangeStatus.SCHEDULED:
+        raise DomainError("Only a change not yet in effect can be withdrawn.", field="status")
+    change.status = RuleChangeStatus.WITHDRAWN
+    change.save(update_fields=["status"])
+    return change
+
+
+def apply_due_rule_changes(*, now: datetime | None = None) -> int:
+    """Put into effect every scheduled rule change whose time has come (N.J.A.C. 13:69F-14.19(q)); idempotent.
+    A change that makes qualifying harder is checked again: if the payout has taken contributions under its
+    current rules since the notice without being won, it stays scheduled. Returns how many took effect."""
+    now = now or timezone.now()
+    applied = 0
+    for change_id in RuleChange.objects.filter(status=RuleChangeStatus.SCHEDULED, effective_at__lte=now).values_list(
+            "pk", flat=True):
+        with transaction.atomic():
+            change = RuleChange.objects.select_for_update().get(pk=change_id)
+            if change.status != RuleChangeStatus.SCHEDULED:
+                continue
+            jackpot = _lock(change.jackpot_id)[change.jackpot_id]
+            values = _validated(change.changes, base=jackpot)
+            rule = qualifying_rule(jackpot=jackpot, values=values)
+            qualifying_changed = rule != qualifying_rule(jackpot=jackpot)
+            if change.makes_qualifying_harder and not has_been_won_since_rules(jackpot=jackpot):
+                continue
+            for name, value in values.items():
+                setattr(jackpot, name, value)
+            if qualifying_changed:
+                jackpot.rules_effective_at = now
+            jackpot.save()
+            change.status, change.applied_at = RuleChangeStatus.APPLIED, now
+            change.save(update_fields=["status", "applied_at"])
+            applied += 1
+    return applied
+
+
+# --- claims ----------------------------------------------------------------------------------------------------
+
+def _claim_fields(verdict) -> dict:
+    from apps import hands
+    losing, winning = verdict.losing_hand, verdict.winning_hand
+    return {"seat": verdict.losing_seats[0] if verdict.losing_seats else 0,
+            "losing_hand": losing.category.label if losing else "",
+            "losing_cards": hands.format_cards(losing.cards) if losing else "",
+            "winning_hand": winning.category.label if winning else "",
+            "winning_cards": hands.format_cards(winning.cards) if winning else "",
+            "evaluation": verdict.as_json()}
+
+
+def open_claim(*, jackpot: Jackpot, round_of_play: RoundOfPlay, opened_by: User | None = None) -> Claim:
+    """Open a claim on a round for a supervisor to verify (N.J.A.C. 13:69F-14.19(i)); the engine's verdict is
+    stored with it. Idempotent per jackpot and round. Raises DomainError for a round of another casino, or at a
+    table that does not offer the payout."""
+    if round_of_play.table.casino_id != jackpot.casino_id:
+        raise DomainError("The round was played at another casino.", field="round_of_play")
+    if not round_of_play.table.bad_beat_participation:
+        raise DomainError(f"Table {round_of_play.table.number} does not offer a bad beat payout.",
+                          field="round_of_play")
+    existing = Claim.objects.filter(jackpot=jackpot, round_of_play=round_of_play).first()
+    if existing:
+        return existing
+    verdict = judge_round(jackpot=jackpot, round_of_play=round_of_play)
+    claim, _ = Claim.objects.get_or_create(jackpot=jackpot, round_of_play=round_of_play,
+                                           defaults={**_claim_fields(verdict), "opened_by": opened_by})
     return claim
+
+
+def open_claims_for_round(*, round_of_play: RoundOfPlay) -> list[Claim]:
+    """Open a pending claim for each live jackpot the round qualifies for (14.19(a), (i)); a secondary payout
+    is left out when the primary also qualifies and its rule says only the primary is paid (14.19(m)2.i)."""
+    jackpots = [j for j in Jackpot.objects.filter(casino_id=round_of_play.table.casino_id).select_related("primary")
+                if j.status != JackpotStatus.DISCONTINUED]
+    qualifying = {j.pk: j for j in jackpots if judge_round(jackpot=j, round_of_play=round_of_play).qualifies}
+    claims = []
+    for jackpot in qualifying.values():
+        if (jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY
+                and jackpot.primary_id in qualifying):
+            continue
+        claims.append(open_claim(jackpot=jackpot, round_of_play=round_of_play))
+    return claims
+
+
+@transaction.atomic
+def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
+    """A poker shift supervisor verifies a bad beat (N.J.A.C. 13:69F-14.19(i)): the engine judges the round
+    again under the jackpot's rules; if it qualifies, the payout amount is frozen (the balance, or the
+    secondary's portion of the primary, 14.19(m)2), split into shares (14.19(b)3, (n)), the display shows
+    "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2).
+    Raises DomainError when the claim is not pending, the hand does not qualify, another payout of the
+    jackpot is pending, or there is nothing to pay."""
+    if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
+        raise DomainError("Only a poker shift supervisor verifies a bad beat (14.19(i)).", field="supervisor")
+    claim = Claim.objects.select_for_update().select_related("round_of_play__table").get(pk=claim.pk)
+    if claim.status != ClaimStatus.PENDING:
+        raise DomainError(f"This claim is already {claim.get_status_display().lower()}.", field="status")
+    ids = [claim.jackpot_id] + ([Jackpot.objects.get(pk=claim.jackpot_id).primary_id]
+                                if claim.jackpot.funded_from_primary else [])
+    locked = _lock(*ids)
+    jackpot = locked[claim.jackpot_id]
+    if jackpot.status != JackpotStatus.ACTIVE:
+        raise DomainError(f"This payout is {jackpot.get_status_display().lower()}: verify after it is settled.",
+                          field="status")
+    verdict = judge_round(jackpot=jackpot, round_of_play=claim.round_of_play)
+    claim.evaluation = verdict.as_json()
+    if not verdict.qualifies:
+        failed = "; ".join(c.detail for c in verdict.checks if not c.passed)
+        claim.save(update_fields=["evaluation"])
+        raise DomainError(f"The hand does not qualify: {failed}", field="claim")
+    if jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY:
+        primary = jackpot.primary
+        if judge_round(jackpot=primary, round_of_play=claim.round_of_play).qualifies:
+            raise DomainError("This round also qualifies for the primary payout; the posted rule pays only the "
+                              "primary (14.19(m)2.i).", field="claim")
+    if jackpot.funded_from_primary:
+        jackpot.primary = locked[jackpot.primary_id]
+    amount = payable_amount(jackpot=jackpot)
+    if amount <= 0:
+        raise DomainError("The payout amount is $0.00.", field="claim")
+    names = dict(claim.round_of_play.players.values_list("seat", "name"))
+    parts = split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
+                         split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
+    ClaimShare.objects.bulk_create([ClaimShare(claim=claim, seat=seat, role=role, amount=value,
+                                               player=names.get(seat, "")) for seat, role, value in parts])
+    claim.__dict__.update(_claim_fields(verdict))
+    claim.status, claim.payout_amount = ClaimStatus.VERIFIED, amount
+    claim.decided_by, claim.decided_at = supervisor, timezone.now()
+    claim.save()
+    jackpot.status = JackpotStatus.PAYOUT_PENDING
+    jackpot.save(update_fields=["status", "updated_at"])
+    table = claim.round_of_play.table
+    PayoutNotification.objects.create(
+        claim=claim, casino_id=jackpot.casino_id,
+        message=(f"Deliver the {jackpot.name} payout of ${amount:,.2f} to table {table.number} "
+                 f"(round {claim.round_of_play_id}); verified by {supervisor.get_full_name() or supervisor.username}."))
+    return claim
+
+
+@transaction.atomic
+def reject_claim(*, claim: Claim, supervisor: User, note: str) -> Claim:
+    """A poker shift supervisor rejects a claim, with the reason (14.19(i))."""
+    if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
+        raise DomainError("Only a poker shift supervisor decides a claim (14.19(i)).", field="supervisor")
+    if not note.strip():
+        raise DomainError("Say why the claim is rejected.", field="note")
+    claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    if claim.status != ClaimStatus.PENDING:
+        raise DomainError(f"This claim is already {claim.get_status_display().lower()}.", field="status")
+    claim.status, claim.decided_by, claim.decided_at, claim.decision_note = (
+        ClaimStatus.REJECTED, supervisor, timezone.now(), note.strip()[:300])
+    claim.save()
+    return claim
+
+
+@transaction.atomic
+def record_payout(*, claim: Claim, method: str, location: str, delivered_by: User, recorded_by: User) -> Payout:
+    """Record the delivery of a verified payout (N.J.A.C. 13:69F-14.19(i)2, (j)): in cash, a cash equivalent or
+    chips, at the table or the cage, delivered by security or accounting. The amount leaves the jackpot (or,
+    for a secondary funded from the primary, the primary, 14.19(m)2.ii); a primary that is won is then seeded
+    with its reset reserve (14.19(p)). Raises DomainError naming the field."""
+    if method not in PayoutMethod.values:
+        raise DomainError(f"Choose one of {', '.join(PayoutMethod.labels)}.", field="method")
+    if location not in PayoutLocation.values:
+        raise DomainError("At the table or at the cage.", field="location")
+    if not delivered_by.has_role(Role.SECURITY, Role.ACCOUNTING):
+        raise DomainError("A representative of security or accounting delivers the payout (14.19(i)2).",
+                          field="delivered_by")
+    claim = Claim.objects.select_for_update().select_related("jackpot").get(pk=claim.pk)
+    if claim.status != ClaimStatus.VERIFIED:
+        raise DomainError("Only a verified claim is paid.", field="claim")
+    if delivered_by.casino_id != claim.jackpot.casino_id:
+        raise DomainError("The person delivering works at another casino.", field="delivered_by")
+    debited_id = claim.jackpot.primary_id if claim.jackpot.funded_from_primary else claim.jackpot_id
+    locked = _lock(claim.jackpot_id, debited_id)
+    jackpot, debited = locked[claim.jackpot_id], locked[debited_id]
+    amount = claim.payout_amount
+    if debited.balance < amount:
+        raise DomainError(f"{debited.name} holds ${debited.balance:,.2f}, less than ${amount:,.2f}.", field="claim")
+    payout = Payout.objects.create(claim=claim, debited=debited, amount=amount, method=method, location=location,
+                                   delivered_by=delivered_by, recorded_by=recorded_by,
+                                   gaming_day=current_gaming_day(casino=jackpot.casino))
+    debited.balance -= amount
+    if debited.pk == jackpot.pk and debited.reset_reserve > 0:
+        ResetSeed.objects.create(jackpot=debited, payout=payout, amount=debited.reset_reserve)
+        debited.balance += debited.reset_reserve
+        debited.reset_reserve = ZERO
+    debited.save(update_fields=["balance", "reset_reserve", "updated_at"])
+    if not jackpot.claims.filter(status=ClaimStatus.VERIFIED).exclude(pk=claim.pk).exists():
+        Jackpot.objects.filter(pk=jackpot.pk).update(status=JackpotStatus.ACTIVE)
+    claim.status = ClaimStatus.PAID
+    claim.save(update_fields=["status"])
+    claim.notifications.filter(acknowledged_at__isnull=True).update(acknowledged_by=delivered_by,
+                                                                    acknowledged_at=timezone.now())
+    return payout
+
+
+@transaction.atomic
+def acknowledge_notification(*, notification: PayoutNotification, user: User) -> PayoutNotification:
+    """Security or accounting takes charge of delivering a payout (14.19(i)2)."""
+    if not user.has_role(Role.SECURITY, Role.ACCOUNTING):
+        raise DomainError("Security or accounting acknowledges a payout notice.", field="user")
+    notification = PayoutNotification.objects.select_for_update().get(pk=notification.pk)
+    if notification.acknowledged_at is None:
+        notification.acknowledged_by, notification.acknowledged_at = user, timezone.now()
+        notification.save(update_fields=["acknowledged_by", "acknowledged_at"])
+    return notification
+
+
+# --- displays, resets, discontinuing ---------------------------------------------------------------------------
+
+@transaction.atomic
+def adjust_display(*, jackpot: Jackpot, displayed_amount: Decimal, adjusted_by: User, supervisor_present: User,
+                   reason: str = DisplayReason.DAILY) -> DisplayAdjustment:
+    """Accounting adjusts a displayed bad beat payout amount in a poker supervisor's presence and verifies that
+    it corresponds to accounting's record (N.J.A.C. 13:69F-14.19(k)). The amount set must equal the record
+    (the jackpot's payable amount), and may be lower than what was displayed only when money has been paid out
+    since the last adjustment (14.19(o)). Raises DomainError naming the field."""
+    if not adjusted_by.has_role(Role.ACCOUNTING):
+        raise DomainError("A casino accounting department representative adjusts the display (14.19(k)).",
+                          field="adjusted_by")
+    if not supervisor_present.has_role(Role.POKER_SHIFT_SUPERVISOR) or supervisor_present.pk == adjusted_by.pk:
+        raise DomainError("A poker supervisor must be present, other than the one adjusting (14.19(k)1).",
+                          field="supervisor_present")
+    if reason not in DisplayReason.values:
+        raise DomainError(f"Choose one of {', '.join(DisplayReason.values)}.", field="reason")
+    ids = [jackpot.pk] + ([jackpot.primary_id] if jackpot.funded_from_primary else [])
+    locked = _lock(*ids)
+    jackpot = locked[jackpot.pk]
+    if jackpot.funded_from_primary:
+        jackpot.primary = locked[jackpot.primary_id]
+    record = payable_amount(jackpot=jackpot)
+    try:
+        displayed_amount = money(displayed_amount)
+    except Exception as exc:
+        raise DomainError("Give the amount displayed, in dollars and cents.", field="displayed_amount") from exc
+    if displayed_amount != record:
+        raise DomainError(f"The display must show accounting's record, ${record:,.2f} (14.19(k)2).",
+                          field="displayed_amount")
+    previous = jackpot.displayed_amount
+    if displayed_amount < previous:
+        last = last_display_adjustment(jackpot=jackpot)
+        source = jackpot.primary if jackpot.funded_from_primary else jackpot
+        if not paid_since(jackpot=source, moment=last.created_at if last else None):
+            raise DomainError(f"The display shows ${previous:,.2f}; it may not go down unless the payout was paid "
+                              "(14.19(o)).", field="displayed_amount")
+    adjustment = DisplayAdjustment.objects.create(
+        jackpot=jackpot, previous_amount=previous, displayed_amount=displayed_amount, accounting_amount=record,
+        reason=reason, adjusted_by=adjusted_by, supervisor_present=supervisor_present,
+        gaming_day=current_gaming_day(casino=jackpot.casino))
+    jackpot.displayed_amount = displayed_amount
+    jackpot.save(update_fields=["displayed_amount", "updated_at"])
+    return adjustment
+
+
+@transaction.atomic
+def document_daily_reset(*, jackpot: Jackpot, gaming_day: date) -> DailyReset | None:
+    """Document the reset amount of a gaming day (N.J.A.C. 13:69F-14.19(p)): the day's contributions, the
+    posted percentage and the amount set aside for the next payout. Idempotent; None for a jackpot funded from
+    the primary (it has no contributions of its own)."""
+    if jackpot.funded_from_primary:
+        return None
+    existing = DailyReset.objects.filter(jackpot=jackpot, gaming_day=gaming_day).first()
+    if existing:
+        return existing
+    totals = jackpot.contributions.filter(gaming_day=gaming_day).aggregate(
+        amount=Sum("amount", default=ZERO), to_reset=Sum("to_reset", default=ZERO))
+    percentage = jackpot.reset_percentage
+    reset, _ = DailyReset.objects.get_or_create(
+        jackpot=jackpot, gaming_day=gaming_day,
+        defaults={"contributions": totals["amount"], "percentage": percentage, "amount": totals["to_reset"]})
+    return reset
+
+
+@transaction.atomic
+def discontinue_jackpot(*, jackpot: Jackpot, target: Jackpot, reason: str, made_by: User) -> Transfer:
+    """Discontinue a bad beat payout (N.J.A.C. 13:69F-14.19(l)): contributions stop and its whole amount and
+    reset reserve are transferred to another live bad beat payout of the casino, so that all funds are paid to
+    players. Refused while a payout is pending, to the same or a discontinued payout, or while a secondary
+    payout funded from this one is still offered. Raises DomainError naming the field."""
+    if not made_by.has_role(Role.ADMIN, Role.POKER_SHIFT_SUPERVISOR) and not made_by.is_superuser:
+        raise DomainError("A supervisor or an administrator discontinues a payout.", field="made_by")
+    if not reason.strip():
+        raise DomainError("Give the reason, as in the procedures submitted to the Division (14.19(l)).",
+                          field="reason")
+    if target.pk == jackpot.pk:
+        raise DomainError("Transfer to another bad beat payout.", field="target")
+    locked = _lock(jackpot.pk, target.pk)
+    source, target = locked[jackpot.pk], locked[target.pk]
+    if target.casino_id != source.casino_id:
+        raise DomainError("The other payout must be offered by the same casino.", field="target")
+    if source.status == JackpotStatus.DISCONTINUED:
+        raise DomainError("This payout is already discontinued.", field="jackpot")
+    if source.status == JackpotStatus.PAYOUT_PENDING or source.claims.filter(status=ClaimStatus.VERIFIED).exists():
+        raise DomainError("A payout is pending: pay it first.", field="jackpot")
+    if target.status == JackpotStatus.DISCONTINUED or target.funded_from_primary:
+        raise DomainError("Transfer to a live payout that holds its own funds.", field="target")
+    if source.secondaries.filter(funding=Funding.PRIMARY_PORTION).exclude(
+            status=JackpotStatus.DISCONTINUED).exists():
+        raise DomainError("Discontinue the secondary payout funded from this one first.", field="jackpot")
+    transfer = Transfer.objects.create(source=source, target=target, amount=source.balance,
+                                       reset_amount=source.reset_reserve, reason=reason.strip()[:300],
+                                       made_by=made_by)
+    target.balance += source.balance
+    target.reset_reserve += source.reset_reserve
+    target.save(update_fields=["balance", "reset_reserve", "updated_at"])
+    source.balance = source.reset_reserve = ZERO
+    source.is_collecting, source.status = False, JackpotStatus.DISCONTINUED
+    source.save(update_fields=["balance", "reset_reserve", "is_collecting", "status", "updated_at"])
+    return transfer

@@ -58,7 +58,8 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
 
 
 def table_rounds(*, table: PokerTable, gaming_day: date | None = None) -> QuerySet[RoundOfPlay]:
-    qs = RoundOfPlay.objects.filter(table=table).select_related("rake_record", "bad_beat_contribution")
+    qs = (RoundOfPlay.objects.filter(table=table).select_related("rake_record")
+          .annotate(contribution_total=Sum("bad_beat_contributions__amount")))
     return qs.filter(gaming_day=gaming_day) if gaming_day else qs
 
 
@@ -66,13 +67,14 @@ def round_detail(*, round_of_play: RoundOfPlay) -> dict:
     """Everything the round page shows: players and cards, pots and awards, rake and contribution."""
     pots = list(round_of_play.pots.prefetch_related("awards"))
     rake = getattr(round_of_play, "rake_record", None)
-    contribution = Contribution.objects.filter(round_of_play=round_of_play).first()
+    contributions = list(Contribution.objects.filter(round_of_play=round_of_play).select_related("jackpot"))
     return {
         "round": round_of_play,
         "players": list(round_of_play.players.all()),
         "pots": pots,
         "rake": rake,
-        "contribution": contribution,
+        "contributions": contributions,
+        "contribution_total": sum((c.amount for c in contributions), ZERO),
         "claims": list(round_of_play.bad_beat_claims.all()),
         "awarded_total": sum((p.amount for p in pots), ZERO),
     }

@@ -23,8 +23,8 @@ def conserved(round_of_play: RoundOfPlay) -> None:
     returned = sum(p.returned for p in round_of_play.players.all())
     awarded = sum(a.amount for a in PotAward.objects.filter(pot__round_of_play=round_of_play))
     rake = round_of_play.rake_record.amount
-    contribution = getattr(round_of_play, "bad_beat_contribution", None)
-    assert put_in == returned + awarded + rake + (contribution.amount if contribution else 0)
+    contribution = sum(c.amount for c in round_of_play.bad_beat_contributions.all())
+    assert put_in == returned + awarded + rake + contribution
     assert awarded == sum(p.awarded for p in round_of_play.players.all())
 
 

@@ -1,0 +1,214 @@
+"""Whether a round of play is a bad beat under a jackpot's posted qualifying requirements, and how the payout
+is shared (N.J.A.C. 13:69F-14.19(a), (b)3, (n)). Plain data in, plain data out: the hand engine ranks the
+hands; nothing here touches the database.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import combinations
+
+from apps import hands
+from apps.core.money import CENT, ZERO, floor_to
+
+#: Games whose high hand is a five-card poker hand (14.3(b)); a bad beat is judged on it.
+HIGH_HAND_GAMES = frozenset({hands.Game.HOLDEM, hands.Game.OMAHA, hands.Game.OMAHA_HILO8, hands.Game.STUD,
+                             hands.Game.STUD_HILO, hands.Game.STUD_HILO8, hands.Game.FIVE_CARD_STUD,
+                             hands.Game.DRAW_HIGH})
+RANK_NAMES = {14: "aces", 13: "kings", 12: "queens", 11: "jacks", 10: "tens", 9: "nines", 8: "eights",
+              7: "sevens", 6: "sixes", 5: "fives", 4: "fours", 3: "threes", 2: "deuces"}
+
+
+@dataclass(frozen=True, slots=True)
+class QualifyingRule:
+    """A jackpot's qualifying requirements: the weakest losing hand (a five-card high category and, within it,
+    the lowest principal rank, e.g. four eights), whether both hole cards must play (hold 'em) and how many
+    players must be dealt in."""
+
+    category: hands.FiveCardCategory
+    minimum_rank: int | None = None
+    both_hole_cards_must_play: bool = False
+    minimum_players_dealt: int = 2
+
+    def describe(self) -> str:
+        rank = f" of {RANK_NAMES[self.minimum_rank]}" if self.minimum_rank else ""
+        return f"{self.category.label.lower()}{rank} or better"
+
+    def hand_meets(self, value: hands.HandValue) -> bool:
+        """Whether a five-card high hand is at or above the qualifying hand. The key's second element is the
+        principal rank: the quads, the trips of a full house, the top of a straight (flush)."""
+        strength = value.category.strength
+        if strength != self.category.strength:
+            return strength > self.category.strength
+        return self.minimum_rank is None or value.key[1] >= self.minimum_rank
+
+    def is_harder_than(self, other: QualifyingRule) -> bool:
+        """True when this rule makes qualifying harder than `other` in any respect (14.19(q))."""
+        mine = (self.category.strength, self.minimum_rank or 0)
+        theirs = (other.category.strength, other.minimum_rank or 0)
+        return (mine > theirs or (self.both_hole_cards_must_play and not other.both_hole_cards_must_play)
+                or self.minimum_players_dealt > other.minimum_players_dealt)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCards:
+    """One player dealt in: seat, name, cards held (hole cards, and up-cards in stud), whether at the showdown,
+    and whether eligible for the main pot."""
+
+    seat: int
+    hole: tuple[hands.Card, ...]
+    at_showdown: bool
+    eligible_for_main_pot: bool = True
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    label: str
+    passed: bool
+    detail: str
+
+
+@dataclass
+class Verdict:
+    """The engine's judgement of a round: the checks in the order shown to the supervisor, the qualifying
+    losing seats (best hand first), the main-pot winners, the hands as ranked and the cards that played."""
+
+    qualifies: bool
+    checks: list[Check]
+    losing_seats: list[int] = field(default_factory=list)
+    winning_seats: list[int] = field(default_factory=list)
+    dealt_seats: list[int] = field(default_factory=list)
+    losing_hand: hands.HandValue | None = None
+    winning_hand: hands.HandValue | None = None
+    played: dict[int, str] = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {
+            "qualifies": self.qualifies,
+            "checks": [{"label": c.label, "passed": c.passed, "detail": c.detail} for c in self.checks],
+            "losing_seats": self.losing_seats, "winning_seats": self.winning_seats, "dealt_seats": self.dealt_seats,
+            "losing_hand": str(self.losing_hand) if self.losing_hand else "",
+            "winning_hand": str(self.winning_hand) if self.winning_hand else "",
+            "played": {str(k): v for k, v in self.played.items()},
+        }
+
+
+def _best_with_both_hole_cards(hole: Sequence[hands.Card], board: Sequence[hands.Card]) -> hands.HandValue:
+    return max(hands.evaluate_five_card_high((*hole, *three)) for three in combinations(board, 3))
+
+
+def _played_text(value: hands.HandValue, hole: Sequence[hands.Card]) -> str:
+    from_hole = [c for c in value.cards if c in hole]
+    return (f"{hands.format_cards(value.cards)} — {len(from_hole)} hole card"
+            f"{'' if len(from_hole) == 1 else 's'} played ({hands.format_cards(from_hole) or 'none'})")
+
+
+def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: Sequence[SeatCards]) -> Verdict:
+    """Judge a round of play against a qualifying rule (N.J.A.C. 13:69F-14.19(b)3).
+
+    A losing hand is a hand at the showdown, eligible for the main pot, ranked below the best high hand there.
+    It qualifies when the engine ranks it at or above the rule's hand, with both hole cards in the five that
+    play where the rule asks it (hold 'em: the best hand that uses both must be as good as the best hand), and
+    enough players were dealt in. Returns a Verdict whose checks say why; never raises for a hand that does not
+    qualify. Raises hands.HandError for impossible cards.
+    """
+    checks: list[Check] = []
+    game = hands.Game(game)
+    dealt = sorted(s.seat for s in seats)
+    verdict = Verdict(qualifies=False, checks=checks, dealt_seats=dealt)
+    if game not in HIGH_HAND_GAMES:
+        checks.append(Check("Game", False, f"{game.value} has no five-card high hand; no bad beat is offered."))
+        return verdict
+    checks.append(Check("Players dealt in", len(dealt) >= rule.minimum_players_dealt,
+                        f"{len(dealt)} dealt in; at least {rule.minimum_players_dealt} required."))
+    contenders = [s for s in seats if s.at_showdown and s.eligible_for_main_pot and s.hole]
+    if len(contenders) < 2:
+        checks.append(Check("Showdown", False, "Fewer than two hands were shown down for the main pot."))
+        return verdict
+    high: dict[int, hands.HandValue] = {}
+    for s in contenders:
+        high[s.seat] = hands.best_hands(game, s.hole, board).high
+        verdict.played[s.seat] = _played_text(high[s.seat], s.hole)
+    best = max(high.values())
+    verdict.winning_seats = sorted(seat for seat, value in high.items() if value == best)
+    verdict.winning_hand = best
+    checks.append(Check("Winning hand", True, f"Seat {', '.join(map(str, verdict.winning_seats))}: {best}."))
+    losers = sorted((seat for seat, value in high.items() if value < best), key=lambda seat: high[seat], reverse=True)
+    qualifying = []
+    for seat in losers:
+        value = high[seat]
+        if not rule.hand_meets(value):
+            continue
+        hole = next(s.hole for s in contenders if s.seat == seat)
+        if rule.both_hole_cards_must_play and game == hands.Game.HOLDEM:
+            with_both = _best_with_both_hole_cards(hole, board)
+            if with_both != value:
+                checks.append(Check(f"Seat {seat}: both hole cards play", False,
+                                    f"{value} does not use both hole cards; with both the best is {with_both}."))
+                continue
+        qualifying.append(seat)
+    if qualifying:
+        top = qualifying[0]
+        verdict.losing_seats, verdict.losing_hand = qualifying, high[top]
+        checks.append(Check("Losing hand", True,
+                            f"Seat {top}: {high[top]} lost; {rule.describe()} required."
+                            + (f" Also qualifying: seat {', '.join(map(str, qualifying[1:]))}." if qualifying[1:]
+                               else "")))
+        if rule.both_hole_cards_must_play and game == hands.Game.HOLDEM:
+            checks.append(Check("Both hole cards play", True, verdict.played[top]))
+    else:
+        shown = f"best losing hand {high[losers[0]]}" if losers else "no losing hand at the showdown"
+        checks.append(Check("Losing hand", False, f"{shown}; {rule.describe()} required."))
+    verdict.qualifies = all(c.passed for c in checks if not c.label.startswith("Seat ")) and bool(qualifying)
+    return verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Shares:
+    losing: Decimal
+    winning: Decimal
+    table: Decimal
+
+
+def split_payout(amount: Decimal, verdict: Verdict, shares: Shares, *, split_losing_share: bool) -> list[tuple[int, str, Decimal]]:
+    """Split a payout amount (Decimal dollars) among the players of a qualifying round: [(seat, role, amount)].
+
+    The losing share goes to the highest qualifying losing hand, or is split among every qualifying losing hand
+    when `split_losing_share` (the posted rule for more than one qualifying hand, 14.19(n)); the winning share
+    to the main-pot winners; the table share to every other player dealt in (with the losing share, when it is
+    not split, to the other qualifying losers). Shares are percentages of the amount; each player's part is
+    rounded down to the cent and the odd cents go to the losing player(s), seat by seat, so the parts add up to
+    the amount exactly. A share with nobody to receive it falls to the losing player(s). Raises ValueError when
+    the percentages do not add up to 100.
+    """
+    if shares.losing + shares.winning + shares.table != Decimal(100):
+        raise ValueError("The shares must add up to 100 %.")
+    losers = verdict.losing_seats if split_losing_share else verdict.losing_seats[:1]
+    winners = verdict.winning_seats
+    others = [s for s in verdict.dealt_seats if s not in losers and s not in winners]
+    groups = [("losing", losers, shares.losing), ("winning", winners, shares.winning), ("table", others, shares.table)]
+    parts: dict[int, list] = {}
+    orphaned = ZERO
+    for role, seats, pct in groups:
+        pot = floor_to(amount * pct / Decimal(100), CENT)
+        if not seats:
+            orphaned += pot
+            continue
+        each = floor_to(pot / len(seats), CENT)
+        for seat in seats:
+            parts[seat] = [role, each]
+    remainder = amount - sum(p[1] for p in parts.values())
+    # Odd cents and orphaned shares: to the losing player(s), a cent at a time, seat order.
+    cents = int(((remainder - orphaned) / CENT).to_integral_value())
+    for i in range(cents):
+        parts[losers[i % len(losers)]][1] += CENT
+    if orphaned:
+        each = floor_to(orphaned / len(losers), CENT)
+        for seat in losers:
+            parts[seat][1] += each
+        parts[losers[0]][1] += orphaned - each * len(losers)
+    result = [(seat, role, value) for seat, (role, value) in sorted(parts.items())]
+    assert sum(v for _, _, v in result) == amount
+    return result
