@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "apps.dealers",
     "apps.rake",
     "apps.badbeat",
+    "apps.counts",
     "apps.floor",
 ]
 
@@ -143,6 +144,8 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "deck-rotation-alerts": {"task": "apps.decks.tasks.refresh_all_deck_alerts", "schedule": 60.0},
+    "bad-beat-rule-changes": {"task": "apps.badbeat.tasks.apply_rule_changes", "schedule": 60.0},
+    "close-gaming-days": {"task": "apps.counts.tasks.close_gaming_days", "schedule": 300.0},
 }
 CACHES = {
     "default": (

@@ -261,6 +261,9 @@ class ClaimShare(models.Model):
         constraints = [models.UniqueConstraint(fields=["claim", "seat"], name="one_share_per_seat")]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
+    def __str__(self) -> str:
+        return f"Seat {self.seat} ({self.role}): ${self.amount}"
+
 
 class PayoutMethod(models.TextChoices):
     CASH = "cash", "Cash"
@@ -295,6 +298,9 @@ class Payout(models.Model):
         constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="payout_positive")]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
+    def __str__(self) -> str:
+        return f"${self.amount} paid on claim {self.claim_id}"
+
 
 class ResetSeed(models.Model):
     """The reset reserve moved into the payout amount after a payout: it funds the next payout (14.19(p))."""
@@ -307,6 +313,9 @@ class ResetSeed(models.Model):
     class Meta:
         ordering = ["-created_at"]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Reset ${self.amount} into {self.jackpot_id}"
 
 
 class DailyReset(models.Model):
@@ -325,6 +334,9 @@ class DailyReset(models.Model):
         constraints = [models.UniqueConstraint(fields=["jackpot", "gaming_day"], name="one_reset_record_per_day")]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
+    def __str__(self) -> str:
+        return f"Reset {self.gaming_day}: ${self.amount}"
+
 
 class Transfer(models.Model):
     """A discontinued payout's funds moved to another bad beat payout, so all reach players (14.19(l))."""
@@ -340,6 +352,9 @@ class Transfer(models.Model):
     class Meta:
         ordering = ["-created_at"]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"${self.amount} + ${self.reset_amount} from {self.source_id} to {self.target_id}"
 
 
 class DisplayReason(models.TextChoices):
@@ -366,6 +381,9 @@ class DisplayAdjustment(models.Model):
         ordering = ["-created_at"]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
+    def __str__(self) -> str:
+        return f"Display {self.previous_amount} → {self.displayed_amount}"
+
 
 class RuleChangeStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Notice posted, takes effect later"
@@ -390,6 +408,9 @@ class RuleChange(models.Model):
     class Meta:
         ordering = ["effective_at", "pk"]
 
+    def __str__(self) -> str:
+        return f"Rule change {self.pk} ({self.status}) from {self.effective_at:%Y-%m-%d %H:%M}"
+
 
 class PayoutNotification(models.Model):
     """The notice to security or accounting to deliver a verified payout to the table (14.19(i)2)."""
@@ -404,3 +425,6 @@ class PayoutNotification(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.message

@@ -40,7 +40,8 @@ QUALIFYING_CATEGORY = {
 def qualifying_rule(*, jackpot: Jackpot, values: dict | None = None) -> QualifyingRule:
     """The jackpot's qualifying requirements as the engine reads them (14.19(b)3); `values` overrides fields
     (a proposed rule change)."""
-    get = (lambda name: (values or {}).get(name, getattr(jackpot, name)))
+    def get(name):
+        return (values or {}).get(name, getattr(jackpot, name))
     return QualifyingRule(category=QUALIFYING_CATEGORY[QualifyingHand(get("qualifying_hand"))],
                           minimum_rank=get("qualifying_minimum_rank"),
                           both_hole_cards_must_play=get("both_hole_cards_must_play"),

@@ -32,11 +32,38 @@ class Casino(models.Model):
         return ZoneInfo(self.time_zone)
 
 
+class LicenseType(models.TextChoices):
+    """The Commission's licenses a member of staff may hold."""
+
+    CASINO_KEY_EMPLOYEE = "casino_key_employee", "Casino key employee license"
+    CASINO = "casino", "Casino license"
+    CASINO_EMPLOYEE = "casino_employee", "Casino employee license"
+    NONE = "none", "No license"
+
+
+class Department(models.TextChoices):
+    POKER = "poker", "Poker"
+    TABLE_GAMES = "table_games", "Table games"
+    SECURITY = "security", "Security"
+    SURVEILLANCE = "surveillance", "Surveillance"
+    INTERNAL_AUDIT = "internal_audit", "Internal audit"
+    ACCOUNTING = "accounting", "Accounting"
+    CAGE = "cage", "Cashiers' cage"
+    SLOTS = "slots", "Slot operations"
+    OTHER = "other", "Other"
+
+
 class User(AbstractUser):
     """A member of staff. Roles are Django groups named after apps.core.roles.Role."""
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, null=True, blank=True, related_name="staff")
     license_number = models.CharField(max_length=40, blank=True, help_text="Casino (key) employee license number.")
+    license_type = models.CharField(max_length=24, choices=LicenseType.choices, default=LicenseType.CASINO_EMPLOYEE)
+    department = models.CharField(max_length=16, choices=Department.choices, default=Department.POKER)
+    works_on_casino_floor = models.BooleanField(default=True, help_text="The position requires presence on the "
+                                                "casino floor (N.J.A.C. 13:69F-14.19(f)2.i).")
+    approved_count_witness = models.BooleanField(default=False, help_text="Identified in the approved internal "
+                                                 "controls as a witness of bad beat counts (14.19(f)2.ii).")
 
     def role_names(self) -> list[str]:
         return sorted(self.groups.values_list("name", flat=True))

@@ -15,13 +15,15 @@ def ensure_role_groups() -> None:
 
 @transaction.atomic
 def create_staff_member(*, casino: Casino, username: str, password: str, roles: list[Role],
-                        first_name: str = "", last_name: str = "", license_number: str = "") -> User:
-    """Create (or update) a staff user of `casino` with exactly `roles`."""
+                        first_name: str = "", last_name: str = "", license_number: str = "",
+                        **profile) -> User:
+    """Create (or update) a staff user of `casino` with exactly `roles`; `profile`: license_type, department,
+    works_on_casino_floor, approved_count_witness."""
     ensure_role_groups()
     user, _ = User.objects.update_or_create(
         username=username,
         defaults={"casino": casino, "first_name": first_name, "last_name": last_name,
-                  "license_number": license_number, "is_staff": Role.ADMIN in roles},
+                  "license_number": license_number, "is_staff": Role.ADMIN in roles, **profile},
     )
     user.set_password(password)
     user.save()

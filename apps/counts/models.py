@@ -1,0 +1,183 @@
+"""Counts of the bad beat payout boxes and containers, the serial Bad Beat Payout Contribution Forms, their
+daily reconciliation by accounting and the Master Game Report adjustments (N.J.A.C. 13:69F-14.19(d)-(h))."""
+from decimal import Decimal
+
+import pgtrigger
+from django.conf import settings
+from django.db import models
+
+from apps.casinos.models import Casino
+from apps.tables.models import PokerTable
+
+money = dict(max_digits=14, decimal_places=2)
+
+
+class CountMethod(models.TextChoices):
+    CLOSED_TABLE = "closed_table", "Box counted at a closed poker table (14.19(d)1)"
+    CAGE = "cage", "Box counted at the cashiers' cage (14.19(d)2, (e))"
+    TABLE_INVENTORY = "table_inventory", "Counted and returned to the table inventory, with a form (14.19(f))"
+
+
+class CountReason(models.TextChoices):
+    CONTAINER_FULL = "container_full", "Container filled to capacity"
+    TABLE_CLOSING = "table_closing", "Table closing"
+    DAILY = "daily", "Daily count"
+
+
+class WitnessKind(models.TextChoices):
+    SUPERVISOR = "supervisor", "Poker supervisor, under videotaped surveillance"
+    SECOND_DEPARTMENT = "second_department", "Representative of a second department (14.19(f)2)"
+    CASHIER = "cashier", "Casino cage cashier (14.19(e))"
+
+
+class BadBeatCount(models.Model):
+    """One count of a table's bad beat contributions, by any of the permitted methods; append-only.
+
+    The count covers the table's contributions recorded after its previous count, up to and including
+    contribution `through_contribution_id` (every contribution is written under the jackpot row lock, which the
+    count also holds, so the ids cover exactly what was committed); `expected` is their sum and `variance` the
+    counted amount less it. A count with a `serial_number` is a Bad Beat Payout Contribution Form (14.19(f)3).
+    """
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="bad_beat_counts")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="bad_beat_counts")
+    gaming_day = models.DateField(db_index=True)
+    counted_at = models.DateTimeField()
+    method = models.CharField(max_length=16, choices=CountMethod.choices)
+    reason = models.CharField(max_length=16, choices=CountReason.choices, default=CountReason.DAILY)
+    serial_number = models.PositiveIntegerField(null=True, blank=True,
+                                                help_text="Pre-numbered form serial (14.19(f)3).")
+    chips = models.JSONField(default=dict, blank=True, help_text="Chip denomination (dollars) -> number of chips.")
+    amount = models.DecimalField(**money, help_text="Total value counted.")
+    expected = models.DecimalField(**money, help_text="Contributions recorded since the table's last count.")
+    variance = models.DecimalField(**money, help_text="Counted less expected.")
+    through_contribution_id = models.BigIntegerField(default=0)
+    counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    witness_kind = models.CharField(max_length=20, choices=WitnessKind.choices)
+    surveillance_recorded = models.BooleanField(default=False)
+    transported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                       related_name="+", help_text="Security representative (14.19(d)1, 2).")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-counted_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["casino", "serial_number"], name="one_form_per_serial"),
+            models.CheckConstraint(condition=models.Q(amount__gte=0), name="count_not_negative"),
+            models.CheckConstraint(condition=~models.Q(counted_by=models.F("witness")), name="count_witness_not_counter"),
+        ]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        label = f"Form {self.serial_number}" if self.serial_number else f"Count {self.pk}"
+        return f"{label}, table {self.table.number}: ${self.amount}"
+
+    @property
+    def is_form(self) -> bool:
+        return self.serial_number is not None
+
+
+class FormBook(models.Model):
+    """The casino's stock of serially pre-numbered Bad Beat Payout Contribution Forms (14.19(f)3): the next
+    serial to use. Taken under a row lock, so serials are issued without gaps or repeats."""
+
+    casino = models.OneToOneField(Casino, on_delete=models.PROTECT, related_name="form_book")
+    next_serial = models.PositiveIntegerField(default=100001)
+
+    def __str__(self) -> str:
+        return f"{self.casino}: next form {self.next_serial}"
+
+
+class FormPart(models.TextChoices):
+    ORIGINAL = "original", "Original (table drop box, from the count room)"
+    DUPLICATE = "duplicate", "Duplicate (locked accounting box)"
+
+
+class FormReceipt(models.Model):
+    """Accounting's receipt of one part of a form (14.19(g), (h)); append-only."""
+
+    form = models.ForeignKey(BadBeatCount, on_delete=models.PROTECT, related_name="receipts")
+    part = models.CharField(max_length=10, choices=FormPart.choices)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["form", "part"]
+        constraints = [models.UniqueConstraint(fields=["form", "part"], name="one_receipt_per_part")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.part} of form {self.form.serial_number}"
+
+
+class ReconciliationStatus(models.TextChoices):
+    RECONCILED = "reconciled", "Reconciled"
+    VARIANCE = "variance", "Variances"
+
+
+class Reconciliation(models.Model):
+    """Accounting's daily reconciliation of the forms (N.J.A.C. 13:69F-14.19(h)). Redone while variances
+    remain; the Master Game Report adjustments it makes are append-only."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="reconciliations")
+    gaming_day = models.DateField()
+    status = models.CharField(max_length=10, choices=ReconciliationStatus.choices)
+    forms = models.PositiveIntegerField(default=0)
+    originals = models.PositiveIntegerField(default=0)
+    duplicates = models.PositiveIntegerField(default=0)
+    missing_originals = models.JSONField(default=list, help_text="Serials of duplicates without an original.")
+    missing_duplicates = models.JSONField(default=list, help_text="Serials of originals without a duplicate.")
+    not_received = models.JSONField(default=list, help_text="Serials of forms of which neither part arrived.")
+    count_variances = models.JSONField(default=list, help_text="Counts whose amount differs from the contributions.")
+    revenue_adjustment = models.DecimalField(**money, default=Decimal("0.00"))
+    reconciled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reconciled_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["casino", "gaming_day"], name="one_reconciliation_per_day")]
+
+    def __str__(self) -> str:
+        return f"{self.casino} {self.gaming_day}: {self.status}"
+
+
+class MasterGameReportAdjustment(models.Model):
+    """A duplicate form that could not be matched with an original: its value is added to poker revenue in
+    the Master Game Report of the day (N.J.A.C. 13:69F-14.19(h)); append-only."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
+    gaming_day = models.DateField(db_index=True)
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="+")
+    form = models.OneToOneField(BadBeatCount, on_delete=models.PROTECT, related_name="revenue_adjustment")
+    amount = models.DecimalField(**money)
+    reason = models.CharField(max_length=300)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["gaming_day", "table"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"+${self.amount} poker revenue, form {self.form.serial_number}"
+
+
+class GamingDayClose(models.Model):
+    """A closed gaming day (14.19(d), (h), (k), (p)): what the close job found. Written once per day."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="gaming_day_closes")
+    gaming_day = models.DateField()
+    closed_at = models.DateTimeField(auto_now_add=True)
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+", help_text="Empty when the scheduled job closed it.")
+    summary = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["casino", "gaming_day"], name="one_close_per_day")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.casino} {self.gaming_day} closed"

@@ -1,0 +1,174 @@
+"""Reads about counts, forms, reconciliation and the Master Game Report (N.J.A.C. 13:69F-14.19(d)-(h))."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Count, QuerySet, Sum
+
+from apps.badbeat.models import Contribution
+from apps.casinos.models import Casino, Department, LicenseType, User
+from apps.core.money import ZERO
+from apps.core.roles import Role
+from apps.rake.models import RakeRecord, TimeCharge
+from apps.tables.models import PokerTable
+
+from .models import BadBeatCount, FormPart, MasterGameReportAdjustment, Reconciliation
+
+#: Departments whose employees may never witness a count (14.19(f)2.ii(1)): surveillance, internal audit and
+#: the department responsible for the conduct of poker.
+BARRED_DEPARTMENTS = {Department.SURVEILLANCE, Department.INTERNAL_AUDIT, Department.POKER}
+
+
+def witness_problems(*, witness: User, counter: User) -> list[str]:
+    """Why `witness` may not witness and verify a count as a representative of a second department
+    (N.J.A.C. 13:69F-14.19(f)2); an empty list when they may."""
+    problems = []
+    if witness.pk == counter.pk:
+        problems.append("The witness cannot be the dealer who counts.")
+    if witness.license_type not in (LicenseType.CASINO_KEY_EMPLOYEE, LicenseType.CASINO):
+        problems.append("The witness must hold a casino license or a casino key employee license (14.19(f)2.i).")
+    if not witness.works_on_casino_floor:
+        problems.append("The witness's position must require presence on the casino floor (14.19(f)2.i).")
+    if witness.department in BARRED_DEPARTMENTS:
+        problems.append(f"An employee of {witness.get_department_display().lower()} may not witness a bad beat count "
+                        "(14.19(f)2.ii(1)).")
+    elif witness.has_role(Role.SURVEILLANCE, Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON, Role.DEALER):
+        problems.append("Surveillance and poker room staff may not witness as a second department "
+                        "(14.19(f)2.ii(1)).")
+    if not witness.approved_count_witness:
+        problems.append("The witness's position is not identified in the approved internal controls (14.19(f)2.ii).")
+    return problems
+
+
+def last_count(*, table: PokerTable) -> BadBeatCount | None:
+    return BadBeatCount.objects.filter(table=table).order_by("-through_contribution_id", "-pk").first()
+
+
+def uncounted_contributions(*, table: PokerTable, through_id: int | None = None) -> QuerySet[Contribution]:
+    """The table's contributions recorded since its last count (the contents of its box or container)."""
+    previous = last_count(table=table)
+    qs = Contribution.objects.filter(table=table, id__gt=previous.through_contribution_id if previous else 0)
+    return qs.filter(id__lte=through_id) if through_id is not None else qs
+
+
+def uncounted_total(*, table: PokerTable) -> Decimal:
+    return uncounted_contributions(table=table).aggregate(t=Sum("amount", default=ZERO))["t"]
+
+
+def counts_for_gaming_day(*, casino: Casino, gaming_day: date) -> QuerySet[BadBeatCount]:
+    return (BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day)
+            .select_related("table", "counted_by", "witness", "recorded_by").prefetch_related("receipts")
+            .order_by("counted_at", "pk"))
+
+
+def forms_for_gaming_day(*, casino: Casino, gaming_day: date) -> QuerySet[BadBeatCount]:
+    return counts_for_gaming_day(casino=casino, gaming_day=gaming_day).filter(serial_number__isnull=False).order_by(
+        "serial_number")
+
+
+@dataclass
+class FormMatch:
+    """The two parts of the day's forms, matched by serial number (14.19(h))."""
+
+    forms: list[BadBeatCount]
+    originals: set[int]
+    duplicates: set[int]
+
+    @property
+    def serials(self) -> set[int]:
+        return {f.serial_number for f in self.forms}
+
+    @property
+    def missing_originals(self) -> list[int]:
+        return sorted(self.duplicates - self.originals)
+
+    @property
+    def missing_duplicates(self) -> list[int]:
+        return sorted(self.originals - self.duplicates)
+
+    @property
+    def not_received(self) -> list[int]:
+        return sorted(self.serials - self.originals - self.duplicates)
+
+
+def match_forms(*, casino: Casino, gaming_day: date) -> FormMatch:
+    forms = list(forms_for_gaming_day(casino=casino, gaming_day=gaming_day))
+    parts = {(f.serial_number, r.part) for f in forms for r in f.receipts.all()}
+    return FormMatch(forms=forms, originals={s for s, p in parts if p == FormPart.ORIGINAL},
+                     duplicates={s for s, p in parts if p == FormPart.DUPLICATE})
+
+
+@dataclass
+class MasterGameReportRow:
+    table_number: int
+    game: str
+    rounds: int = 0
+    rake: Decimal = ZERO
+    time_charges: Decimal = ZERO
+    adjustments: Decimal = ZERO
+    contributions: Decimal = ZERO
+    counted: Decimal = ZERO
+    count_variance: Decimal = ZERO
+
+    @property
+    def revenue(self) -> Decimal:
+        """Poker revenue: rake and time charges, plus the value of unmatched duplicate forms (14.19(h))."""
+        return self.rake + self.time_charges + self.adjustments
+
+
+@dataclass
+class MasterGameReport:
+    casino: Casino
+    gaming_day: date
+    rows: list[MasterGameReportRow]
+    adjustments: list[MasterGameReportAdjustment] = field(default_factory=list)
+    reconciliation: Reconciliation | None = None
+
+    def total(self, name: str) -> Decimal:
+        return sum((getattr(r, name) for r in self.rows), ZERO)
+
+    @property
+    def totals(self) -> dict[str, Decimal]:
+        return {name: self.total(name) for name in ("rake", "time_charges", "adjustments", "revenue",
+                                                    "contributions", "counted", "count_variance")}
+
+
+def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
+    """The poker room's Master Game Report of a gaming day, table by table: rounds, rake, time charges, the
+    adjustments for unmatched duplicate forms (14.19(h)) and poker revenue; beside it, the bad beat
+    contributions recorded (not revenue) and the amounts counted. Decimal dollars."""
+    rows: dict[int, MasterGameReportRow] = {
+        t.pk: MasterGameReportRow(t.number, t.get_game_display()) for t in PokerTable.objects.filter(casino=casino)}
+    for r in (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
+              .annotate(n=Count("pk"), total=Sum("amount")).order_by()):
+        rows[r["table"]].rounds, rows[r["table"]].rake = r["n"], r["total"]
+    for r in (TimeCharge.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
+              .annotate(total=Sum("amount")).order_by()):
+        rows[r["table"]].time_charges = r["total"]
+    for r in (Contribution.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
+              .annotate(total=Sum("amount")).order_by()):
+        rows[r["table"]].contributions = r["total"]
+    for r in (BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).values("table")
+              .annotate(total=Sum("amount"), variance=Sum("variance")).order_by()):
+        rows[r["table"]].counted, rows[r["table"]].count_variance = r["total"], r["variance"]
+    adjustments = list(MasterGameReportAdjustment.objects.filter(casino=casino, gaming_day=gaming_day)
+                       .select_related("form", "table"))
+    for a in adjustments:
+        rows[a.table_id].adjustments += a.amount
+    kept = sorted((r for r in rows.values() if r.rounds or r.rake or r.time_charges or r.adjustments
+                   or r.contributions or r.counted), key=lambda r: r.table_number)
+    return MasterGameReport(casino=casino, gaming_day=gaming_day, rows=kept, adjustments=adjustments,
+                            reconciliation=Reconciliation.objects.filter(casino=casino, gaming_day=gaming_day).first())
+
+
+def reconciliation_days(*, casino: Casino, days: list[date]) -> list[dict]:
+    """For the accounting screen: each gaming day, its forms, the parts received, and its reconciliation."""
+    out = []
+    recs = {r.gaming_day: r for r in Reconciliation.objects.filter(casino=casino, gaming_day__in=days)}
+    for day in days:
+        match = match_forms(casino=casino, gaming_day=day)
+        out.append({"gaming_day": day, "forms": len(match.forms), "originals": len(match.originals),
+                    "duplicates": len(match.duplicates), "reconciliation": recs.get(day)})
+    return out
