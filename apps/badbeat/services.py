@@ -381,7 +381,8 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     jackpot is pending, or there is nothing to pay."""
     if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
         raise DomainError("Only a poker shift supervisor verifies a bad beat (14.19(i)).", field="supervisor")
-    claim = Claim.objects.select_for_update().select_related("round_of_play__table").get(pk=claim.pk)
+    # of=self: locking the joined table row too would block every contribution's foreign-key check (deadlock).
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table").get(pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
         raise DomainError(f"This claim is already {claim.get_status_display().lower()}.", field="status")
     ids = [claim.jackpot_id] + ([Jackpot.objects.get(pk=claim.jackpot_id).primary_id]
@@ -455,7 +456,7 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     if not delivered_by.has_role(Role.SECURITY, Role.ACCOUNTING):
         raise DomainError("A representative of security or accounting delivers the payout (14.19(i)2).",
                           field="delivered_by")
-    claim = Claim.objects.select_for_update().select_related("jackpot").get(pk=claim.pk)
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("jackpot").get(pk=claim.pk)
     if claim.status != ClaimStatus.VERIFIED:
         raise DomainError("Only a verified claim is paid.", field="claim")
     if delivered_by.casino_id != claim.jackpot.casino_id:

@@ -1,0 +1,241 @@
+"""Counts of the bad beat boxes and containers, the contribution forms and accounting's reconciliation
+(N.J.A.C. 13:69F-14.19(d)-(h))."""
+from datetime import datetime, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+from django.core.management import call_command
+from django.utils import timezone
+
+from apps.badbeat.models import Contribution
+from apps.casinos.models import Department, LicenseType
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.counts.models import (
+    CountMethod,
+    GamingDayClose,
+    MasterGameReportAdjustment,
+    ReconciliationStatus,
+    WitnessKind,
+)
+from apps.counts.selectors import master_game_report
+from apps.counts.services import (
+    close_due_gaming_days,
+    close_gaming_day,
+    receive_form_part,
+    reconcile_gaming_day,
+    record_count,
+)
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
+
+D = Decimal
+NEW_YORK = ZoneInfo("America/New_York")
+pytestmark = pytest.mark.django_db
+
+
+def pot(table, each="15.00", at=None):
+    return record_round(table=table, round_in=RoundIn(started_at=at or timezone.now(), board="2h 7d 9c Js Kd", players=[
+        PlayerIn(seat=1, contributed=D(each), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D(each), hole_cards="Qh Qd")]))
+
+
+@pytest.fixture
+def table(casino):
+    JackpotFactory(casino=casino, minimum_pot=D("0"))
+    return PokerTableFactory(casino=casino)
+
+
+@pytest.fixture
+def people(staff):
+    return {"dealer": staff(Role.DEALER), "supervisor": staff(Role.POKER_SHIFT_SUPERVISOR),
+            "clerk": staff(Role.ACCOUNTING),
+            "guard": staff(Role.SECURITY, department=Department.SECURITY, license_type=LicenseType.CASINO_KEY_EMPLOYEE,
+                           approved_count_witness=True)}
+
+
+def form(table, people, chips, witness="supervisor", kind=WitnessKind.SUPERVISOR, **kw):
+    return record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips=chips, counted_by=people["dealer"],
+                        witness=people[witness] if isinstance(witness, str) else witness, witness_kind=kind,
+                        surveillance_recorded=True, recorded_by=people["supervisor"], **kw)
+
+
+class TestForms:
+    def test_14_19_f_3_forms_are_serial_and_compared_with_contributions(self, table, people):
+        for _ in range(3):
+            pot(table)
+        first = form(table, people, {"1": 3})
+        assert (first.amount, first.expected, first.variance) == (D("3.00"), D("3.00"), D("0.00"))
+        pot(table)
+        second = form(table, people, {"0.25": 2})
+        assert second.serial_number == first.serial_number + 1
+        assert (second.expected, second.variance) == (D("1.00"), D("-0.50"))  # flagged: $0.50 short
+
+    def test_14_19_f_2_witness_from_a_second_department(self, table, people, staff):
+        pot(table)
+        ok = form(table, people, {"1": 1}, witness="guard", kind=WitnessKind.SECOND_DEPARTMENT)
+        assert ok.witness == people["guard"]
+        refusals = {
+            "surveillance": staff(Role.SURVEILLANCE, department=Department.SURVEILLANCE,
+                                  license_type=LicenseType.CASINO_KEY_EMPLOYEE, approved_count_witness=True),
+            "internal audit": staff(Role.ACCOUNTING, department=Department.INTERNAL_AUDIT,
+                                    license_type=LicenseType.CASINO_KEY_EMPLOYEE, approved_count_witness=True),
+            "poker": staff(Role.FLOORPERSON, department=Department.POKER, license_type=LicenseType.CASINO_KEY_EMPLOYEE,
+                           approved_count_witness=True),
+            "license": staff(Role.SECURITY, department=Department.SECURITY, license_type=LicenseType.CASINO_EMPLOYEE,
+                             approved_count_witness=True),
+            "casino floor": staff(Role.SECURITY, department=Department.SECURITY, works_on_casino_floor=False,
+                                  license_type=LicenseType.CASINO_KEY_EMPLOYEE, approved_count_witness=True),
+            "internal controls": staff(Role.SECURITY, department=Department.SECURITY,
+                                       license_type=LicenseType.CASINO_KEY_EMPLOYEE, approved_count_witness=False),
+        }
+        for words, witness in refusals.items():
+            with pytest.raises(DomainError, match=words) as refused:
+                form(table, people, {"1": 1}, witness=witness, kind=WitnessKind.SECOND_DEPARTMENT)
+            assert refused.value.field == "witness"
+
+    def test_14_19_f_2_supervisor_witness_needs_surveillance(self, table, people):
+        with pytest.raises(DomainError) as refused:
+            record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=people["dealer"],
+                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                         surveillance_recorded=False, recorded_by=people["supervisor"])
+        assert refused.value.field == "surveillance_recorded"
+
+    def test_bad_chips_are_refused_by_field(self, table, people):
+        for chips in ({"3": 1}, {"1": -2}, {"1": "two"}):
+            with pytest.raises(DomainError) as refused:
+                form(table, people, chips)
+            assert refused.value.field == "chips"
+
+
+class TestBoxCounts:
+    def test_14_19_d_1_closed_table_count_by_dealer_and_supervisor(self, table, people):
+        pot(table)
+        with pytest.raises(DomainError, match="closed table"):
+            record_count(table=table, method=CountMethod.CLOSED_TABLE, amount=D("1.00"), counted_by=people["dealer"],
+                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                         surveillance_recorded=True, recorded_by=people["supervisor"])
+        table.is_open = False
+        table.save()
+        count = record_count(table=table, method=CountMethod.CLOSED_TABLE, amount=D("1.00"),
+                             counted_by=people["dealer"], witness=people["supervisor"],
+                             witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,
+                             transported_by=people["guard"], recorded_by=people["supervisor"])
+        assert count.serial_number is None and count.variance == 0
+
+    def test_14_19_e_cage_count_by_a_cashier(self, table, people):
+        pot(table)
+        with pytest.raises(DomainError, match="cashier"):
+            record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["dealer"],
+                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                         recorded_by=people["clerk"])
+        count = record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                             witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                             recorded_by=people["clerk"])
+        assert count.expected == D("1.00")
+
+
+def day_of(table):
+    return Contribution.objects.filter(table=table).first().gaming_day
+
+
+class TestReconciliation:
+    def _day_with_forms(self, table, people, n=3):
+        forms = []
+        for _ in range(n):
+            pot(table)
+            forms.append(form(table, people, {"1": 1}))
+        return forms
+
+    def test_14_19_h_all_parts_match(self, table, people):
+        forms = self._day_with_forms(table, people)
+        for f in forms:
+            for part in ("original", "duplicate"):
+                receive_form_part(casino=table.casino, serial_number=f.serial_number, part=part,
+                                  received_by=people["clerk"])
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            rec = reconcile_gaming_day(casino=table.casino, gaming_day=forms[0].gaming_day,
+                                       reconciled_by=people["clerk"])
+        assert rec.status == ReconciliationStatus.RECONCILED and rec.revenue_adjustment == 0
+
+    def test_14_19_h_duplicate_without_original_adds_to_poker_revenue(self, table, people):
+        RakeStructureFactory(table=table)
+        forms = self._day_with_forms(table, people)
+        missing = forms[1]
+        for f in forms:
+            receive_form_part(casino=table.casino, serial_number=f.serial_number, part="duplicate",
+                              received_by=people["clerk"])
+            if f != missing:
+                receive_form_part(casino=table.casino, serial_number=f.serial_number, part="original",
+                                  received_by=people["clerk"])
+        day = forms[0].gaming_day
+        before = master_game_report(casino=table.casino, gaming_day=day).totals["revenue"]
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            rec = reconcile_gaming_day(casino=table.casino, gaming_day=day, reconciled_by=people["clerk"])
+            again = reconcile_gaming_day(casino=table.casino, gaming_day=day, reconciled_by=people["clerk"])
+        assert rec.missing_originals == [missing.serial_number] and rec.status == ReconciliationStatus.VARIANCE
+        assert again.revenue_adjustment == D("1.00")
+        assert MasterGameReportAdjustment.objects.count() == 1  # once, however often it is redone
+        report = master_game_report(casino=table.casino, gaming_day=day)
+        assert report.totals["revenue"] == before + D("1.00")
+        assert report.totals["adjustments"] == D("1.00")
+
+    def test_14_19_h_original_without_duplicate_is_a_variance_not_revenue(self, table, people):
+        forms = self._day_with_forms(table, people, n=2)
+        for f in forms:
+            receive_form_part(casino=table.casino, serial_number=f.serial_number, part="original",
+                              received_by=people["clerk"])
+        receive_form_part(casino=table.casino, serial_number=forms[0].serial_number, part="duplicate",
+                          received_by=people["clerk"])
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            rec = reconcile_gaming_day(casino=table.casino, gaming_day=forms[0].gaming_day,
+                                       reconciled_by=people["clerk"])
+        assert rec.missing_duplicates == [forms[1].serial_number]
+        assert rec.revenue_adjustment == 0 and rec.status == ReconciliationStatus.VARIANCE
+
+    def test_14_19_h_only_accounting_reconciles_and_an_unknown_serial_is_refused(self, table, people):
+        forms = self._day_with_forms(table, people, n=1)
+        with pytest.raises(DomainError, match="accounting"):
+            reconcile_gaming_day(casino=table.casino, gaming_day=forms[0].gaming_day,
+                                 reconciled_by=people["supervisor"])
+        with pytest.raises(DomainError) as unknown:
+            receive_form_part(casino=table.casino, serial_number=999, part="original", received_by=people["clerk"])
+        assert unknown.value.field == "serial_number"
+
+
+class TestGamingDayClose:
+    def test_14_19_d_close_flags_uncounted_tables_and_is_idempotent(self, table, people, supervisor):
+        pot(table)
+        pot(table)
+        day = day_of(table)
+        with pytest.raises(DomainError, match="not ended"):
+            close_gaming_day(casino=table.casino, gaming_day=day)
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            closed = close_due_gaming_days()
+            assert close_due_gaming_days() == []
+        close = GamingDayClose.objects.get(casino=table.casino, gaming_day=day)
+        assert closed == [close]
+        assert close.summary["uncounted_tables"] == [{"table": table.number, "amount": "2.00"}]
+        assert close.summary["in_order"] is False
+
+    def test_command_closes_a_day_like_the_job(self, table, people):
+        pot(table)
+        form(table, people, {"1": 1})
+        day = day_of(table)
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            call_command("close_gaming_day", "--casino", table.casino.code, "--date", day.isoformat())
+        summary = GamingDayClose.objects.get(gaming_day=day).summary
+        assert summary["uncounted_tables"] == [] and summary["count_variances"] == []
+
+    def test_gaming_day_boundary_across_daylight_saving(self, table, people):
+        """A round at 05:59 and one at 06:01 local on the day clocks go forward fall on different gaming days."""
+        with time_machine.travel(datetime(2026, 3, 8, 5, 59, tzinfo=NEW_YORK), tick=False):
+            early = pot(table)
+        with time_machine.travel(datetime(2026, 3, 8, 6, 1, tzinfo=NEW_YORK), tick=False):
+            late = pot(table)
+        assert str(early.gaming_day) == "2026-03-07" and str(late.gaming_day) == "2026-03-08"
+        with time_machine.travel(datetime(2026, 3, 9, 6, 0, tzinfo=NEW_YORK), tick=False):
+            first = close_gaming_day(casino=table.casino, gaming_day=early.gaming_day)
+            second = close_gaming_day(casino=table.casino, gaming_day=late.gaming_day)
+        assert first.summary["contributions"] == second.summary["contributions"] == "1.00"
