@@ -133,6 +133,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our static files, no CDN
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "PayoutMethodEnum": "apps.badbeat.models.PayoutMethod",
+        "CountMethodEnum": "apps.counts.models.CountMethod",
+        "CountReasonEnum": "apps.counts.models.CountReason",
+        "DisplayReasonEnum": "apps.badbeat.models.DisplayReason",
+    },
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 

@@ -5,7 +5,15 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from apps.badbeat.apis import JackpotApi
+from apps.badbeat.apis import (
+    ClaimActionApi,
+    ClaimsApi,
+    DisplayAdjustmentApi,
+    JackpotApi,
+    JackpotListApi,
+    RuleChangeApi,
+)
+from apps.counts.apis import CountsApi, FormReceiptApi, ReconciliationApi
 from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundViewSet
 from apps.tables.apis import PokerTableViewSet
@@ -21,11 +29,23 @@ urlpatterns = [
     path("rake/", include("apps.rake.urls")),
     path("irregularities/", include("apps.irregularities.urls")),
     path("dealers/", include("apps.dealers.urls")),
+    path("jackpot/", include("apps.badbeat.urls")),
+    path("", include("apps.counts.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include(router.urls)),
     path("api/jackpot/", JackpotApi.as_view(), name="jackpot"),
+    path("api/jackpots/", JackpotListApi.as_view(), name="jackpots"),
+    path("api/jackpots/<int:pk>/display-adjustments/", DisplayAdjustmentApi.as_view(), name="display-adjustments"),
+    path("api/jackpots/<int:pk>/rule-changes/", RuleChangeApi.as_view(), name="rule-changes"),
+    path("api/claims/", ClaimsApi.as_view(), name="claims"),
+    path("api/claims/<int:pk>/verify/", ClaimActionApi.as_view(action="verify"), name="claim-verify"),
+    path("api/claims/<int:pk>/reject/", ClaimActionApi.as_view(action="reject"), name="claim-reject"),
+    path("api/claims/<int:pk>/payout/", ClaimActionApi.as_view(action="payout"), name="claim-payout"),
+    path("api/counts/", CountsApi.as_view(), name="counts"),
+    path("api/form-receipts/", FormReceiptApi.as_view(), name="form-receipts"),
+    path("api/reconciliations/", ReconciliationApi.as_view(), name="reconciliations"),
     path("api/tables/<int:table_id>/rake-structure/", RakeStructureApi.as_view(), name="rake-structure"),
     path("api/tables/<int:table_id>/time-charges/", TimeChargeApi.as_view(), name="time-charges"),
     path("api/time-charges/<int:pk>/verify/", TimeChargeVerifyApi.as_view(), name="time-charge-verify"),

@@ -1,0 +1,175 @@
+"""Bad beat pages: the room's display, the posted rules, claims and their verification, payouts and the
+accounting display adjustment (N.J.A.C. 13:69F-14.19)."""
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
+
+from apps.casinos.selectors import current_gaming_day
+from apps.core.exceptions import DomainError
+from apps.core.views import page_access
+from apps.rounds.models import RoundOfPlay
+
+from . import services
+from .forms import DisplayAdjustmentForm, OpenClaimForm, PayoutForm, RejectForm, RuleChangeForm
+from .models import Claim, ClaimStatus
+from .selectors import (
+    claims_for_casino,
+    display_rows,
+    live_jackpots,
+    open_notifications,
+    payable_amount,
+    posted_notices,
+    round_seats,
+    rule_history,
+)
+
+
+def _form_error(form, exc: DomainError) -> None:
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
+def display(request):
+    """The jackpot display for the room's screens: large type, refreshed every two seconds by htmx; shows
+    "payout pending" as soon as a claim is verified (14.19(i)1) and the posted notices of changes (14.19(q))."""
+    if denied := page_access(request, "badbeat.view_jackpot"):
+        return denied
+    casino = request.user.casino
+    context = {"rows": display_rows(casino=casino, gaming_day=current_gaming_day(casino=casino)), "casino": casino}
+    response = render(request, "badbeat/_display.html" if request.htmx else "badbeat/display.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def posted_rules(request):
+    """The posted bad beat payout rules (14.19(b)1-4, (m), (n), (p)), the notices of coming changes and their
+    history (14.19(q)); supervisors and administrators post a change here."""
+    if denied := page_access(request, "badbeat.view_jackpot"):
+        return denied
+    casino = request.user.casino
+    may_change = request.user.has_perm("badbeat.change_rules")
+    form = RuleChangeForm(request.POST or None, casino=casino)
+    if request.method == "POST":
+        if not may_change:
+            raise PermissionDenied
+        if form.is_valid():
+            try:
+                change = services.propose_rule_change(jackpot=form.cleaned_data["jackpot"], changes=form.changes(),
+                                                      effective_at=form.cleaned_data["effective_at"],
+                                                      proposed_by=request.user, summary=form.cleaned_data["summary"])
+            except DomainError as exc:
+                _form_error(form, exc)
+            except ValidationError as exc:  # e.g. letters where a whole number is wanted
+                form.add_error(None, exc)
+            else:
+                messages.success(request, f"Notice posted: {change.summary} Takes effect "
+                                          f"{change.effective_at:%Y-%m-%d %H:%M}.")
+                return redirect("badbeat:rules")
+    jackpots = list(live_jackpots(casino=casino).select_related("primary"))
+    return render(request, "badbeat/rules.html", {
+        "jackpots": [(j, payable_amount(jackpot=j)) for j in jackpots], "notices": posted_notices(casino=casino),
+        "history": rule_history(casino=casino)[:50], "form": form if may_change else None},
+        status=400 if request.method == "POST" else 200)
+
+
+def claim_list(request):
+    """Claims of the casino, newest first; a supervisor opens a claim on a recorded round (14.19(i))."""
+    if denied := page_access(request, "badbeat.view_claim"):
+        return denied
+    casino = request.user.casino
+    form = OpenClaimForm(request.POST or None, casino=casino)
+    if request.method == "POST":
+        if not request.user.has_perm("badbeat.verify_claim"):
+            raise PermissionDenied
+        if form.is_valid():
+            round_of_play = RoundOfPlay.objects.filter(pk=form.cleaned_data["round_of_play"],
+                                                       table__casino=casino).select_related("table").first()
+            if round_of_play is None:
+                form.add_error("round_of_play", "No round of play with that number at this casino.")
+            else:
+                try:
+                    claim = services.open_claim(jackpot=form.cleaned_data["jackpot"], round_of_play=round_of_play,
+                                                opened_by=request.user)
+                except DomainError as exc:
+                    _form_error(form, exc)
+                else:
+                    return redirect("badbeat:claim", pk=claim.pk)
+    return render(request, "badbeat/claims.html", {
+        "claims": claims_for_casino(casino=casino)[:200], "form": form,
+        "notifications": open_notifications(casino=casino)}, status=400 if request.method == "POST" else 200)
+
+
+def claim_detail(request, pk: int):
+    """A claim with the cards and the engine's verdict: the checks, the losing and winning hands as ranked and
+    which cards played; the supervisor verifies or rejects it; security or accounting records the payout."""
+    if denied := page_access(request, "badbeat.view_claim"):
+        return denied
+    casino = request.user.casino
+    claim = get_object_or_404(Claim.objects.select_related("jackpot", "round_of_play__table", "decided_by"),
+                              pk=pk, jackpot__casino=casino)
+    reject_form = RejectForm(request.POST if request.POST.get("action") == "reject" else None)
+    payout_form = PayoutForm(request.POST if request.POST.get("action") == "payout" else None, casino=casino)
+    error = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        needed = {"verify": "badbeat.verify_claim", "reject": "badbeat.verify_claim",
+                  "payout": "badbeat.record_payout"}.get(action)
+        if needed is None or not request.user.has_perm(needed, claim.jackpot):
+            raise PermissionDenied
+        try:
+            if action == "verify":
+                services.verify_claim(claim=claim, supervisor=request.user)
+                messages.success(request, "Verified: the display shows the payout pending; security and accounting "
+                                          "are notified.")
+                return redirect("badbeat:claim", pk=claim.pk)
+            if action == "reject" and reject_form.is_valid():
+                services.reject_claim(claim=claim, supervisor=request.user, note=reject_form.cleaned_data["note"])
+                return redirect("badbeat:claim", pk=claim.pk)
+            if action == "payout" and payout_form.is_valid():
+                services.record_payout(claim=claim, recorded_by=request.user, **payout_form.cleaned_data)
+                messages.success(request, "Payout recorded.")
+                return redirect("badbeat:claim", pk=claim.pk)
+        except DomainError as exc:
+            if action == "payout":
+                _form_error(payout_form, exc)
+            elif action == "reject":
+                _form_error(reject_form, exc)
+            else:
+                error = exc.message
+        claim.refresh_from_db()
+    board, seats = round_seats(round_of_play=claim.round_of_play)
+    return render(request, "badbeat/claim.html", {
+        "claim": claim, "seats": seats, "board": " ".join(map(str, board)),
+        "evaluation": claim.evaluation, "shares": claim.shares.all(), "payout": getattr(claim, "payout", None),
+        "reject_form": reject_form, "payout_form": payout_form, "error": error,
+        "may_verify": request.user.has_perm("badbeat.verify_claim", claim.jackpot) and claim.status == ClaimStatus.PENDING,
+        "may_pay": request.user.has_perm("badbeat.record_payout", claim.jackpot) and claim.status == ClaimStatus.VERIFIED,
+    }, status=400 if request.method == "POST" else 200)
+
+
+def adjust_display(request):
+    """Accounting adjusts the displayed amounts in a poker supervisor's presence and the app checks them
+    against accounting's record (14.19(k)); never lower unless paid (14.19(o))."""
+    if denied := page_access(request, "badbeat.view_jackpot"):
+        return denied
+    casino = request.user.casino
+    may_adjust = request.user.has_perm("badbeat.adjust_display")
+    form = DisplayAdjustmentForm(request.POST or None, casino=casino)
+    if request.method == "POST":
+        if not may_adjust:
+            raise PermissionDenied
+        if form.is_valid():
+            try:
+                services.adjust_display(adjusted_by=request.user, **form.cleaned_data)
+            except DomainError as exc:
+                _form_error(form, exc)
+            else:
+                messages.success(request, "Display adjusted and verified against accounting's record.")
+                return redirect("badbeat:adjust-display")
+    rows = display_rows(casino=casino, gaming_day=current_gaming_day(casino=casino))
+    history = [a for row in rows for a in row.jackpot.display_adjustments.select_related(
+        "adjusted_by", "supervisor_present")[:10]]
+    return render(request, "badbeat/adjust_display.html",
+                  {"rows": rows, "form": form if may_adjust else None,
+                   "history": sorted(history, key=lambda a: a.created_at, reverse=True)},
+                  status=400 if request.method == "POST" else 200)

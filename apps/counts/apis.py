@@ -1,0 +1,101 @@
+"""Counts API: record a count or form, receive form parts, reconcile a gaming day. Thin over the services."""
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.casinos.models import User
+from apps.core.permissions import RulesPermission
+from apps.tables.models import PokerTable
+
+from . import services
+from .models import BadBeatCount, CountMethod, CountReason, FormPart, Reconciliation, WitnessKind
+
+
+class CountOutput(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="table.number")
+
+    class Meta:
+        model = BadBeatCount
+        fields = ["id", "serial_number", "table", "gaming_day", "counted_at", "method", "reason", "chips", "amount",
+                  "expected", "variance", "counted_by", "witness", "witness_kind", "surveillance_recorded"]
+
+
+class CountInput(serializers.Serializer):
+    table = serializers.IntegerField(help_text="Table number.")
+    method = serializers.ChoiceField(choices=CountMethod.choices)
+    reason = serializers.ChoiceField(choices=CountReason.choices, default=CountReason.DAILY)
+    counted_by = serializers.IntegerField()
+    witness = serializers.IntegerField()
+    witness_kind = serializers.ChoiceField(choices=WitnessKind.choices)
+    surveillance_recorded = serializers.BooleanField(default=False)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, required=False)
+    chips = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
+
+
+class CountsApi(APIView):
+    permission_classes = [RulesPermission]
+    required_perm = "counts.record_count"
+
+    @extend_schema(request=CountInput, responses={201: CountOutput})
+    def post(self, request):
+        data = CountInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        casino = request.user.casino
+        table = PokerTable.objects.filter(casino=casino, number=v["table"]).first()
+        people = {name: User.objects.filter(pk=v[name], casino=casino).first() for name in ("counted_by", "witness")}
+        errors = {name: ["No such member of staff at this casino."] for name, user in people.items() if user is None}
+        if table is None:
+            errors["table"] = ["No such table at this casino."]
+        if errors:
+            raise serializers.ValidationError(errors)
+        count = services.record_count(table=table, method=v["method"], reason=v["reason"], witness_kind=v["witness_kind"],
+                                      surveillance_recorded=v["surveillance_recorded"], amount=v.get("amount"),
+                                      chips=v.get("chips"), recorded_by=request.user, **people)
+        return Response(CountOutput(count).data, status=status.HTTP_201_CREATED)
+
+
+class ReceiptInput(serializers.Serializer):
+    serial_number = serializers.IntegerField()
+    part = serializers.ChoiceField(choices=FormPart.choices)
+
+
+class FormReceiptApi(APIView):
+    permission_classes = [RulesPermission]
+    required_perm = "counts.reconcile"
+
+    @extend_schema(request=ReceiptInput, responses={201: None})
+    def post(self, request):
+        data = ReceiptInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        receipt = services.receive_form_part(casino=request.user.casino, received_by=request.user,
+                                             **data.validated_data)
+        return Response({"serial_number": receipt.form.serial_number, "part": receipt.part},
+                        status=status.HTTP_201_CREATED)
+
+
+class ReconciliationOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Reconciliation
+        fields = ["gaming_day", "status", "forms", "originals", "duplicates", "missing_originals",
+                  "missing_duplicates", "not_received", "count_variances", "revenue_adjustment", "reconciled_at"]
+
+
+class ReconcileInput(serializers.Serializer):
+    gaming_day = serializers.DateField()
+
+
+class ReconciliationApi(APIView):
+    """POST: accounting reconciles a gaming day's forms (14.19(h))."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "counts.reconcile"
+
+    @extend_schema(request=ReconcileInput, responses={200: ReconciliationOutput})
+    def post(self, request):
+        data = ReconcileInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rec = services.reconcile_gaming_day(casino=request.user.casino, reconciled_by=request.user,
+                                            gaming_day=data.validated_data["gaming_day"])
+        return Response(ReconciliationOutput(rec).data)

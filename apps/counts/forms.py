@@ -1,0 +1,47 @@
+"""Forms of the count and reconciliation pages."""
+from django import forms
+
+from apps.casinos.models import User
+from apps.tables.models import PokerTable
+
+from .models import CountMethod, CountReason, FormPart, WitnessKind
+from .services import DENOMINATIONS
+
+
+class CountForm(forms.Form):
+    table = forms.ModelChoiceField(queryset=PokerTable.objects.none())
+    method = forms.ChoiceField(choices=CountMethod.choices, initial=CountMethod.TABLE_INVENTORY)
+    reason = forms.ChoiceField(choices=CountReason.choices)
+    counted_by = forms.ModelChoiceField(queryset=User.objects.none(), label="Counted by (dealer or cashier)")
+    witness = forms.ModelChoiceField(queryset=User.objects.none())
+    witness_kind = forms.ChoiceField(choices=WitnessKind.choices)
+    surveillance_recorded = forms.BooleanField(required=False, label="Recorded by surveillance")
+    transported_by = forms.ModelChoiceField(queryset=User.objects.none(), required=False,
+                                            label="Transported by (security)")
+    amount = forms.DecimalField(required=False, max_digits=14, decimal_places=2, min_value=0,
+                                help_text="Box counts: the total counted. Forms: leave empty and give the chips.")
+
+    def __init__(self, *args, casino, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = PokerTable.objects.filter(casino=casino, bad_beat_participation=True)
+        staff = User.objects.filter(casino=casino, is_active=True).order_by("username")
+        for name in ("counted_by", "witness", "transported_by"):
+            self.fields[name].queryset = staff
+        for d in DENOMINATIONS:
+            self.fields[f"chips_{d:.2f}"] = forms.IntegerField(required=False, min_value=0,
+                                                               label=f"${d:,.2f} chips")
+
+    def chips(self) -> dict[str, int]:
+        return {f"{d:.2f}": self.cleaned_data[f"chips_{d:.2f}"] for d in DENOMINATIONS
+                if self.cleaned_data.get(f"chips_{d:.2f}")}
+
+
+class ReceiptForm(forms.Form):
+    part = forms.ChoiceField(choices=FormPart.choices)
+    serial_numbers = forms.CharField(help_text="Serial numbers, separated by spaces or commas.")
+
+    def serials(self) -> list[int]:
+        raw = self.cleaned_data["serial_numbers"].replace(",", " ").split()
+        if not all(s.isdigit() for s in raw):
+            raise forms.ValidationError({"serial_numbers": "Serial numbers are whole numbers."})
+        return [int(s) for s in raw]

@@ -1,0 +1,174 @@
+"""Count pages (N.J.A.C. 13:69F-14.19(d)-(f)) and accounting's reconciliation screen, forms and Master Game
+Report, as pages, PDF (weasyprint) and CSV (14.19(h), (k))."""
+import csv
+from datetime import date, timedelta
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+
+from apps.casinos.selectors import current_gaming_day
+from apps.core.exceptions import DomainError
+from apps.core.views import page_access
+
+from . import services
+from .forms import CountForm, ReceiptForm
+from .models import GamingDayClose
+from .selectors import counts_for_gaming_day, master_game_report, match_forms, reconciliation_days
+
+
+def _day(request, value: str | None = None) -> date:
+    casino = request.user.casino
+    if not value:
+        return current_gaming_day(casino=casino)
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise Http404("The day is written YYYY-MM-DD.") from exc
+
+
+def counts(request):
+    """The gaming day's counts and forms, and the form to record one (14.19(d)-(f))."""
+    if denied := page_access(request, "counts.view_counts"):
+        return denied
+    casino = request.user.casino
+    gaming_day = _day(request, request.GET.get("day"))
+    form = CountForm(request.POST or None, casino=casino)
+    if request.method == "POST":
+        if not request.user.has_perm("counts.record_count"):
+            raise PermissionDenied
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                count = services.record_count(
+                    table=data["table"], method=data["method"], reason=data["reason"], counted_by=data["counted_by"],
+                    witness=data["witness"], witness_kind=data["witness_kind"],
+                    surveillance_recorded=data["surveillance_recorded"], transported_by=data["transported_by"],
+                    amount=data["amount"], chips=form.chips(), recorded_by=request.user)
+            except DomainError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                label = f"Form {count.serial_number}" if count.serial_number else "Count"
+                messages.success(request, f"{label} recorded: ${count.amount} counted, ${count.expected} recorded, "
+                                          f"variance ${count.variance}.")
+                return redirect("counts:counts")
+    return render(request, "counts/counts.html", {
+        "gaming_day": gaming_day, "counts": counts_for_gaming_day(casino=casino, gaming_day=gaming_day),
+        "form": form if request.user.has_perm("counts.record_count") else None,
+        "close": GamingDayClose.objects.filter(casino=casino, gaming_day=gaming_day).first()},
+        status=400 if request.method == "POST" else 200)
+
+
+def reconciliation(request):
+    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h))."""
+    if denied := page_access(request, "counts.view_reconciliation"):
+        return denied
+    casino = request.user.casino
+    today = current_gaming_day(casino=casino)
+    days = [today - timedelta(days=i) for i in range(14)]
+    closes = {c.gaming_day: c for c in GamingDayClose.objects.filter(casino=casino, gaming_day__in=days)}
+    rows = reconciliation_days(casino=casino, days=days)
+    for row in rows:
+        row["close"] = closes.get(row["gaming_day"])
+    return render(request, "counts/reconciliation.html", {"rows": rows, "today": today})
+
+
+def reconciliation_day(request, day: str):
+    """One gaming day: the forms and which parts arrived; accounting enters the serials of the originals from
+    the count room and the duplicates from the locked box, then reconciles (14.19(h))."""
+    if denied := page_access(request, "counts.view_reconciliation"):
+        return denied
+    casino = request.user.casino
+    gaming_day = _day(request, day)
+    form = ReceiptForm(request.POST if request.POST.get("action") == "receive" else None)
+    error = None
+    if request.method == "POST":
+        if not request.user.has_perm("counts.reconcile"):
+            raise PermissionDenied
+        try:
+            if request.POST.get("action") == "receive" and form.is_valid():
+                serials = form.serials()
+                for serial in serials:
+                    services.receive_form_part(casino=casino, serial_number=serial, part=form.cleaned_data["part"],
+                                               received_by=request.user)
+                messages.success(request, f"{len(serials)} {form.cleaned_data['part']}(s) received.")
+                return redirect("counts:reconciliation-day", day=gaming_day.isoformat())
+            if request.POST.get("action") == "reconcile":
+                rec = services.reconcile_gaming_day(casino=casino, gaming_day=gaming_day, reconciled_by=request.user)
+                messages.success(request, f"Gaming day {gaming_day}: {rec.get_status_display().lower()}.")
+                return redirect("counts:reconciliation-day", day=gaming_day.isoformat())
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        except DomainError as exc:
+            if exc.field == "serial_number":
+                form.add_error("serial_numbers", exc.message)
+            else:
+                error = exc.message
+    match = match_forms(casino=casino, gaming_day=gaming_day)
+    report = master_game_report(casino=casino, gaming_day=gaming_day)
+    return render(request, "counts/reconciliation_day.html", {
+        "gaming_day": gaming_day, "match": match, "report": report, "form": form, "error": error,
+        "may_reconcile": request.user.has_perm("counts.reconcile"),
+        "ended": gaming_day < current_gaming_day(casino=casino)}, status=400 if request.method == "POST" else 200)
+
+
+def _pdf(html: str, filename: str) -> HttpResponse:
+    from weasyprint import HTML  # imported here: it loads Pango, which only these two pages need
+
+    response = HttpResponse(HTML(string=html).write_pdf(), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def master_game_report_view(request, day: str, fmt: str = "html"):
+    """The Master Game Report of a gaming day, as a page, PDF or CSV (14.19(h))."""
+    if denied := page_access(request, "counts.view_reconciliation"):
+        return denied
+    casino = request.user.casino
+    gaming_day = _day(request, day)
+    report = master_game_report(casino=casino, gaming_day=gaming_day)
+    if fmt == "csv":
+        response = HttpResponse(content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="master-game-report-{gaming_day}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["gaming_day", "table", "game", "rounds", "rake", "time_charges", "form_adjustments",
+                         "poker_revenue", "bad_beat_contributions", "counted", "count_variance"])
+        for r in report.rows:
+            writer.writerow([gaming_day, r.table_number, r.game, r.rounds, r.rake, r.time_charges, r.adjustments,
+                             r.revenue, r.contributions, r.counted, r.count_variance])
+        t = report.totals
+        writer.writerow([gaming_day, "total", "", sum(r.rounds for r in report.rows), t["rake"], t["time_charges"],
+                         t["adjustments"], t["revenue"], t["contributions"], t["counted"], t["count_variance"]])
+        return response
+    context = {"report": report, "gaming_day": gaming_day, "casino": casino, "printable": fmt == "pdf"}
+    if fmt == "pdf":
+        return _pdf(render_to_string("counts/mgr_print.html", context, request=request),
+                    f"master-game-report-{gaming_day}.pdf")
+    return render(request, "counts/mgr.html", context)
+
+
+def forms_export(request, day: str, fmt: str):
+    """The day's Bad Beat Payout Contribution Forms (14.19(f)3) as PDF or CSV, with the parts received."""
+    if denied := page_access(request, "counts.view_reconciliation"):
+        return denied
+    casino = request.user.casino
+    gaming_day = _day(request, day)
+    match = match_forms(casino=casino, gaming_day=gaming_day)
+    if fmt == "csv":
+        response = HttpResponse(content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="bad-beat-forms-{gaming_day}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(["serial_number", "gaming_day", "counted_at", "table", "reason", "chips", "amount",
+                         "expected", "variance", "dealer", "witness", "witness_kind", "original_received",
+                         "duplicate_received"])
+        for f in match.forms:
+            writer.writerow([f.serial_number, gaming_day, f.counted_at.isoformat(), f.table.number, f.reason,
+                             " ".join(f"{n}x${d}" for d, n in f.chips.items()), f.amount, f.expected, f.variance,
+                             f.counted_by.username, f.witness.username, f.witness_kind,
+                             f.serial_number in match.originals, f.serial_number in match.duplicates])
+        return response
+    return _pdf(render_to_string("counts/forms_print.html", {"match": match, "gaming_day": gaming_day,
+                                                             "casino": casino}, request=request),
+                f"bad-beat-forms-{gaming_day}.pdf")

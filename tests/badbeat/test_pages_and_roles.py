@@ -1,0 +1,117 @@
+"""Who may do what with the bad beat payout, by page and API (N.J.A.C. 13:69F-14.19(h), (i), (k))."""
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from apps.badbeat.models import Claim, ClaimStatus
+from apps.core.roles import Role
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def claim(casino):
+    JackpotFactory(casino=casino, minimum_pot=D("0"))
+    table = PokerTableFactory(casino=casino)
+    round_of_play = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+        PlayerIn(seat=1, contributed=D("50"), hole_cards="9s 9c", name="Ann"),
+        PlayerIn(seat=2, contributed=D("50"), hole_cards="5s 4s", name="Ben")]))
+    return Claim.objects.get(round_of_play=round_of_play)
+
+
+PAGES = ["/jackpot/display/", "/jackpot/rules/", "/jackpot/claims/", "/jackpot/display/adjust/"]
+
+
+@pytest.mark.parametrize("role", list(Role))
+@pytest.mark.parametrize("url", PAGES)
+def test_every_role_reads_the_jackpot_pages(client, staff, claim, role, url):
+    client.force_login(staff(role))
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_anonymous_is_sent_to_log_in(client, url):
+    assert client.get(url).status_code == 302
+
+
+def test_claim_page_shows_the_engines_verdict(client, supervisor, claim):
+    client.force_login(supervisor)
+    page = client.get(f"/jackpot/claims/{claim.pk}/").content.decode()
+    assert "qualifies" in page and "Four of a kind" in page and "Straight flush" in page
+    assert "2 hole cards played (9s 9c)" in page
+
+
+@pytest.mark.parametrize("role", [r for r in Role if r != Role.POKER_SHIFT_SUPERVISOR])
+def test_14_19_i_only_a_supervisor_verifies(api, staff, claim, role):
+    api.force_authenticate(staff(role))
+    assert api.post(f"/api/claims/{claim.pk}/verify/").status_code == 403
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.PENDING
+
+
+def test_14_19_i_supervisor_verifies_then_security_pays_by_api(api, staff, supervisor, claim):
+    api.force_authenticate(supervisor)
+    verified = api.post(f"/api/claims/{claim.pk}/verify/")
+    assert verified.status_code == 200 and verified.json()["status"] == "verified"
+    assert {s["role"] for s in verified.json()["shares"]} == {"losing", "winning"}
+    assert api.post(f"/api/claims/{claim.pk}/payout/", {"method": "cash", "location": "table",
+                                                        "delivered_by": supervisor.pk}).status_code == 403
+    guard = staff(Role.SECURITY)
+    api.force_authenticate(guard)
+    missing = api.post(f"/api/claims/{claim.pk}/payout/", {"method": "cash"})
+    assert missing.status_code == 400 and "location" in missing.json()
+    paid = api.post(f"/api/claims/{claim.pk}/payout/", {"method": "cash", "location": "table", "delivered_by": guard.pk})
+    assert paid.status_code == 200 and paid.json()["status"] == "paid"
+
+
+def test_verify_twice_is_a_400_naming_the_field(api, supervisor, claim):
+    api.force_authenticate(supervisor)
+    api.post(f"/api/claims/{claim.pk}/verify/")
+    again = api.post(f"/api/claims/{claim.pk}/verify/")
+    assert again.status_code == 400 and "status" in again.json()
+
+
+@pytest.mark.parametrize("role", [Role.POKER_SHIFT_SUPERVISOR, Role.SURVEILLANCE, Role.DEALER, Role.SECURITY])
+def test_14_19_k_only_accounting_adjusts_the_display(api, staff, claim, supervisor, role):
+    api.force_authenticate(staff(role))
+    response = api.post(f"/api/jackpots/{claim.jackpot_id}/display-adjustments/",
+                        {"displayed_amount": "1.00", "supervisor_present": supervisor.pk})
+    assert response.status_code == 403
+
+
+def test_14_19_k_display_adjustment_by_page_with_a_wrong_amount_is_a_form_error(client, staff, claim, supervisor):
+    client.force_login(staff(Role.ACCOUNTING))
+    response = client.post("/jackpot/display/adjust/", {"jackpot": claim.jackpot_id, "displayed_amount": "5.00",
+                                                        "supervisor_present": supervisor.pk, "reason": "daily"})
+    assert response.status_code == 400 and "accounting&#x27;s record" in response.content.decode()
+    ok = client.post("/jackpot/display/adjust/", {"jackpot": claim.jackpot_id, "displayed_amount": "1.00",
+                                                  "supervisor_present": supervisor.pk, "reason": "daily"})
+    assert ok.status_code == 302
+
+
+def test_surveillance_only_reads(client, staff, claim):
+    client.force_login(staff(Role.SURVEILLANCE))
+    assert client.post(f"/jackpot/claims/{claim.pk}/", {"action": "verify"}).status_code == 403
+    assert client.post("/jackpot/rules/", {}).status_code == 403
+    assert client.post("/jackpot/display/adjust/", {}).status_code == 403
+
+
+def test_rule_change_by_api_is_refused_when_harder(api, supervisor, claim):
+    api.force_authenticate(supervisor)
+    response = api.post(f"/api/jackpots/{claim.jackpot_id}/rule-changes/",
+                        {"changes": {"qualifying_hand": "royal_flush"},
+                         "effective_at": (timezone.now() + timedelta(days=2)).isoformat()}, format="json")
+    assert response.status_code == 400 and "qualifying_hand" in response.json()
+
+
+def test_display_partial_polls_and_shows_pending(client, supervisor, claim):
+    from apps.badbeat.services import verify_claim
+    verify_claim(claim=claim, supervisor=supervisor)
+    client.force_login(supervisor)
+    partial = client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
+    assert "PAYOUT PENDING" in partial and "<html" not in partial

@@ -1,0 +1,94 @@
+"""Count and reconciliation pages, PDF and CSV; who may reconcile (N.J.A.C. 13:69F-14.19(f), (h))."""
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from apps.core.roles import Role
+from apps.counts.models import CountMethod, WitnessKind
+from apps.counts.services import receive_form_part, record_count
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def day_with_form(casino, staff, supervisor):
+    JackpotFactory(casino=casino, minimum_pot=D("0"))
+    table = PokerTableFactory(casino=casino)
+    RakeStructureFactory(table=table)
+    record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+        PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
+    form = record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=staff(Role.DEALER),
+                        witness=supervisor, witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,
+                        recorded_by=supervisor)
+    return form
+
+
+@pytest.mark.parametrize("role,code", [(Role.ACCOUNTING, 200), (Role.SURVEILLANCE, 200), (Role.DEALER, 403),
+                                       (Role.FLOORPERSON, 403)])
+def test_who_reads_the_reconciliation(client, staff, day_with_form, role, code):
+    client.force_login(staff(role))
+    assert client.get("/accounting/reconciliation/").status_code == code
+    assert client.get(f"/accounting/master-game-report/{day_with_form.gaming_day}/").status_code == code
+
+
+@pytest.mark.parametrize("role", [Role.POKER_SHIFT_SUPERVISOR, Role.SURVEILLANCE, Role.ADMIN])
+def test_14_19_h_only_accounting_reconciles(client, staff, day_with_form, role):
+    client.force_login(staff(role))
+    url = f"/accounting/reconciliation/{day_with_form.gaming_day}/"
+    assert client.post(url, {"action": "reconcile"}).status_code == 403
+    assert client.post(url, {"action": "receive", "part": "original",
+                             "serial_numbers": str(day_with_form.serial_number)}).status_code == 403
+
+
+def test_14_19_h_accounting_receives_and_reconciles_by_page(client, staff, day_with_form):
+    client.force_login(staff(Role.ACCOUNTING))
+    url = f"/accounting/reconciliation/{day_with_form.gaming_day}/"
+    bad = client.post(url, {"action": "receive", "part": "original", "serial_numbers": "12 x"})
+    assert bad.status_code == 400
+    unknown = client.post(url, {"action": "receive", "part": "original", "serial_numbers": "7"})
+    assert unknown.status_code == 400 and "No Bad Beat Payout Contribution Form numbered 7" in unknown.content.decode()
+    assert client.post(url, {"action": "receive", "part": "duplicate",
+                             "serial_numbers": str(day_with_form.serial_number)}).status_code == 302
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        assert client.post(url, {"action": "reconcile"}).status_code == 302
+        page = client.get(url).content.decode()
+    assert "Variances" in page and "added to poker revenue" in page
+
+
+def test_master_game_report_and_forms_print_as_pdf_and_csv(client, staff, day_with_form):
+    client.force_login(staff(Role.ACCOUNTING))
+    receive_form_part(casino=day_with_form.casino, serial_number=day_with_form.serial_number, part="original",
+                      received_by=staff(Role.ACCOUNTING))
+    day = day_with_form.gaming_day
+    pdf = client.get(f"/accounting/master-game-report/{day}/report.pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf" and pdf.content[:5] == b"%PDF-"
+    csv_lines = client.get(f"/accounting/master-game-report/{day}/report.csv").content.decode().splitlines()
+    assert csv_lines[0].startswith("gaming_day,table") and csv_lines[-1].split(",")[1] == "total"
+    forms_pdf = client.get(f"/accounting/forms/{day}/forms.pdf")
+    assert forms_pdf.content[:5] == b"%PDF-"
+    forms_csv = client.get(f"/accounting/forms/{day}/forms.csv").content.decode().splitlines()
+    assert forms_csv[1].startswith(str(day_with_form.serial_number)) and forms_csv[1].endswith("True,False")
+
+
+def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, staff, supervisor, day_with_form):
+    client.force_login(supervisor)
+    dealer = staff(Role.DEALER)
+    watcher = staff(Role.SURVEILLANCE)
+    base = {"table": day_with_form.table_id, "method": "table_inventory", "reason": "daily", "counted_by": dealer.pk,
+            "chips_1.00": 2}
+    refused = client.post("/counts/", {**base, "witness": watcher.pk, "witness_kind": "second_department"})
+    assert refused.status_code == 400 and "may not witness" in refused.content.decode()
+    ok = client.post("/counts/", {**base, "witness": supervisor.pk, "witness_kind": "supervisor",
+                                  "surveillance_recorded": "on"})
+    assert ok.status_code == 302
+
+
+def test_a_dealer_cannot_record_counts_by_api(api, staff, day_with_form):
+    api.force_authenticate(staff(Role.DEALER))
+    assert api.post("/api/counts/", {}).status_code == 403
