@@ -137,7 +137,7 @@ def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, alre
 def _validated(values: dict, *, base: Jackpot | None) -> dict:
     """Check a set of posted-rule values (14.19(b)1-4); raises DomainError naming the field."""
     def get(name):
-        return values.get(name, getattr(base, name) if base else None)
+        return values.get(name, getattr(base, name) if base else Jackpot._meta.get_field(name).get_default())
     unknown = set(values) - set(RULE_FIELDS)
     if unknown:
         raise DomainError(f"Not a posted rule: {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])

@@ -8,12 +8,16 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from apps.badbeat.models import QualifyingHand
-from apps.badbeat.services import post_jackpot_rules
-from apps.casinos.models import Casino
+from apps.badbeat.models import BothQualifyRule, Funding, Jackpot, QualifyingHand
+from apps.badbeat.selectors import live_jackpots, payable_amount
+from apps.badbeat.services import adjust_display, create_secondary_jackpot, post_jackpot_rules
+from apps.casinos.models import Casino, Department, LicenseType
 from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
 from apps.casinos.services import create_staff_member
 from apps.core.roles import Role
+from apps.counts.models import CountMethod, CountReason, WitnessKind
+from apps.counts.selectors import uncounted_total
+from apps.counts.services import close_gaming_day, receive_form_part, reconcile_gaming_day, record_count
 from apps.decks.models import Deck
 from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
 from apps.rake.services import post_rake_structure
@@ -59,9 +63,16 @@ class Command(BaseCommand):
         casino, _ = Casino.objects.get_or_create(code="boardwalk", defaults={
             "name": "Boardwalk Poker Room", "licensee": "Boardwalk Casino Hotel LLC",
             "address": "1 Boardwalk, Atlantic City, NJ 08401", "time_zone": "America/New_York"})
+        departments = {Role.SECURITY: Department.SECURITY, Role.SURVEILLANCE: Department.SURVEILLANCE,
+                       Role.ACCOUNTING: Department.ACCOUNTING, Role.ADMIN: Department.OTHER}
         for role in Role:
-            create_staff_member(casino=casino, username=role.value, password=f"demo-{role.value}", roles=[role],
-                                first_name=role.label.split()[0], last_name="Demo", license_number=f"NJ-{role.value[:4].upper()}-001")
+            create_staff_member(
+                casino=casino, username=role.value, password=f"demo-{role.value}", roles=[role],
+                first_name=role.label.split()[0], last_name="Demo", license_number=f"NJ-{role.value[:4].upper()}-001",
+                department=departments.get(role, Department.POKER),
+                license_type=LicenseType.CASINO_KEY_EMPLOYEE if role in (Role.SECURITY, Role.POKER_SHIFT_SUPERVISOR,
+                                                                         Role.ACCOUNTING) else LicenseType.CASINO_EMPLOYEE,
+                approved_count_witness=role == Role.SECURITY)
         tables = {}
         for number, game, structure, seats, sb, bb, minimum, maximum, location, bad_beat, is_open in DEMO_TABLES:
             table = PokerTable.objects.filter(casino=casino, number=number).first() or create_table(
@@ -73,8 +84,14 @@ class Command(BaseCommand):
             if is_open:
                 open_table(table=table)
             tables[number] = table
-        post_jackpot_rules(casino=casino, minimum_pot=D("20"), contribution_amount=D("1.00"),
-                           maximum_contribution=D("1.00"), qualifying_hand=QualifyingHand.FOUR_OF_A_KIND)
+        if not Jackpot.objects.filter(casino=casino).exists():
+            primary = post_jackpot_rules(
+                casino=casino, minimum_pot=D("20"), contribution_amount=D("1.00"), maximum_contribution=D("1.00"),
+                qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_players_dealt=4, both_hole_cards_must_play=True,
+                reset_percentage=D("10"), other_bonus_awards="None: every contribution funds the bad beat payouts.")
+            create_secondary_jackpot(primary=primary, name="Mini Bad Beat", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                     qualifying_minimum_rank=14, funding=Funding.PRIMARY_PORTION,
+                                     primary_portion_percentage=D("10"), when_both_qualify=BothQualifyRule.PRIMARY_ONLY)
         return casino, tables
 
     @transaction.atomic
@@ -103,7 +120,40 @@ class Command(BaseCommand):
         refresh_deck_alerts(casino=casino)
         self.stdout.write("Decks at the open tables; table 3 is overdue for suit and sequence, table 9 for a count.")
 
+    def _yesterday(self, casino, tables, seed):
+        """The gaming day before: rounds, a form per table at its close, the parts received by accounting (one
+        original lost in the count room), the reconciliation and the day's close."""
+        from apps.casinos.models import User
+
+        today = current_gaming_day(casino=casino)
+        start, end = gaming_day_bounds(casino=casino, gaming_day=today - timedelta(days=1))
+        start = end - timedelta(hours=6)
+        for table_id, round_in in simulate_day(seed=seed + 1, start=start, end=end - timedelta(minutes=20),
+                                               rounds_per_hour=20, tables=[(t.pk, t.small_blind, t.big_blind)
+                                                                           for n, t in tables.items() if n in (1, 2, 3)]):
+            record_round(table=PokerTable.objects.get(pk=table_id), round_in=round_in)
+        people = {r: User.objects.get(username=r.value) for r in Role}
+        forms = []
+        for number in (1, 2, 3):
+            table = tables[number]
+            owed = int(uncounted_total(table=table))
+            forms.append(record_count(
+                table=table, method=CountMethod.TABLE_INVENTORY, reason=CountReason.DAILY,
+                chips={"5": owed // 5, "1": owed % 5}, counted_by=people[Role.DEALER],
+                witness=people[Role.SECURITY], witness_kind=WitnessKind.SECOND_DEPARTMENT,
+                recorded_by=people[Role.POKER_SHIFT_SUPERVISOR], counted_at=end - timedelta(minutes=10)))
+        clerk = people[Role.ACCOUNTING]
+        for form in forms:
+            receive_form_part(casino=casino, serial_number=form.serial_number, part="duplicate", received_by=clerk)
+            if form is not forms[1]:
+                receive_form_part(casino=casino, serial_number=form.serial_number, part="original", received_by=clerk)
+        reconcile_gaming_day(casino=casino, gaming_day=today - timedelta(days=1), reconciled_by=clerk)
+        close_gaming_day(casino=casino, gaming_day=today - timedelta(days=1))
+        self.stdout.write(f"Yesterday: {len(forms)} forms counted, reconciled (form {forms[1].serial_number} has "
+                          "no original: its value went to poker revenue) and the day closed.")
+
     def _gaming_day(self, casino, tables, seed):
+        self._yesterday(casino, tables, seed)
         start, _ = gaming_day_bounds(casino=casino, gaming_day=current_gaming_day(casino=casino))
         now = timezone.now()
         start = max(start, now - timedelta(hours=8))
@@ -119,8 +169,16 @@ class Command(BaseCommand):
             source_name="scripted bad beat", players=[
                 PlayerIn(seat=1, name="Ana", contributed=D("480.00"), hole_cards="9s 9c"),
                 PlayerIn(seat=4, name="Dee", contributed=D("480.00"), hole_cards="5s 4s"),
-                PlayerIn(seat=6, name="Fay", contributed=D("5.00"), hole_cards="Kd 2c", folded=True)]))
+                PlayerIn(seat=6, name="Fay", contributed=D("5.00"), hole_cards="Kd 2c", folded=True),
+                PlayerIn(seat=8, name="Hal", contributed=D("5.00"), hole_cards="Qc Jd", folded=True)]))
+        self.stdout.write("A bad beat waits for the supervisor's verification at table 3 (Bad beat claims).")
         if PLURIBUS.is_dir():
             files = sorted(PLURIBUS.glob("*.phhs"))[:2]
             imported = sum(import_phh(table=tables[9], text=f.read_text(), name=f.name).imported for f in files)
             self.stdout.write(f"Imported {imported} real hands (Pluribus) at table 9.")
+        from apps.casinos.models import User
+
+        clerk, boss = (User.objects.get(username=r.value) for r in (Role.ACCOUNTING, Role.POKER_SHIFT_SUPERVISOR))
+        for jackpot in live_jackpots(casino=casino).select_related("primary"):
+            adjust_display(jackpot=jackpot, displayed_amount=payable_amount(jackpot=jackpot), adjusted_by=clerk,
+                           supervisor_present=boss)
