@@ -8,6 +8,7 @@ from rest_framework.routers import DefaultRouter
 from apps.badbeat.apis import (
     ClaimActionApi,
     ClaimsApi,
+    DiscontinueApi,
     DisplayAdjustmentApi,
     JackpotApi,
     JackpotListApi,
@@ -39,6 +40,7 @@ urlpatterns = [
     path("api/jackpots/", JackpotListApi.as_view(), name="jackpots"),
     path("api/jackpots/<int:pk>/display-adjustments/", DisplayAdjustmentApi.as_view(), name="display-adjustments"),
     path("api/jackpots/<int:pk>/rule-changes/", RuleChangeApi.as_view(), name="rule-changes"),
+    path("api/jackpots/<int:pk>/discontinue/", DiscontinueApi.as_view(), name="jackpot-discontinue"),
     path("api/claims/", ClaimsApi.as_view(), name="claims"),
     path("api/claims/<int:pk>/verify/", ClaimActionApi.as_view(action="verify"), name="claim-verify"),
     path("api/claims/<int:pk>/reject/", ClaimActionApi.as_view(action="reject"), name="claim-reject"),

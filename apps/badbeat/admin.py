@@ -2,20 +2,56 @@ from django.contrib import admin
 
 from apps.core.admin import AppendOnlyAdmin
 
-from .models import Claim, Contribution, Jackpot
+from .models import (
+    Claim,
+    ClaimShare,
+    Contribution,
+    DailyReset,
+    DisplayAdjustment,
+    Jackpot,
+    Payout,
+    PayoutNotification,
+    ResetSeed,
+    RuleChange,
+    Transfer,
+)
 
 
 @admin.register(Jackpot)
 class JackpotAdmin(admin.ModelAdmin):
-    list_display = ["name", "casino", "balance", "is_collecting", "qualifying_hand"]
-    readonly_fields = ["balance"]
+    """Balances move only through the services (contributions, payouts, transfers, resets)."""
+
+    list_display = ["name", "casino", "kind", "status", "balance", "reset_reserve", "displayed_amount", "is_collecting"]
+    readonly_fields = ["balance", "reset_reserve", "displayed_amount", "status"]
 
 
 @admin.register(Contribution)
 class ContributionAdmin(AppendOnlyAdmin):
-    list_display = ["round_of_play", "table", "gaming_day", "amount"]
+    list_display = ["round_of_play", "jackpot", "table", "gaming_day", "amount", "to_reset"]
 
 
 @admin.register(Claim)
 class ClaimAdmin(admin.ModelAdmin):
-    list_display = ["round_of_play", "seat", "losing_hand", "winning_hand", "status"]
+    list_display = ["round_of_play", "jackpot", "seat", "losing_hand", "winning_hand", "status", "payout_amount"]
+    readonly_fields = ["status", "payout_amount", "evaluation", "decided_by", "decided_at"]
+
+
+for model, columns in ((ClaimShare, ["claim", "seat", "role", "amount"]),
+                       (Payout, ["claim", "debited", "amount", "method", "location", "delivered_by", "paid_at"]),
+                       (ResetSeed, ["jackpot", "amount", "created_at"]),
+                       (DailyReset, ["jackpot", "gaming_day", "contributions", "percentage", "amount"]),
+                       (Transfer, ["source", "target", "amount", "reset_amount", "made_by", "created_at"]),
+                       (DisplayAdjustment, ["jackpot", "previous_amount", "displayed_amount", "adjusted_by",
+                                            "supervisor_present", "created_at"])):
+    admin.site.register(model, type(f"{model.__name__}Admin", (AppendOnlyAdmin,), {"list_display": columns}))
+
+
+@admin.register(RuleChange)
+class RuleChangeAdmin(admin.ModelAdmin):
+    list_display = ["jackpot", "summary", "effective_at", "status", "makes_qualifying_harder"]
+    readonly_fields = ["changes", "makes_qualifying_harder", "status", "applied_at", "proposed_by"]
+
+
+@admin.register(PayoutNotification)
+class PayoutNotificationAdmin(admin.ModelAdmin):
+    list_display = ["claim", "message", "created_at", "acknowledged_by", "acknowledged_at"]

@@ -204,3 +204,27 @@ class RuleChangeApi(APIView):
         return Response({"id": change.pk, "summary": change.summary, "effective_at": change.effective_at,
                          "makes_qualifying_harder": change.makes_qualifying_harder, "status": change.status},
                         status=status.HTTP_201_CREATED)
+
+
+class DiscontinueInput(serializers.Serializer):
+    target = serializers.IntegerField(help_text="The bad beat payout that receives the funds.")
+    reason = serializers.CharField(max_length=300)
+
+
+class DiscontinueApi(APIView):
+    """POST: discontinue a payout and transfer all its funds to another (14.19(l)); administrators only."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "badbeat.discontinue_jackpot"
+
+    @extend_schema(request=DiscontinueInput, responses={200: JackpotOutput})
+    def post(self, request, pk: int):
+        jackpot = get_object_or_404(Jackpot, pk=pk, casino=request.user.casino)
+        data = DiscontinueInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        target = Jackpot.objects.filter(pk=data.validated_data["target"], casino=request.user.casino).first()
+        if target is None:
+            raise serializers.ValidationError({"target": ["No such bad beat payout at this casino."]})
+        services.discontinue_jackpot(jackpot=jackpot, target=target, reason=data.validated_data["reason"],
+                                     made_by=request.user)
+        return Response(JackpotOutput(Jackpot.objects.get(pk=target.pk)).data)

@@ -3,7 +3,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
 from django.views.generic import TemplateView
 
-from apps.badbeat.selectors import contributions_for_gaming_day, contributions_total, jackpot_of
+from apps.badbeat.models import DailyReset, ResetSeed
+from apps.badbeat.selectors import contributions_for_gaming_day, jackpot_of, ledger, live_jackpots
 from apps.casinos.selectors import current_gaming_day
 from apps.core.views import PermissionPageMixin
 from apps.rounds.models import RoundOfPlay
@@ -69,7 +70,10 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
         rows = contributions_for_gaming_day(casino=casino, gaming_day=gaming_day)
         return {**super().get_context_data(**kwargs), "gaming_day": gaming_day, "jackpot": jackpot,
                 "contributions": rows, "day_total": sum((c.amount for c in rows), 0),
-                "ledger_total": contributions_total(jackpot=jackpot) if jackpot else None}
+                "ledgers": [(j, ledger(jackpot=j)) for j in live_jackpots(casino=casino)
+                            if not j.funded_from_primary],
+                "daily_resets": DailyReset.objects.filter(jackpot__casino=casino).select_related("jackpot")[:30],
+                "reset_seeds": ResetSeed.objects.filter(jackpot__casino=casino).select_related("jackpot")[:30]}
 
 
 class TableSignView(PermissionPageMixin, TemplateView):

@@ -115,3 +115,23 @@ def test_display_partial_polls_and_shows_pending(client, supervisor, claim):
     client.force_login(supervisor)
     partial = client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
     assert "PAYOUT PENDING" in partial and "<html" not in partial
+
+
+@pytest.mark.parametrize("role", [Role.POKER_SHIFT_SUPERVISOR, Role.ACCOUNTING, Role.SURVEILLANCE])
+def test_14_19_l_only_an_administrator_discontinues_by_api(api, staff, claim, role):
+    api.force_authenticate(staff(role))
+    assert api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": 1, "reason": "x"}).status_code == 403
+
+
+def test_14_19_l_administrator_discontinues_into_another_payout(api, staff, claim):
+    from apps.badbeat.models import Funding, Jackpot, QualifyingHand
+    from apps.badbeat.services import create_secondary_jackpot
+    other = create_secondary_jackpot(primary=claim.jackpot, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                     funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
+                                     maximum_contribution=D("0.50"), minimum_pot=D("0"))
+    api.force_authenticate(staff(Role.ADMIN))
+    bad = api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": 999999, "reason": "Replaced."})
+    assert bad.status_code == 400 and "target" in bad.json()
+    done = api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": other.pk, "reason": "Replaced."})
+    assert done.status_code == 200 and done.json()["balance"] == "1.00"
+    assert Jackpot.objects.get(pk=claim.jackpot_id).status == "discontinued"
