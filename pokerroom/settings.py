@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "apps.rake",
     "apps.badbeat",
     "apps.counts",
+    "apps.multicasino",
     "apps.floor",
 ]
 
@@ -152,6 +153,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "deck-rotation-alerts": {"task": "apps.decks.tasks.refresh_all_deck_alerts", "schedule": 60.0},
     "bad-beat-rule-changes": {"task": "apps.badbeat.tasks.apply_rule_changes", "schedule": 60.0},
     "close-gaming-days": {"task": "apps.counts.tasks.close_gaming_days", "schedule": 300.0},
+    "multicasino-heartbeat": {"task": "apps.multicasino.tasks.heartbeat", "schedule": 2.0},
+    "multicasino-sweep-outbox": {"task": "apps.multicasino.tasks.sweep_outbox", "schedule": 5.0},
 }
 CACHES = {
     "default": (
@@ -164,6 +167,9 @@ CACHES = {
 # What is taken out of the pots of a round of play, in order, before they are awarded
 # (N.J.A.C. 13:69F-14.19(c): the bad-beat contribution is taken after the rake). Each entry is a
 # callable `(*, round_of_play, pot_total, already_deducted) -> Decimal`; rounds knows no more.
+# How a signed message reaches another deployment's inbox (14.20(e)2); the fault harness routes it through a proxy.
+MULTICASINO_TRANSPORT = env("MULTICASINO_TRANSPORT", default="apps.multicasino.transport.http_post")
+
 POT_DEDUCTIONS = [
     "apps.rake.services.rake_round",
     "apps.badbeat.services.collect_contribution",

@@ -15,6 +15,7 @@ from apps.badbeat.apis import (
     RuleChangeApi,
 )
 from apps.counts.apis import CountsApi, FormReceiptApi, ReconciliationApi
+from apps.multicasino.apis import InboxApi
 from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundViewSet
 from apps.tables.apis import PokerTableViewSet
@@ -46,6 +47,7 @@ urlpatterns = [
     path("api/claims/<int:pk>/reject/", ClaimActionApi.as_view(action="reject"), name="claim-reject"),
     path("api/claims/<int:pk>/payout/", ClaimActionApi.as_view(action="payout"), name="claim-payout"),
     path("api/counts/", CountsApi.as_view(), name="counts"),
+    path("api/multicasino/inbox/", InboxApi.as_view(), name="multicasino-inbox"),
     path("api/form-receipts/", FormReceiptApi.as_view(), name="form-receipts"),
     path("api/reconciliations/", ReconciliationApi.as_view(), name="reconciliations"),
     path("api/tables/<int:table_id>/rake-structure/", RakeStructureApi.as_view(), name="rake-structure"),

@@ -54,6 +54,7 @@ from .selectors import (
     payable_amount,
     qualifying_rule,
 )
+from .signals import contribution_recorded
 
 HUNDRED = Decimal(100)
 
@@ -122,9 +123,10 @@ def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, alre
         before = jackpot.contributions.filter(gaming_day=round_of_play.gaming_day).aggregate(
             t=Sum("amount", default=ZERO))["t"]
         to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
-        Contribution.objects.create(jackpot=jackpot, round_of_play=round_of_play, table=table,
-                                    gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
-                                    basis=after, explanation=explanation)
+        contribution = Contribution.objects.create(
+            jackpot=jackpot, round_of_play=round_of_play, table=table, gaming_day=round_of_play.gaming_day,
+            amount=amount, to_reset=to_reset, basis=after, explanation=explanation)
+        contribution_recorded.send(sender=Contribution, contribution=contribution)
         jackpot.balance += amount - to_reset
         jackpot.reset_reserve += to_reset
         jackpot.save(update_fields=["balance", "reset_reserve", "updated_at"])

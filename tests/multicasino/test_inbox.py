@@ -1,0 +1,207 @@
+"""The multi-casino system's messages (N.J.A.C. 13:69F-14.20(e)2, 3): signing and every rejection with nothing
+changed, exactly-once and in-order application under duplicates and reordering, gap recovery, the outbox."""
+import random
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from apps.multicasino.models import InboxMessage, OutboxMessage, PoolEntry, RejectedMessage
+from apps.multicasino.services import add_site, deliver, enqueue, receive, set_up_system, sweep_outbox
+from apps.multicasino.signing import body_hash, canonical, sign
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+SITE_TO_HOST = "whsec_" + "c2l0ZS10by1ob3N0LXNlY3JldC0xMjM0NTY3OA=="
+OLD_SECRET = "whsec_" + "b2xkLXNpdGUtdG8taG9zdC1zZWNyZXQtMDAwMA=="
+RULES = {"qualifying_hand": "four_of_a_kind", "qualifying_minimum_rank": None, "both_hole_cards_must_play": True,
+         "minimum_players_dealt": 4, "contribution_amount": "1.00", "contribution_percentage": None,
+         "minimum_pot": "20.00", "maximum_contribution": "1.00", "reset_percentage": "10.00",
+         "losing_share": "50.00", "winning_share": "25.00", "table_share": "25.00"}
+
+
+@pytest.fixture
+def host():
+    """This deployment is the host; site 'borgata' sends to it."""
+    system = set_up_system(code="nj-bad-beat", name="NJ Bad Beat", host_name="Boardwalk Casino Hotel LLC",
+                           host_address="1 Boardwalk, Atlantic City", rules=RULES)
+    add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, is_self=True)
+    peer = add_site(system=system, code="borgata", name="Borgata", inbox_url="http://borgata.test/inbox",
+                    inbound_secrets=[SITE_TO_HOST, OLD_SECRET], outbound_secrets=["whsec_" + "aG9zdC10by1zaXRl"])
+    return system, peer
+
+
+def message(seq, amount="1.00", *, kind="contribution", sender="borgata", secrets=(SITE_TO_HOST,), at=None, mid=None,
+            ref=None):
+    text = canonical({"kind": kind, "sequence": seq, "system": "nj-bad-beat", "sender": sender,
+                      "body": {"reference": str(ref or seq), "amount": amount, "gaming_day": "2026-11-22",
+                               "site_total": "0.00"}})
+    headers = sign(message_id=mid or f"msg_{seq}", text=text, secrets=list(secrets), at=at)
+    headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": sender})
+    return headers, text.encode()
+
+
+def pool(system):
+    system.refresh_from_db()
+    return system.pool
+
+
+class TestSigning:
+    def test_14_20_e_2_signed_message_is_applied_and_acknowledged_with_the_body_hash(self, host):
+        system, _ = host
+        headers, raw = message(1, "2.50")
+        status, answer = receive(headers=headers, raw=raw)
+        assert status == 200 and answer["ack"] == body_hash(raw)
+        assert pool(system) == D("2.50")
+
+    @pytest.mark.parametrize("case", ["tampered", "wrong_key", "stale", "future", "unknown_sender", "unsigned"])
+    def test_14_20_e_3_rejections_change_nothing_and_are_logged(self, host, case):
+        system, _ = host
+        now = datetime.now(UTC)
+        if case == "tampered":
+            headers, raw = message(1, "1.00")
+            raw = raw.replace(b'"1.00"', b'"9.00"')
+        elif case == "wrong_key":
+            headers, raw = message(1, secrets=("whsec_" + "d3Jvbmcta2V5LXdyb25nLWtleQ==",))
+        elif case == "stale":
+            headers, raw = message(1, at=now - timedelta(minutes=5, seconds=5))
+        elif case == "future":
+            headers, raw = message(1, at=now + timedelta(minutes=5, seconds=5))
+        elif case == "unknown_sender":
+            headers, raw = message(1, sender="tropicana")
+        else:
+            headers, raw = message(1)
+            del headers["webhook-signature"]
+        status, answer = receive(headers=headers, raw=raw)
+        assert status in (400, 401) and answer["error"]
+        assert pool(system) == 0 and not InboxMessage.objects.exists() and not PoolEntry.objects.exists()
+        assert RejectedMessage.objects.get().body_hash == body_hash(raw)
+
+    def test_14_20_e_3_replayed_id_is_rejected_but_acknowledged(self, host):
+        system, _ = host
+        headers, raw = message(1, "3.00")
+        assert receive(headers=headers, raw=raw)[0] == 200
+        status, answer = receive(headers=headers, raw=raw)
+        assert status == 409 and answer["ack"] == body_hash(raw)
+        assert pool(system) == D("3.00") and RejectedMessage.objects.get().reason == "Repeated id"
+
+    def test_a_new_id_on_an_old_sequence_is_refused(self, host):
+        system, _ = host
+        receive(headers=message(1)[0], raw=message(1)[1])
+        headers, raw = message(1, "5.00", mid="msg_other")
+        assert receive(headers=headers, raw=raw)[0] == 409
+        assert pool(system) == D("1.00")
+
+    def test_rotation_without_downtime_old_and_new_secrets_both_accepted(self, host):
+        system, _ = host
+        assert receive(headers=message(1, secrets=(OLD_SECRET,))[0], raw=message(1, secrets=(OLD_SECRET,))[1])[0] == 200
+        headers, raw = message(2, secrets=(SITE_TO_HOST, OLD_SECRET))
+        assert receive(headers=headers, raw=raw)[0] == 200
+        assert pool(system) == D("2.00")
+
+
+class TestOrdering:
+    def test_14_20_e_2_exactly_once_in_order_under_duplicates_and_reordering(self, host):
+        system, peer = host
+        rng = random.Random(2026)
+        messages = [message(seq, f"{seq}.{seq % 100:02d}") for seq in range(1, 61)]
+        deliveries = messages + rng.sample(messages, 30)  # 30 duplicates
+        rng.shuffle(deliveries)
+        for headers, raw in deliveries:
+            assert receive(headers=headers, raw=raw)[0] in (200, 202, 409)
+        expected = sum(D(f"{seq}.{seq % 100:02d}") for seq in range(1, 61))
+        assert pool(system) == expected
+        applied = list(InboxMessage.objects.order_by("applied_at", "sequence").values_list("sequence", flat=True))
+        assert applied == list(range(1, 61))
+        peer.link.refresh_from_db()
+        assert peer.link.next_in_sequence == 61 and PoolEntry.objects.count() == 60
+
+    def test_14_20_e_2_a_gap_asks_the_sender_to_resend(self, host):
+        system, _ = host
+        assert receive(headers=message(1)[0], raw=message(1)[1])[0] == 200
+        status, answer = receive(headers=message(3)[0], raw=message(3)[1])
+        assert status == 202 and answer["resend_from"] == 2
+        assert pool(system) == D("1.00")  # 3 is kept, not applied before 2
+        assert receive(headers=message(2)[0], raw=message(2)[1]) == (200, {"ack": body_hash(message(2)[1])})
+        assert pool(system) == D("3.00")
+
+
+@pytest.fixture
+def site(settings):
+    """This deployment is a site; the host's inbox is reached through a recording fake transport."""
+    sent = []
+
+    def transport(url, text, headers):
+        sent.append((url, text, headers))
+        return transport.answer(text)
+
+    transport.answer = lambda text: (200, {"ack": body_hash(text)})
+    settings.MULTICASINO_TRANSPORT = "tests.multicasino.test_inbox.TRANSPORT"
+    globals()["TRANSPORT"] = transport
+    system = set_up_system(code="nj-bad-beat", name="NJ Bad Beat", host_name="Boardwalk", host_address="AC",
+                           rules=RULES)
+    add_site(system=system, code="borgata", name="Borgata", is_self=True)
+    host = add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, inbox_url="http://host.test/in",
+                    outbound_secrets=[SITE_TO_HOST], inbound_secrets=[SITE_TO_HOST])
+    return system, host, transport, sent
+
+
+class TestOutbox:
+    def test_14_20_e_2_message_written_with_the_change_and_sent_on_commit(self, site,
+                                                                           django_capture_on_commit_callbacks):
+        system, host, transport, sent = site
+        with django_capture_on_commit_callbacks(execute=True):
+            message_row = enqueue(link=host.link, kind="contribution",
+                                  body={"reference": "7", "amount": "1.00", "gaming_day": "2026-11-22"})
+        message_row.refresh_from_db()
+        assert message_row.sequence == 1 and message_row.acked_at is not None
+        url, text, headers = sent[0]
+        assert url == "http://host.test/in" and message_row.ack_body_hash == body_hash(text)
+        assert headers["webhook-id"] == message_row.message_id and headers["x-pokerroom-site"] == "borgata"
+
+    def test_rolled_back_change_leaves_no_message(self, site):
+        from django.db import transaction
+        _, host, _, sent = site
+        with pytest.raises(RuntimeError), transaction.atomic():
+            enqueue(link=host.link, kind="contribution", body={"reference": "1", "amount": "1", "gaming_day": "x"})
+            raise RuntimeError
+        assert not OutboxMessage.objects.exists() and sent == []
+
+    def test_failures_back_off_and_the_sweeper_retries(self, site):
+        _, host, transport, sent = site
+        message_row = OutboxMessage.objects.create(link=host.link, sequence=1, message_id="msg_x", kind="contribution",
+                                                   body={}, next_attempt_at=timezone.now())
+
+        def down(text):
+            raise ConnectionError("host unreachable")
+
+        transport.answer = down
+        now = timezone.now()
+        assert deliver(message_pk=message_row.pk, now=now) is False
+        assert deliver(message_pk=message_row.pk, now=now) is False
+        message_row.refresh_from_db()
+        assert message_row.attempts == 2 and "unreachable" in message_row.last_error
+        assert message_row.next_attempt_at == now + timedelta(seconds=4)
+        transport.answer = lambda text: (200, {"ack": body_hash(text)})
+        assert sweep_outbox(now=now + timedelta(seconds=1)) == 0  # not due yet
+        assert sweep_outbox(now=now + timedelta(seconds=5)) == 1
+
+    def test_an_acknowledgement_of_another_body_is_not_an_acknowledgement(self, site):
+        _, host, transport, _ = site
+        message_row = OutboxMessage.objects.create(link=host.link, sequence=1, message_id="msg_y", kind="contribution",
+                                                   body={}, next_attempt_at=timezone.now())
+        transport.answer = lambda text: (200, {"ack": "0" * 64})
+        assert deliver(message_pk=message_row.pk) is False
+
+    def test_resend_from_makes_the_missing_messages_due(self, site):
+        _, host, transport, _ = site
+        later = timezone.now() + timedelta(minutes=10)
+        rows = [OutboxMessage.objects.create(link=host.link, sequence=n, message_id=f"msg_{n}", kind="contribution",
+                                             body={}, next_attempt_at=later) for n in (1, 2, 3)]
+        transport.answer = lambda text: (202, {"ack": body_hash(text), "resend_from": 2})
+        with time_machine.travel(timezone.now()):
+            deliver(message_pk=rows[2].pk)
+            rows[1].refresh_from_db()
+            assert rows[1].next_attempt_at <= timezone.now()

@@ -1,0 +1,130 @@
+"""Heartbeats, suspension and resumption (N.J.A.C. 13:69F-14.20(e)4.i), rules-hash checks (14.20(a)), and a
+site's contributions reaching the host exactly once (14.20(d), (e)2)."""
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from apps.multicasino.models import OutboxMessage, SystemStatus
+from apps.multicasino.services import (
+    add_site,
+    apply_heartbeat,
+    receive,
+    refresh_status,
+    rules_hash,
+    send_heartbeats,
+    set_up_system,
+)
+from apps.multicasino.signing import body_hash
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory
+from tests.multicasino.test_inbox import RULES, SITE_TO_HOST
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+T0 = datetime(2026, 11, 23, 15, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def at_site(settings, casino):
+    calls = []
+
+    def transport(url, text, headers):
+        calls.append((url, text, headers))
+        return 200, {"ack": body_hash(text)}
+
+    globals()["TRANSPORT"] = transport
+    settings.MULTICASINO_TRANSPORT = "tests.multicasino.test_suspension.TRANSPORT"
+    jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"))
+    system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk", host_address="AC", rules=RULES,
+                           jackpot=jackpot)
+    me = add_site(system=system, code="borgata", name="Borgata", is_self=True)
+    host = add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, inbox_url="http://host.test/",
+                    outbound_secrets=[SITE_TO_HOST], inbound_secrets=[SITE_TO_HOST])
+    return system, me, host, calls
+
+
+def status(site):
+    site.refresh_from_db()
+    return site.status
+
+
+class TestSuspension:
+    def test_14_20_e_4_i_silence_suspends_after_the_timeout_and_the_link_resumes(self, at_site):
+        system, me, host, _ = at_site
+        with time_machine.travel(T0, tick=False):
+            apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "pool": "120.00"}, now=timezone.now())
+            assert status(me) == SystemStatus.ACTIVE
+            system.refresh_from_db()
+            assert system.pool == D("120.00")  # the host's pool, shown on every display
+        with time_machine.travel(T0 + timedelta(seconds=10), tick=False):
+            assert refresh_status(system=system) == SystemStatus.ACTIVE  # exactly the timeout: not yet
+        with time_machine.travel(T0 + timedelta(seconds=11), tick=False):
+            assert refresh_status(system=system) == SystemStatus.SUSPENDED
+            assert "no word for more than 10 s" in me.__class__.objects.get(pk=me.pk).status_reason
+        with time_machine.travel(T0 + timedelta(seconds=30), tick=False):
+            apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash}, now=timezone.now())
+            assert status(me) == SystemStatus.ACTIVE
+
+    def test_resumes_only_once_the_backlog_is_delivered(self, at_site):
+        system, me, host, _ = at_site
+        with time_machine.travel(T0, tick=False):
+            refresh_status(system=system)  # never heard: suspended
+            assert status(me) == SystemStatus.SUSPENDED
+            OutboxMessage.objects.create(link=host.link, sequence=1, message_id="msg_1", kind="contribution", body={},
+                                         next_attempt_at=timezone.now())
+            apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash}, now=timezone.now())
+            assert status(me) == SystemStatus.SUSPENDED
+            assert "1 message(s) still to deliver" in me.__class__.objects.get(pk=me.pk).status_reason
+            OutboxMessage.objects.update(acked_at=timezone.now())
+            apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash}, now=timezone.now())
+            assert status(me) == SystemStatus.ACTIVE
+
+    def test_14_20_a_rules_hash_mismatch_suspends(self, at_site):
+        system, me, host, _ = at_site
+        other = rules_hash(rules={**RULES, "minimum_pot": "25.00"}, two_claims_rule="first_received",
+                           contributions_while_suspended=False)
+        apply_heartbeat(peer=host, body={"rules_hash": other}, now=timezone.now())
+        assert status(me) == SystemStatus.SUSPENDED
+        assert "rules differ" in me.__class__.objects.get(pk=me.pk).status_reason
+
+    def test_heartbeats_are_signed_and_carry_the_rules_hash_and_total(self, at_site):
+        system, me, host, calls = at_site
+        assert send_heartbeats() == 1
+        url, text, headers = calls[0]
+        assert url == "http://host.test/" and system.rules_hash in text and '"kind":"heartbeat"' in text
+        assert headers["webhook-signature"].startswith("v1,")
+
+
+class TestContributionsReachTheHost:
+    def test_14_20_e_2_a_sites_contribution_is_in_the_outbox_of_its_transaction(self, at_site, casino,
+                                                                                 django_capture_on_commit_callbacks):
+        system, me, host, calls = at_site
+        table = PokerTableFactory(casino=casino)
+        with django_capture_on_commit_callbacks(execute=True):
+            record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+                PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
+                PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
+        message = OutboxMessage.objects.get()
+        assert message.body["amount"] == "1.00" and message.body["site_total"] == "1.00"
+        assert message.acked_at is not None and '"kind":"contribution"' in calls[0][1]
+
+    def test_the_host_pools_its_own_casinos_contributions_directly(self, casino):
+        jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"))
+        system = set_up_system(code="nj", name="NJ", host_name="H", host_address="A", rules=RULES, jackpot=jackpot)
+        add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, is_self=True)
+        table = PokerTableFactory(casino=casino)
+        for _ in range(3):
+            record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+                PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
+                PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
+        system.refresh_from_db()
+        assert system.pool == D("3.00") and system.pool_entries.count() == 3
+
+
+def test_inbox_endpoint_needs_no_session_but_a_signature(client, at_site):
+    response = client.post("/api/multicasino/inbox/", data=b"{}", content_type="application/json")
+    assert response.status_code == 401 and response.json()["error"] == "Unknown sender"
+    assert receive(headers={}, raw=b"{}")[0] == 401
