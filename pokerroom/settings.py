@@ -170,6 +170,10 @@ CACHES = {
 # How a signed message reaches another deployment's inbox (14.20(e)2); the fault harness routes it through a proxy.
 MULTICASINO_TRANSPORT = env("MULTICASINO_TRANSPORT", default="apps.multicasino.transport.http_post")
 
+# Panels the room's bad beat display adds (the multi-casino system's pool and status), so that badbeat does not
+# import the apps above it. Each is a callable `(*, casino) -> list[dict]`.
+BAD_BEAT_DISPLAY_EXTRAS = ["apps.multicasino.selectors.display_panels"]
+
 POT_DEDUCTIONS = [
     "apps.rake.services.rake_round",
     "apps.badbeat.services.collect_contribution",

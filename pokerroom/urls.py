@@ -32,6 +32,7 @@ urlpatterns = [
     path("irregularities/", include("apps.irregularities.urls")),
     path("dealers/", include("apps.dealers.urls")),
     path("jackpot/", include("apps.badbeat.urls")),
+    path("multicasino/", include("apps.multicasino.urls")),
     path("", include("apps.counts.urls")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

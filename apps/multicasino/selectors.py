@@ -33,3 +33,25 @@ def systems_for_display() -> list[BadBeatSystem]:
 
 def recent_rejections(limit: int = 50):
     return RejectedMessage.objects.all()[:limit]
+
+
+def display_panels(*, casino) -> list[dict]:
+    """The panels the room's display adds for each multi-casino system this deployment belongs to: the host's
+    official pool and this casino's status (14.20(e)4.i); `casino` is the display's casino."""
+    panels = []
+    for system in BadBeatSystem.objects.prefetch_related("sites"):
+        me = next((s for s in system.sites.all() if s.is_self), None)
+        if me is None:
+            continue
+        host = next((s for s in system.sites.all() if s.is_host), None)
+        panels.append({"title": f"{system.name} — multi-casino", "amount": system.pool,
+                       "suspended": me.status == "suspended", "reason": me.status_reason,
+                       "note": f"Host: {host.name if host else system.host_name}. Participating: "
+                               + ", ".join(s.name for s in system.sites.all()) + "."})
+    return panels
+
+
+def contributions_by_casino_and_day(*, system: BadBeatSystem):
+    """At the host: contributions pooled, by casino and gaming day (14.20(d)1 reports)."""
+    return (system.pool_entries.values("site__code", "site__name", "gaming_day")
+            .annotate(total=Sum("amount")).order_by("gaming_day", "site__code"))

@@ -128,3 +128,41 @@ def test_inbox_endpoint_needs_no_session_but_a_signature(client, at_site):
     response = client.post("/api/multicasino/inbox/", data=b"{}", content_type="application/json")
     assert response.status_code == 401 and response.json()["error"] == "Unknown sender"
     assert receive(headers={}, raw=b"{}")[0] == 401
+
+
+def test_the_display_shows_the_host_pool_and_suspended(client, at_site, staff):
+    from apps.core.roles import Role
+    system, me, host, _ = at_site
+    refresh_status(system=system)  # the host was never heard: suspended
+    client.force_login(staff(Role.SURVEILLANCE))
+    partial = client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
+    assert "NJ Bad Beat — multi-casino" in partial and "SUSPENDED" in partial
+    apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "pool": "250.00"}, now=timezone.now())
+    partial = client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
+    assert "$250.00" in partial and "SUSPENDED" not in partial
+
+
+@pytest.mark.parametrize("url", ["/multicasino/", "/multicasino/posting/", "/multicasino/nj/contributions.csv"])
+def test_14_20_d_1_every_role_reads_the_posting_and_status(client, at_site, staff, url):
+    from apps.core.roles import Role
+    for role in Role:
+        client.force_login(staff(role))
+        assert client.get(url).status_code == 200
+    client.logout()
+    assert client.get(url).status_code == 302
+
+
+def test_14_20_e_1_only_administrators_configure_links_and_keys(client, at_site, staff):
+    from apps.core.roles import Role
+    system, me, host, _ = at_site
+    for role in (Role.POKER_SHIFT_SUPERVISOR, Role.SURVEILLANCE, Role.ACCOUNTING):
+        user = staff(role)
+        user.is_staff = True  # even with access to the admin site
+        user.save()
+        client.force_login(user)
+        assert client.get(f"/admin/multicasino/link/{host.link.pk}/change/").status_code in (302, 403)
+    admin_user = staff(Role.ADMIN)
+    admin_user.is_staff = True
+    admin_user.save()
+    client.force_login(admin_user)
+    assert client.get(f"/admin/multicasino/link/{host.link.pk}/change/").status_code == 200
