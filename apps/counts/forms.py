@@ -18,6 +18,8 @@ class CountForm(forms.Form):
     surveillance_recorded = forms.BooleanField(required=False, label="Recorded by surveillance")
     transported_by = forms.ModelChoiceField(queryset=User.objects.none(), required=False,
                                             label="Transported by (security)")
+    counter_password = forms.CharField(widget=forms.PasswordInput, label="Counter's signature (their password)")
+    witness_password = forms.CharField(widget=forms.PasswordInput, label="Witness's signature (their password)")
     amount = forms.DecimalField(required=False, max_digits=14, decimal_places=2, min_value=0,
                                 help_text="Box counts: the total counted. Forms: leave empty and give the chips.")
 
@@ -30,6 +32,15 @@ class CountForm(forms.Form):
         for d in DENOMINATIONS:
             self.fields[f"chips_{d:.2f}"] = forms.IntegerField(required=False, min_value=0,
                                                                label=f"${d:,.2f} chips")
+
+    def clean(self):
+        """Each of the two signs the count with their own password (14.19(d)1, (f)3.iv)."""
+        data = super().clean()
+        for person, password in (("counted_by", "counter_password"), ("witness", "witness_password")):
+            user = data.get(person)
+            if user is not None and data.get(password) and not user.check_password(data[password]):
+                self.add_error(password, f"This is not {user.username}'s password: the count is not signed.")
+        return data
 
     def chips(self) -> dict[str, int]:
         return {f"{d:.2f}": self.cleaned_data[f"chips_{d:.2f}"] for d in DENOMINATIONS

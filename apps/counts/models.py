@@ -59,6 +59,8 @@ class BadBeatCount(models.Model):
     transported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                        related_name="+", help_text="Security representative (14.19(d)1, 2).")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_in_person = models.BooleanField(default=False, help_text="The counter and the witness each signed with "
+                                           "their own password at the device (14.19(d)1, (f)3.iv).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -112,7 +112,8 @@ def _check_people(*, method: str, counted_by: User, witness: User, witness_kind:
 def record_count(*, table: PokerTable, method: str, counted_by: User, witness: User, witness_kind: str,
                  recorded_by: User, amount: Decimal | None = None, chips: dict | None = None,
                  reason: str = CountReason.DAILY, surveillance_recorded: bool = False,
-                 transported_by: User | None = None, counted_at: datetime | None = None) -> BadBeatCount:
+                 transported_by: User | None = None, counted_at: datetime | None = None,
+                 signed_in_person: bool = False) -> BadBeatCount:
     """Record a count of a table's bad beat contributions (N.J.A.C. 13:69F-14.19(d)-(f)), signed by the counter
     and the witness.
 
@@ -166,7 +167,8 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         counted_at=counted_at, method=method, reason=reason, serial_number=serial, chips=chips or {},
         amount=amount, expected=contents["total"], variance=amount - contents["total"],
         through_contribution_id=through, counted_by=counted_by, witness=witness, witness_kind=witness_kind,
-        surveillance_recorded=surveillance_recorded, transported_by=transported_by, recorded_by=recorded_by)
+        surveillance_recorded=surveillance_recorded, transported_by=transported_by, recorded_by=recorded_by,
+        signed_in_person=signed_in_person)
 
 
 @transaction.atomic

@@ -46,7 +46,7 @@ def counts(request):
                     table=data["table"], method=data["method"], reason=data["reason"], counted_by=data["counted_by"],
                     witness=data["witness"], witness_kind=data["witness_kind"],
                     surveillance_recorded=data["surveillance_recorded"], transported_by=data["transported_by"],
-                    amount=data["amount"], chips=form.chips(), recorded_by=request.user)
+                    amount=data["amount"], chips=form.chips(), recorded_by=request.user, signed_in_person=True)
             except DomainError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:

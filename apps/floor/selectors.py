@@ -7,7 +7,7 @@ from django.db.models import Count, DecimalField, OuterRef, QuerySet, Subquery, 
 from django.db.models.functions import Coalesce
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
-from apps.badbeat.selectors import jackpot_of, pending_claims
+from apps.badbeat.selectors import jackpot_of, open_notifications, pending_claims
 from apps.casinos.models import Casino
 from apps.decks.models import DeckAlert
 from apps.decks.selectors import open_alerts
@@ -28,6 +28,7 @@ class FloorSummary:
     contributions_today: Decimal
     jackpot: Jackpot | None
     pending_claims: list[Claim]
+    payouts_to_deliver: list
     deck_alerts: list[DeckAlert]
 
 
@@ -53,6 +54,7 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
         contributions_today=contributions,
         jackpot=jackpot_of(casino=casino),
         pending_claims=list(pending_claims(casino=casino)),
+        payouts_to_deliver=list(open_notifications(casino=casino)),
         deck_alerts=list(open_alerts(casino=casino)),
     )
 

@@ -135,3 +135,11 @@ def test_14_19_l_administrator_discontinues_into_another_payout(api, staff, clai
     done = api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": other.pk, "reason": "Replaced."})
     assert done.status_code == 200 and done.json()["balance"] == "1.00"
     assert Jackpot.objects.get(pk=claim.jackpot_id).status == "discontinued"
+
+
+def test_14_19_i_2_security_sees_the_payout_to_deliver_on_the_dashboard(client, staff, supervisor, claim):
+    from apps.badbeat.services import verify_claim
+    verify_claim(claim=claim, supervisor=supervisor)
+    client.force_login(staff(Role.SECURITY))
+    page = client.get("/").content.decode()
+    assert "Payouts to deliver" in page and f"/jackpot/claims/{claim.pk}/" in page

@@ -123,6 +123,8 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     sup.select_option("#id_witness_kind", "supervisor")
     sup.check("#id_surveillance_recorded")
     sup.fill("[name='chips_5.00']", "2")
+    sup.fill("#id_counter_password", "pw-for-tests-1")
+    sup.fill("#id_witness_password", "pw-for-tests-1")
     sup.click("[data-testid=count-form] button[type=submit]")
     sup.wait_for_selector("text=variance $0.00")
     form = BadBeatCount.objects.get(table=table)

@@ -7,7 +7,7 @@ import time_machine
 from django.utils import timezone
 
 from apps.core.roles import Role
-from apps.counts.models import CountMethod, WitnessKind
+from apps.counts.models import BadBeatCount, CountMethod, WitnessKind
 from apps.counts.services import receive_form_part, record_count
 from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
@@ -81,12 +81,16 @@ def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, sta
     dealer = staff(Role.DEALER)
     watcher = staff(Role.SURVEILLANCE)
     base = {"table": day_with_form.table_id, "method": "table_inventory", "reason": "daily", "counted_by": dealer.pk,
-            "chips_1.00": 2}
+            "chips_1.00": 2, "counter_password": "pw-for-tests-1", "witness_password": "pw-for-tests-1"}
     refused = client.post("/counts/", {**base, "witness": watcher.pk, "witness_kind": "second_department"})
     assert refused.status_code == 400 and "may not witness" in refused.content.decode()
+    unsigned = client.post("/counts/", {**base, "witness": supervisor.pk, "witness_kind": "supervisor",
+                                        "surveillance_recorded": "on", "witness_password": "wrong"})
+    assert unsigned.status_code == 400 and "the count is not signed" in unsigned.content.decode()
     ok = client.post("/counts/", {**base, "witness": supervisor.pk, "witness_kind": "supervisor",
                                   "surveillance_recorded": "on"})
     assert ok.status_code == 302
+    assert BadBeatCount.objects.order_by("-pk").first().signed_in_person
 
 
 def test_a_dealer_cannot_record_counts_by_api(api, staff, day_with_form):
