@@ -1,7 +1,9 @@
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends curl && rm -rf /var/lib/apt/lists/*
+# Pango and fonts: weasyprint renders the Master Game Report and the contribution forms as PDF.
+RUN apt-get update && apt-get install -y --no-install-recommends curl libpango-1.0-0 libpangoft2-1.0-0 \
+      libharfbuzz-subset0 fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 COPY pyproject.toml README.md ./
 COPY pokerroom ./pokerroom
 COPY apps ./apps
