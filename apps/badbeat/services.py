@@ -159,6 +159,17 @@ def _validated(values: dict, *, base: Jackpot | None) -> dict:
                 raise DomainError("Give a percentage.", field=name) from exc
             if not (0 <= out[name] <= 100):
                 raise DomainError("A percentage is between 0 and 100.", field=name)
+    for name in ("qualifying_minimum_rank", "minimum_players_dealt"):
+        if values.get(name) is not None:
+            try:
+                out[name] = int(str(values[name]))
+            except ValueError as exc:
+                raise DomainError("Give a whole number.", field=name) from exc
+    if "both_hole_cards_must_play" in values and not isinstance(values["both_hole_cards_must_play"], bool):
+        raise DomainError("Give true or false.", field="both_hole_cards_must_play")
+    for name in ("name", "other_bonus_awards"):
+        if name in values and not isinstance(values[name], str):
+            raise DomainError("Give a text.", field=name)
     merged = {name: out.get(name, get(name)) for name in RULE_FIELDS}
     funded_from_primary = base is not None and base.funding == Funding.PRIMARY_PORTION
     if not funded_from_primary:

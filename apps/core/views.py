@@ -22,3 +22,14 @@ class PermissionPageMixin:
         if denied := page_access(request, self.required_perm):
             return denied
         return super().dispatch(request, *args, **kwargs)
+
+
+def csv_response(filename: str):
+    """(response, csv writer) for a CSV download named `filename`."""
+    import csv
+
+    from django.http import HttpResponse
+
+    response = HttpResponse(content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)

@@ -1,6 +1,5 @@
 """Count pages (N.J.A.C. 13:69F-14.19(d)-(f)) and accounting's reconciliation screen, forms and Master Game
 Report, as pages, PDF (weasyprint) and CSV (14.19(h), (k))."""
-import csv
 from datetime import date, timedelta
 
 from django.contrib import messages
@@ -11,7 +10,7 @@ from django.template.loader import render_to_string
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import page_access
+from apps.core.views import csv_response, page_access
 
 from . import services
 from .forms import CountForm, ReceiptForm
@@ -130,9 +129,7 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
     gaming_day = _day(request, day)
     report = master_game_report(casino=casino, gaming_day=gaming_day)
     if fmt == "csv":
-        response = HttpResponse(content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="master-game-report-{gaming_day}.csv"'
-        writer = csv.writer(response)
+        response, writer = csv_response(f"master-game-report-{gaming_day}.csv")
         writer.writerow(["gaming_day", "table", "game", "rounds", "rake", "time_charges", "form_adjustments",
                          "poker_revenue", "bad_beat_contributions", "counted", "count_variance"])
         for r in report.rows:
@@ -157,9 +154,7 @@ def forms_export(request, day: str, fmt: str):
     gaming_day = _day(request, day)
     match = match_forms(casino=casino, gaming_day=gaming_day)
     if fmt == "csv":
-        response = HttpResponse(content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="bad-beat-forms-{gaming_day}.csv"'
-        writer = csv.writer(response)
+        response, writer = csv_response(f"bad-beat-forms-{gaming_day}.csv")
         writer.writerow(["serial_number", "gaming_day", "counted_at", "table", "reason", "chips", "amount",
                          "expected", "variance", "dealer", "witness", "witness_kind", "original_received",
                          "duplicate_received"])

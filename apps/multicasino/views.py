@@ -1,10 +1,7 @@
 """The multi-casino system's pages: the posting for patrons (14.20(d)1) and the status and host reports."""
-import csv
+from django.shortcuts import get_object_or_404, render
 
-from django.http import HttpResponse
-from django.shortcuts import render
-
-from apps.core.views import page_access
+from apps.core.views import csv_response, page_access
 
 from .models import BadBeatSystem
 from .selectors import contributions_by_casino_and_day, recent_rejections, site_ledgers
@@ -31,10 +28,8 @@ def contributions_csv(request, code: str):
     """At the host: contributions pooled by casino and gaming day, as CSV."""
     if denied := page_access(request, "multicasino.view_system"):
         return denied
-    system = BadBeatSystem.objects.get(code=code)
-    response = HttpResponse(content_type="text/csv")
-    response["Content-Disposition"] = f'attachment; filename="{code}-contributions.csv"'
-    writer = csv.writer(response)
+    system = get_object_or_404(BadBeatSystem, code=code)
+    response, writer = csv_response(f"{code}-contributions.csv")
     writer.writerow(["gaming_day", "casino", "contributions"])
     for row in contributions_by_casino_and_day(system=system):
         writer.writerow([row["gaming_day"], row["site__code"], row["total"]])

@@ -143,3 +143,29 @@ def test_14_19_i_2_security_sees_the_payout_to_deliver_on_the_dashboard(client, 
     client.force_login(staff(Role.SECURITY))
     page = client.get("/").content.decode()
     assert "Payouts to deliver" in page and f"/jackpot/claims/{claim.pk}/" in page
+
+
+@pytest.mark.parametrize("changes,field", [({"minimum_players_dealt": "four"}, "minimum_players_dealt"),
+                                           ({"qualifying_minimum_rank": 15}, "qualifying_minimum_rank"),
+                                           ({"both_hole_cards_must_play": "maybe"}, "both_hole_cards_must_play"),
+                                           ({"minimum_pot": "lots"}, "minimum_pot"),
+                                           ({"reset_percentage": "150"}, "reset_percentage"),
+                                           ({"colour": "red"}, "colour")])
+def test_bad_rule_changes_are_a_400_naming_the_field(api, supervisor, claim, changes, field):
+    api.force_authenticate(supervisor)
+    response = api.post(f"/api/jackpots/{claim.jackpot_id}/rule-changes/",
+                        {"changes": changes, "effective_at": (timezone.now() + timedelta(days=2)).isoformat()},
+                        format="json")
+    assert response.status_code == 400 and field in response.json()
+
+
+def test_rule_change_by_page_posts_a_notice_shown_on_the_display(client, supervisor, claim):
+    client.force_login(supervisor)
+    response = client.post("/jackpot/rules/", {"jackpot": claim.jackpot_id, "field": "minimum_pot", "value": "25.00",
+                                               "effective_at": (timezone.localtime() + timedelta(days=1)).strftime(
+                                                   "%Y-%m-%dT%H:%M"), "summary": "Minimum pot rises to $25."})
+    assert response.status_code == 302
+    assert "Minimum pot rises to $25." in client.get("/jackpot/display/").content.decode()
+    bad = client.post("/jackpot/rules/", {"jackpot": claim.jackpot_id, "field": "minimum_players_dealt",
+                                          "value": "many", "effective_at": "2030-01-01T10:00"})
+    assert bad.status_code == 400 and "whole number" in bad.content.decode()
