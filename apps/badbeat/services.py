@@ -409,7 +409,6 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     claim.evaluation = verdict.as_json()
     if not verdict.qualifies:
         failed = "; ".join(c.detail for c in verdict.checks if not c.passed)
-        claim.save(update_fields=["evaluation"])
         raise DomainError(f"The hand does not qualify: {failed}", field="claim")
     if jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY:
         primary = jackpot.primary
@@ -418,7 +417,13 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
                               "primary (14.19(m)2.i).", field="claim")
     if jackpot.funded_from_primary:
         jackpot.primary = locked[jackpot.primary_id]
-    amount = payable_amount(jackpot=jackpot)
+        if jackpot.primary.status != JackpotStatus.ACTIVE:
+            raise DomainError(f"The {jackpot.primary.name} payout it is funded from is pending: verify after it is "
+                              "paid.", field="status")
+    # Money already promised to a pending secondary payout funded from this one is not paid twice (14.19(m)2.ii).
+    promised = Claim.objects.filter(jackpot__primary=jackpot, jackpot__funding=Funding.PRIMARY_PORTION,
+                                    status=ClaimStatus.VERIFIED).aggregate(t=Sum("payout_amount", default=ZERO))["t"]
+    amount = payable_amount(jackpot=jackpot) - promised
     if amount <= 0:
         raise DomainError("The payout amount is $0.00.", field="claim")
     names = dict(claim.round_of_play.players.values_list("seat", "name"))

@@ -383,3 +383,24 @@ def test_14_19_o_p_display_never_decreases_but_by_payout_and_ledger_agrees(db, o
             with pytest.raises(DomainError):
                 adjust_display(jackpot=jackpot, displayed_amount=jackpot.balance, adjusted_by=clerk,
                                supervisor_present=boss)
+
+
+def test_14_19_m_2_ii_money_promised_to_a_secondary_is_not_paid_twice(table, casino, staff, supervisor):
+    primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_pot=D("0"),
+                             minimum_players_dealt=4)
+    secondary = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                         funding=Funding.PRIMARY_PORTION, primary_portion_percentage=D("10"),
+                                         when_both_qualify=BothQualifyRule.BOTH)
+    fund(primary, table, rounds=19)
+    # Nines full lose to quad nines: the secondary qualifies, the primary not.
+    mini = play(table, board="9h 9d 6s 7c 2d", hands=["6h 6d", "9s 9c", "Ac Kd", "3c 4d"])
+    mini_claim = verify_claim(claim=Claim.objects.get(round_of_play=mini, jackpot=secondary), supervisor=supervisor)
+    assert mini_claim.payout_amount == D("2.00")  # 10 % of $20.00
+    big = play(table, **QUADS_BEATEN)
+    big_claim = verify_claim(claim=Claim.objects.get(round_of_play=big, jackpot=primary), supervisor=supervisor)
+    assert big_claim.payout_amount == D("19.00")  # $21.00 less the $2.00 promised to the secondary
+    guard = staff(Role.SECURITY)
+    for claim in (mini_claim, big_claim):
+        record_payout(claim=claim, method="cash", location="table", delivered_by=guard, recorded_by=guard)
+    primary.refresh_from_db()
+    assert primary.balance == D("0.00") and ledger(jackpot=primary).balance == primary.balance
