@@ -1,5 +1,6 @@
 """Suite-wide fixtures. The suite runs on PostgreSQL (as production does); in CI nothing may be skipped."""
 import os
+import uuid
 
 import pytest
 from django.conf import settings
@@ -18,6 +19,15 @@ def pytest_configure(config):
     settings.WHITENOISE_AUTOREFRESH = True
     if IN_CI and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise pytest.UsageError("CI runs the suite on PostgreSQL: set DATABASE_URL (make test does).")
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings):
+    """Each test gets a cache of its own. The suite's cache is the shared Redis server, which outlives a run and
+    is shared by the xdist workers, whose databases both number their rows from 1: without this, a replay
+    check or a link's send lock keyed by a row's id would see another test's entry (or a previous run's)."""
+    settings.CACHES = {name: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+                       for name, config in settings.CACHES.items()}
 
 
 @pytest.fixture
