@@ -102,7 +102,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -149,6 +149,10 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
+# Heartbeats, claims and notices between casinos go on a queue of their own (14.20(e)4: suspension within
+# seconds, notices to every casino at once); docker-compose runs a worker for it beside the general one.
+MULTICASINO_LINK_QUEUE = env("MULTICASINO_LINK_QUEUE", default="link")
+CELERY_TASK_ROUTES = {"apps.multicasino.tasks.heartbeat": {"queue": MULTICASINO_LINK_QUEUE}}
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "deck-rotation-alerts": {"task": "apps.decks.tasks.refresh_all_deck_alerts", "schedule": 60.0},
     "bad-beat-rule-changes": {"task": "apps.badbeat.tasks.apply_rule_changes", "schedule": 60.0},
@@ -164,16 +168,18 @@ CACHES = {
     )
 }
 
-# What is taken out of the pots of a round of play, in order, before they are awarded
-# (N.J.A.C. 13:69F-14.19(c): the bad-beat contribution is taken after the rake). Each entry is a
-# callable `(*, round_of_play, pot_total, already_deducted) -> Decimal`; rounds knows no more.
 # How a signed message reaches another deployment's inbox (14.20(e)2); the fault harness routes it through a proxy.
 MULTICASINO_TRANSPORT = env("MULTICASINO_TRANSPORT", default="apps.multicasino.transport.http_post")
 
 # Panels the room's bad beat display adds (the multi-casino system's pool and status), so that badbeat does not
 # import the apps above it. Each is a callable `(*, casino) -> list[dict]`.
 BAD_BEAT_DISPLAY_EXTRAS = ["apps.multicasino.selectors.display_panels"]
+# Claims on a payout shared with other casinos go through the multi-casino system (14.20(e)4).
+BAD_BEAT_SHARED_PAYOUT = "apps.multicasino.shared_payout"
 
+# What is taken out of the pots of a round of play, in order, before they are awarded
+# (N.J.A.C. 13:69F-14.19(c): the bad-beat contribution is taken after the rake). Each entry is a
+# callable `(*, round_of_play, pot_total, already_deducted) -> Decimal`; rounds knows no more.
 POT_DEDUCTIONS = [
     "apps.rake.services.rake_round",
     "apps.badbeat.services.collect_contribution",

@@ -403,7 +403,8 @@ class RuleChange(models.Model):
     effective_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=RuleChangeStatus.choices, default=RuleChangeStatus.SCHEDULED)
     applied_at = models.DateTimeField(null=True, blank=True)
-    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+                                    blank=True, help_text="Empty for a multi-casino system's change (14.20(c)1).")
 
     class Meta:
         ordering = ["effective_at", "pk"]

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
+from importlib import import_module
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -106,8 +108,9 @@ def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, alre
 
     The second of settings.POT_DEDUCTIONS: `already_deducted` is the rake. For each collecting jackpot of the
     casino that takes its own contributions (a primary, and a secondary funded by contributions, 14.19(m)1),
-    records a Contribution, with its reset part (14.19(p)), and adds it to the balance under a row lock.
-    Returns the total taken (Decimal dollars; 0 when the table does not participate or nothing is collected).
+    records a Contribution, with its reset part (14.19(p)), and adds it to the balance under a row lock. A
+    jackpot funding a multi-casino system takes nothing while the system is suspended here, unless the system's
+    agreement says contributions continue (14.20(c)1, (e)4.i). Returns the total taken (Decimal dollars; 0 when the table does not participate or nothing is collected).
     """
     table = round_of_play.table
     if not table.bad_beat_participation:
@@ -120,6 +123,8 @@ def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, alre
         amount, explanation = compute_contribution(jackpot=jackpot, pot_total=pot_total, after_rake=after)
         if amount <= 0:
             continue
+        if (shared := shared_payout(jackpot)) and not shared.accepts_contributions(jackpot=jackpot):
+            continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
         before = jackpot.contributions.filter(gaming_day=round_of_play.gaming_day).aggregate(
             t=Sum("amount", default=ZERO))["t"]
         to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
@@ -384,6 +389,27 @@ def open_claims_for_round(*, round_of_play: RoundOfPlay) -> list[Claim]:
     return claims
 
 
+def _judged(claim: Claim, jackpot: Jackpot):
+    """The engine's verdict on the claim's round under `jackpot`'s rules, kept on the claim (14.19(i)). Raises
+    DomainError naming every failed check when the hand does not qualify."""
+    verdict = judge_round(jackpot=jackpot, round_of_play=claim.round_of_play)
+    claim.evaluation = verdict.as_json()
+    if not verdict.qualifies:
+        failed = "; ".join(c.detail for c in verdict.checks if not c.passed)
+        raise DomainError(f"The hand does not qualify: {failed}", field="claim")
+    return verdict
+
+
+def _write_shares(claim: Claim, jackpot: Jackpot, amount: Decimal, verdict) -> None:
+    """Split `amount` (Decimal dollars) among the round's players as the jackpot posts it (14.19(b)3, (n)) and
+    record each share once."""
+    names = dict(claim.round_of_play.players.values_list("seat", "name"))
+    parts = split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
+                         split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
+    ClaimShare.objects.bulk_create([ClaimShare(claim=claim, seat=seat, role=role, amount=value,
+                                               player=names.get(seat, "")) for seat, role, value in parts])
+
+
 @transaction.atomic
 def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     """A poker shift supervisor verifies a bad beat (N.J.A.C. 13:69F-14.19(i)): the engine judges the round
@@ -394,6 +420,8 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     jackpot is pending, or there is nothing to pay."""
     if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
         raise DomainError("Only a poker shift supervisor verifies a bad beat (14.19(i)).", field="supervisor")
+    if shared := shared_payout(claim.jackpot):
+        return shared.verify(claim=claim, supervisor=supervisor)
     # of=self: locking the joined table row too would block every contribution's foreign-key check (deadlock).
     claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table").get(pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
@@ -405,11 +433,7 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     if jackpot.status != JackpotStatus.ACTIVE:
         raise DomainError(f"This payout is {jackpot.get_status_display().lower()}: verify after it is settled.",
                           field="status")
-    verdict = judge_round(jackpot=jackpot, round_of_play=claim.round_of_play)
-    claim.evaluation = verdict.as_json()
-    if not verdict.qualifies:
-        failed = "; ".join(c.detail for c in verdict.checks if not c.passed)
-        raise DomainError(f"The hand does not qualify: {failed}", field="claim")
+    verdict = _judged(claim, jackpot)
     if jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY:
         primary = jackpot.primary
         if judge_round(jackpot=primary, round_of_play=claim.round_of_play).qualifies:
@@ -426,11 +450,7 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     amount = payable_amount(jackpot=jackpot) - promised
     if amount <= 0:
         raise DomainError("The payout amount is $0.00.", field="claim")
-    names = dict(claim.round_of_play.players.values_list("seat", "name"))
-    parts = split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
-                         split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
-    ClaimShare.objects.bulk_create([ClaimShare(claim=claim, seat=seat, role=role, amount=value,
-                                               player=names.get(seat, "")) for seat, role, value in parts])
+    _write_shares(claim, jackpot, amount, verdict)
     claim.__dict__.update(_claim_fields(verdict))
     claim.status, claim.payout_amount = ClaimStatus.VERIFIED, amount
     claim.decided_by, claim.decided_at = supervisor, timezone.now()
@@ -474,6 +494,9 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     if not delivered_by.has_role(Role.SECURITY, Role.ACCOUNTING):
         raise DomainError("A representative of security or accounting delivers the payout (14.19(i)2).",
                           field="delivered_by")
+    if shared := shared_payout(claim.jackpot):
+        return shared.record_payout(claim=claim, method=method, location=location, delivered_by=delivered_by,
+                                    recorded_by=recorded_by)
     claim = Claim.objects.select_for_update(of=("self",)).select_related("jackpot").get(pk=claim.pk)
     if claim.status != ClaimStatus.VERIFIED:
         raise DomainError("Only a verified claim is paid.", field="claim")
@@ -501,6 +524,105 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     claim.notifications.filter(acknowledged_at__isnull=True).update(acknowledged_by=delivered_by,
                                                                     acknowledged_at=timezone.now())
     return payout
+
+
+# --- claims on a payout shared with other casinos (14.20) -------------------------------------------------------
+
+def shared_payout(jackpot: Jackpot):
+    """The module running the multi-casino system this jackpot's contributions belong to
+    (settings.BAD_BEAT_SHARED_PAYOUT: `manages(jackpot=)`, `accepts_contributions(jackpot=)`,
+    `verify(claim=, supervisor=)`, `record_payout(...)`),
+    or None when the jackpot is this casino's alone."""
+    path = getattr(settings, "BAD_BEAT_SHARED_PAYOUT", "")
+    if not path:
+        return None
+    module = import_module(path)
+    return module if module.manages(jackpot=jackpot) else None
+
+
+def send_shared_claim(*, claim: Claim, supervisor: User) -> Claim:
+    """A supervisor verified a claim on a shared payout with the engine (14.19(i)): the claim is verified here
+    and sent to the host, which freezes the amount. Raises DomainError when it is not pending or does not
+    qualify. Call inside the transaction that sends it."""
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table", "jackpot").get(
+        pk=claim.pk)
+    if claim.status != ClaimStatus.PENDING:
+        raise DomainError(f"This claim is already {claim.get_status_display().lower()}.", field="status")
+    verdict = _judged(claim, claim.jackpot)
+    claim.__dict__.update(_claim_fields(verdict))
+    claim.status, claim.decided_by, claim.decided_at = ClaimStatus.VERIFIED, supervisor, timezone.now()
+    claim.decision_note = "Verified here; sent to the host of the multi-casino system (14.20(e)4)."
+    claim.save()
+    return claim
+
+
+def freeze_shared_claim(*, claim: Claim, amount: Decimal, note: str) -> Claim:
+    """The host froze this claim's payout amount (Decimal dollars; under a split rule it may be lowered while
+    other claims join): security and accounting are notified to deliver it (14.19(i)2). Idempotent."""
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table", "jackpot").get(
+        pk=claim.pk)
+    if claim.status != ClaimStatus.VERIFIED or claim.payout_amount == amount:
+        return claim
+    claim.payout_amount = amount
+    claim.save(update_fields=["payout_amount"])
+    claim.notifications.filter(acknowledged_at__isnull=True).delete()
+    PayoutNotification.objects.create(
+        claim=claim, casino_id=claim.jackpot.casino_id,
+        message=(f"Deliver the multi-casino payout of ${amount:,.2f} to table {claim.round_of_play.table.number} "
+                 f"(round {claim.round_of_play_id}); {note}")[:300])
+    return claim
+
+
+def refuse_shared_claim(*, claim: Claim, answer: str) -> Claim:
+    """The host answered that this claim is not paid (14.20(e)4): it is rejected here with the host's answer."""
+    claim = Claim.objects.select_for_update(of=("self",)).get(pk=claim.pk)
+    if claim.status in (ClaimStatus.VERIFIED, ClaimStatus.PENDING):
+        claim.status, claim.decision_note = ClaimStatus.REJECTED, answer[:300]
+        claim.save(update_fields=["status", "decision_note"])
+        claim.notifications.filter(acknowledged_at__isnull=True).delete()
+    return claim
+
+
+def mark_shared_claim_paid(*, claim: Claim, delivered_by: User) -> Claim:
+    """The payout of a shared claim was delivered here (the host's pool, not this casino's jackpot, pays it): the
+    frozen amount is split among the players as posted (14.19(b)3, (n)). Raises DomainError before the host froze
+    it."""
+    claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play", "jackpot").get(pk=claim.pk)
+    if claim.status != ClaimStatus.VERIFIED or claim.payout_amount is None:
+        raise DomainError("The host has not frozen this payout yet: deliver it once the notice says pending.",
+                          field="claim")
+    _write_shares(claim, claim.jackpot, claim.payout_amount,
+                  judge_round(jackpot=claim.jackpot, round_of_play=claim.round_of_play))
+    claim.status = ClaimStatus.PAID
+    claim.save(update_fields=["status"])
+    claim.notifications.filter(acknowledged_at__isnull=True).update(acknowledged_by=delivered_by,
+                                                                    acknowledged_at=timezone.now())
+    return claim
+
+
+def validate_posted_rules(*, values: dict, jackpot: Jackpot | None) -> dict:
+    """Posted-rule values (14.19(b)1-4) checked and typed as the jackpot would hold them (Decimal dollars and
+    percentages, whole numbers); raises DomainError naming the field."""
+    return _validated(values, base=jackpot)
+
+
+def adopt_shared_rules(*, jackpot: Jackpot, rules: dict, summary: str, now: datetime) -> RuleChange | None:
+    """A multi-casino system's rule change took effect (14.20(c)1): this casino's payout takes the same rules,
+    kept as an applied rule change. `rules` holds the system's rule keys, all of them Jackpot fields. Raises
+    DomainError for a value that is not a rule. None when nothing changes here."""
+    jackpot = _lock(jackpot.pk)[jackpot.pk]
+    values = {k: v for k, v in _validated({k: v for k, v in rules.items() if k in RULE_FIELDS}, base=jackpot).items()
+              if getattr(jackpot, k) != v}
+    if not values:
+        return None
+    if qualifying_rule(jackpot=jackpot, values=values) != qualifying_rule(jackpot=jackpot):
+        jackpot.rules_effective_at = now
+    for name, value in values.items():
+        setattr(jackpot, name, value)
+    jackpot.save()
+    stored = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in values.items()}
+    return RuleChange.objects.create(jackpot=jackpot, changes=stored, summary=f"Multi-casino system: {summary}"[:2000],
+                                     effective_at=now, status=RuleChangeStatus.APPLIED, applied_at=now)
 
 
 @transaction.atomic

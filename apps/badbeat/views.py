@@ -9,7 +9,7 @@ from django.utils.module_loading import import_string
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import page_access
+from apps.core.views import add_domain_error, page_access
 from apps.rounds.models import RoundOfPlay
 
 from . import services
@@ -25,10 +25,6 @@ from .selectors import (
     round_seats,
     rule_history,
 )
-
-
-def _form_error(form, exc: DomainError) -> None:
-    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
 
 
 def display(request):
@@ -63,7 +59,7 @@ def posted_rules(request):
                                                       effective_at=form.cleaned_data["effective_at"],
                                                       proposed_by=request.user, summary=form.cleaned_data["summary"])
             except DomainError as exc:
-                _form_error(form, exc)
+                add_domain_error(form, exc)
             except ValidationError as exc:  # e.g. letters where a whole number is wanted
                 form.add_error(None, exc)
             else:
@@ -96,7 +92,7 @@ def claim_list(request):
                     claim = services.open_claim(jackpot=form.cleaned_data["jackpot"], round_of_play=round_of_play,
                                                 opened_by=request.user)
                 except DomainError as exc:
-                    _form_error(form, exc)
+                    add_domain_error(form, exc)
                 else:
                     return redirect("badbeat:claim", pk=claim.pk)
     return render(request, "badbeat/claims.html", {
@@ -136,9 +132,9 @@ def claim_detail(request, pk: int):
                 return redirect("badbeat:claim", pk=claim.pk)
         except DomainError as exc:
             if action == "payout":
-                _form_error(payout_form, exc)
+                add_domain_error(payout_form, exc)
             elif action == "reject":
-                _form_error(reject_form, exc)
+                add_domain_error(reject_form, exc)
             else:
                 error = exc.message
         claim.refresh_from_db()
@@ -167,7 +163,7 @@ def adjust_display(request):
             try:
                 services.adjust_display(adjusted_by=request.user, **form.cleaned_data)
             except DomainError as exc:
-                _form_error(form, exc)
+                add_domain_error(form, exc)
             else:
                 messages.success(request, "Display adjusted and verified against accounting's record.")
                 return redirect("badbeat:adjust-display")

@@ -24,6 +24,11 @@ class PermissionPageMixin:
         return super().dispatch(request, *args, **kwargs)
 
 
+def add_domain_error(form, exc) -> None:
+    """Show a service's DomainError on `form`: at the field it names when the form has it, else on the form."""
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
 def csv_response(filename: str):
     """(response, csv writer) for a CSV download named `filename`."""
     import csv
@@ -33,3 +38,13 @@ def csv_response(filename: str):
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response, csv.writer(response)
+
+
+def pdf_response(html: str, filename: str):
+    """An inline PDF named `filename`, rendered from `html` by weasyprint."""
+    from django.http import HttpResponse
+    from weasyprint import HTML  # imported here: it loads Pango, which only the printable reports need
+
+    response = HttpResponse(HTML(string=html).write_pdf(), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

@@ -4,13 +4,13 @@ from datetime import date, timedelta
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import csv_response, page_access
+from apps.core.views import add_domain_error, csv_response, page_access, pdf_response
 
 from . import services
 from .forms import CountForm, ReceiptForm
@@ -47,7 +47,7 @@ def counts(request):
                     surveillance_recorded=data["surveillance_recorded"], transported_by=data["transported_by"],
                     amount=data["amount"], chips=form.chips(), recorded_by=request.user, signed_in_person=True)
             except DomainError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                add_domain_error(form, exc)
             else:
                 label = f"Form {count.serial_number}" if count.serial_number else "Count"
                 messages.success(request, f"{label} recorded: ${count.amount} counted, ${count.expected} recorded, "
@@ -113,14 +113,6 @@ def reconciliation_day(request, day: str):
         "ended": gaming_day < current_gaming_day(casino=casino)}, status=400 if request.method == "POST" else 200)
 
 
-def _pdf(html: str, filename: str) -> HttpResponse:
-    from weasyprint import HTML  # imported here: it loads Pango, which only these two pages need
-
-    response = HttpResponse(HTML(string=html).write_pdf(), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
-
-
 def master_game_report_view(request, day: str, fmt: str = "html"):
     """The Master Game Report of a gaming day, as a page, PDF or CSV (14.19(h))."""
     if denied := page_access(request, "counts.view_reconciliation"):
@@ -141,7 +133,7 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
         return response
     context = {"report": report, "gaming_day": gaming_day, "casino": casino, "printable": fmt == "pdf"}
     if fmt == "pdf":
-        return _pdf(render_to_string("counts/mgr_print.html", context, request=request),
+        return pdf_response(render_to_string("counts/mgr_print.html", context, request=request),
                     f"master-game-report-{gaming_day}.pdf")
     return render(request, "counts/mgr.html", context)
 
@@ -164,6 +156,6 @@ def forms_export(request, day: str, fmt: str):
                              f.counted_by.username, f.witness.username, f.witness_kind,
                              f.serial_number in match.originals, f.serial_number in match.duplicates])
         return response
-    return _pdf(render_to_string("counts/forms_print.html", {"match": match, "gaming_day": gaming_day,
+    return pdf_response(render_to_string("counts/forms_print.html", {"match": match, "gaming_day": gaming_day,
                                                              "casino": casino}, request=request),
                 f"bad-beat-forms-{gaming_day}.pdf")

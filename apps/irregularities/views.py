@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import page_access
+from apps.core.views import add_domain_error, page_access
 from apps.decks.models import Deck
 from apps.tables.models import PokerTable
 
@@ -44,7 +44,7 @@ def irregularity_list(request):
                     log_irregularity(table=table, kind=form.cleaned_data["kind"], deck=deck,
                                      description=form.cleaned_data["description"], reported_by=request.user)
                 except DomainError as exc:
-                    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+                    add_domain_error(form, exc)
                 else:
                     messages.success(request, "Irregularity logged.")
                     return redirect("irregularities:list")

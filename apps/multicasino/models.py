@@ -8,6 +8,8 @@ system's audit record (14.20(e)).
 from decimal import Decimal
 
 import pghistory
+import pgtrigger
+from django.conf import settings
 from django.db import models
 
 from apps.badbeat.models import Jackpot
@@ -46,6 +48,13 @@ class BadBeatSystem(models.Model):
     records_kept_by = models.CharField(max_length=200, blank=True, help_text="14.20(c)3.")
     pool = models.DecimalField(**money, default=Decimal("0.00"),
                                help_text="At the host: the official multi-casino amount. At a site: as last reported.")
+    reset_reserve = models.DecimalField(**money, default=Decimal("0.00"),
+                                        help_text="At the host: the reset amount set aside for the next payout "
+                                                  "(14.19(p)).")
+    rules_effective_at = models.DateTimeField(null=True, blank=True,
+                                              help_text="When the qualifying requirements now posted took effect.")
+    next_arrival = models.PositiveBigIntegerField(default=1, help_text="At the host: the order of the next claim "
+                                                                       "received (never the sites' clocks).")
     heartbeat_seconds = models.PositiveSmallIntegerField(default=2)
     silence_seconds = models.PositiveSmallIntegerField(default=10, help_text="Silence that suspends (14.20(e)4.i).")
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
@@ -83,7 +92,10 @@ class Site(models.Model):
         return f"{self.name} ({self.code})"
 
 
-@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent())
+# The audit trail keeps every change of a link's keys (14.20(e)1-3), not the movement of its sequence numbers.
+@pghistory.track(pghistory.InsertEvent(),
+                 pghistory.UpdateEvent(condition=pghistory.AnyChange("outbound_secrets", "inbound_secrets")),
+                 fields=["peer", "outbound_secrets", "inbound_secrets"], model_name="LinkEvent")
 class Link(models.Model):
     """This deployment's link with one other site: the secrets of each direction (the first signs; all are
     accepted, for rotation without downtime) and the sequence numbers of each direction (14.20(e)2, 3)."""
@@ -93,6 +105,9 @@ class Link(models.Model):
     inbound_secrets = models.JSONField(default=list, help_text="Every secret accepted from the peer.")
     next_out_sequence = models.PositiveBigIntegerField(default=1)
     next_in_sequence = models.PositiveBigIntegerField(default=1, help_text="The next sequence number to apply.")
+    backlog_until = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="While suspended, once the peer is heard again: the last message written "
+                                         "before that; the link resumes when every one up to it is acknowledged.")
 
     def __str__(self) -> str:
         return f"Link with {self.peer}"
@@ -102,6 +117,12 @@ class MessageKind(models.TextChoices):
     CONTRIBUTION = "contribution", "Contribution"
     HEARTBEAT = "heartbeat", "Heartbeat"
     RESEND = "resend", "Resend request"
+    CLAIM = "claim", "Claim verified at a site"
+    NOTICE = "notice", "Notice from the host"
+    PAYOUT = "payout", "Payout delivered at a site"
+    RULES = "rules", "Rule change from the host"
+    APPROVAL = "approval", "Rule change approved at a site"
+    BATCH = "batch", "Consecutive messages sent together"
 
 
 class OutboxMessage(models.Model):
@@ -124,6 +145,8 @@ class OutboxMessage(models.Model):
     class Meta:
         ordering = ["link", "sequence"]
         constraints = [models.UniqueConstraint(fields=["link", "sequence"], name="one_message_per_sequence")]
+        indexes = [models.Index(fields=["link", "sequence"], condition=models.Q(acked_at__isnull=True),
+                                name="outbox_unacknowledged")]
 
     def __str__(self) -> str:
         return f"{self.kind} #{self.sequence} to {self.link.peer.code}"
@@ -177,11 +200,178 @@ class PoolEntry(models.Model):
     reference = models.CharField(max_length=64, help_text="The site's contribution id.")
     gaming_day = models.DateField()
     amount = models.DecimalField(**money)
+    to_reset = models.DecimalField(**money, default=Decimal("0.00"),
+                                   help_text="The part set aside for the reset amount (14.19(p)).")
     applied_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-applied_at"]
         constraints = [models.UniqueConstraint(fields=["site", "reference"], name="pool_entry_once")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
     def __str__(self) -> str:
         return f"${self.amount} from {self.site.code}"
+
+
+class SystemClaimStatus(models.TextChoices):
+    SENT = "sent", "Sent to the host"
+    PENDING = "pending", "Payout pending"
+    REFUSED = "refused", "Answered: not paid"
+    PAID = "paid", "Paid"
+
+
+@pghistory.track()
+class SystemClaim(models.Model):
+    """A claim on the system's payout (14.20(e)4.ii, iii with 14.19(i)). The host orders claims by arrival and
+    decides them; every casino keeps a copy, from the host's notices. The document of the payout: date, time,
+    amount, the winning and losing hands, the casino, who verified and who authorised it."""
+
+    system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="claims")
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="claims", help_text="Where it was made.")
+    reference = models.CharField(max_length=64, help_text="The site's own claim id.")
+    arrival = models.PositiveBigIntegerField(null=True, blank=True, help_text="The host's order of receipt.")
+    status = models.CharField(max_length=10, choices=SystemClaimStatus.choices, default=SystemClaimStatus.SENT)
+    amount = models.DecimalField(**money, null=True, blank=True, help_text="Frozen by the host (its share).")
+    table_number = models.PositiveIntegerField()
+    round_reference = models.CharField(max_length=64)
+    losing_hand = models.CharField(max_length=40)
+    losing_cards = models.CharField(max_length=20)
+    winning_hand = models.CharField(max_length=40)
+    winning_cards = models.CharField(max_length=20)
+    verified_by = models.CharField(max_length=150)
+    verified_at = models.DateTimeField()
+    received_at = models.DateTimeField(null=True, blank=True, help_text="When the host received it.")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    answer = models.CharField(max_length=300, blank=True)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    payout_method = models.CharField(max_length=20, blank=True)
+    payout_location = models.CharField(max_length=10, blank=True)
+    delivered_by = models.CharField(max_length=150, blank=True)
+    authorised_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["system", "-verified_at"]
+        constraints = [models.UniqueConstraint(fields=["site", "reference"], name="system_claim_once")]
+
+    def __str__(self) -> str:
+        return f"Claim {self.reference} at {self.site.code} ({self.status})"
+
+
+class NoticeKind(models.TextChoices):
+    PENDING = "pending", "Payout pending"
+    REFUSED = "refused", "Claim answered"
+    PAID = "paid", "Payout confirmed"
+
+
+class Notice(models.Model):
+    """A notice of the host to every casino at once (14.20(e)4.ii, iii): a payout pending, a claim answered, a
+    payout confirmed. Each deployment keeps the notices it issued or received; displays show them."""
+
+    system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="notices")
+    claim = models.ForeignKey(SystemClaim, on_delete=models.PROTECT, related_name="notices")
+    kind = models.CharField(max_length=10, choices=NoticeKind.choices)
+    reference = models.CharField(max_length=64, help_text="The host's notice id.")
+    text = models.CharField(max_length=500)
+    issued_at = models.DateTimeField(help_text="When the host issued it.")
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["system", "reference"], name="notice_once")]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@pghistory.track()
+class UndeliveredNotice(models.Model):
+    """At the host: a notice that could not reach a suspended casino, recorded for delivery by other means
+    (telephone, courier) with who delivered it and when (14.20(e)4.i)."""
+
+    notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="undelivered")
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="undelivered_notices")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    delivered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+")
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    means = models.CharField(max_length=200, blank=True, help_text="How it was delivered (telephone, courier...).")
+
+    class Meta:
+        ordering = ["delivered_at", "-recorded_at"]
+        constraints = [models.UniqueConstraint(fields=["notice", "site"], name="undelivered_once_per_site")]
+
+    def __str__(self) -> str:
+        return f"{self.notice} to {self.site.code}"
+
+
+class PoolMovementKind(models.TextChoices):
+    PAYOUT = "payout", "Payout"
+    RESET_SEED = "reset_seed", "Reset amount seeded"
+
+
+class PoolMovement(models.Model):
+    """At the host: money leaving or entering the pool other than a contribution — a payout (once per claim) or
+    the reset amount seeding the next payout (14.19(p)). Append-only."""
+
+    system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="movements")
+    claim = models.ForeignKey(SystemClaim, on_delete=models.PROTECT, related_name="movements")
+    kind = models.CharField(max_length=12, choices=PoolMovementKind.choices)
+    amount = models.DecimalField(**money, help_text="Positive dollars; a payout leaves the pool.")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-recorded_at"]
+        constraints = [models.UniqueConstraint(fields=["claim", "kind"], name="pool_movement_once_per_claim")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ${self.amount}"
+
+
+class RuleChangeStatus(models.TextChoices):
+    PROPOSED = "proposed", "Notice posted, awaiting approvals or its time"
+    IN_EFFECT = "in_effect", "In effect"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+@pghistory.track()
+class SystemRuleChange(models.Model):
+    """A change to the system's one rule set (14.20(c)1 with 14.19(q)): proposed at the host with a notice posted
+    before it takes effect; it takes effect at its time only once every participating casino's designated key
+    employee has approved it. Every casino keeps a copy from the host's messages."""
+
+    system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="rule_changes")
+    reference = models.CharField(max_length=64, unique=True)
+    rules = models.JSONField(help_text="The whole rule set once the change is in effect.")
+    two_claims_rule = models.CharField(max_length=16, choices=TwoClaimsRule.choices)
+    rules_hash = models.CharField(max_length=64, help_text="The hash every casino will hold.")
+    summary = models.TextField(help_text="The notice, as posted to patrons.")
+    makes_qualifying_harder = models.BooleanField(default=False)
+    effective_at = models.DateTimeField()
+    proposed_by = models.CharField(max_length=150)
+    proposed_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=RuleChangeStatus.choices, default=RuleChangeStatus.PROPOSED)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-proposed_at"]
+
+    def __str__(self) -> str:
+        return self.summary
+
+
+class RuleApproval(models.Model):
+    """A participating casino's designated key employee approved a rule change (14.20(c)1)."""
+
+    change = models.ForeignKey(SystemRuleChange, on_delete=models.PROTECT, related_name="approvals")
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="rule_approvals")
+    approved_by = models.CharField(max_length=150)
+    approved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["approved_at"]
+        constraints = [models.UniqueConstraint(fields=["change", "site"], name="one_approval_per_casino")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.site.code} approved by {self.approved_by}"

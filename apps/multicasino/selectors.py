@@ -6,7 +6,16 @@ from django.db.models import Sum
 
 from apps.core.money import ZERO
 
-from .models import BadBeatSystem, RejectedMessage, Site
+from .models import (
+    BadBeatSystem,
+    Notice,
+    NoticeKind,
+    PoolMovementKind,
+    RejectedMessage,
+    Site,
+    SystemClaimStatus,
+    UndeliveredNotice,
+)
 
 
 @dataclass(frozen=True)
@@ -44,8 +53,13 @@ def display_panels(*, casino) -> list[dict]:
         if me is None:
             continue
         host = next((s for s in system.sites.all() if s.is_host), None)
+        pending = list(system.claims.filter(status=SystemClaimStatus.PENDING).select_related("site")
+                       .order_by("arrival"))
         panels.append({"title": f"{system.name} — multi-casino", "amount": system.pool,
                        "suspended": me.status == "suspended", "reason": me.status_reason,
+                       "pending": [f"${c.amount:,.2f} at {c.site.name}, table {c.table_number}" for c in pending],
+                       "notices": list(system.notices.exclude(kind=NoticeKind.PENDING)[:3]) if not pending else [],
+                       "rule_notices": list(system.rule_changes.filter(status="proposed")),
                        "note": f"Host: {host.name if host else system.host_name}. Participating: "
                                + ", ".join(s.name for s in system.sites.all()) + "."})
     return panels
@@ -54,4 +68,48 @@ def display_panels(*, casino) -> list[dict]:
 def contributions_by_casino_and_day(*, system: BadBeatSystem):
     """At the host: contributions pooled, by casino and gaming day (14.20(d)1 reports)."""
     return (system.pool_entries.values("site__code", "site__name", "gaming_day")
-            .annotate(total=Sum("amount")).order_by("gaming_day", "site__code"))
+            .annotate(total=Sum("amount"), to_reset=Sum("to_reset")).order_by("gaming_day", "site__code"))
+
+
+def claims(*, system: BadBeatSystem):
+    """Every claim on the system's payout as this deployment knows it, latest first, with its casino."""
+    return system.claims.select_related("site").order_by("-verified_at")
+
+
+def notices(*, system: BadBeatSystem, limit: int = 20):
+    return Notice.objects.filter(system=system).select_related("claim__site")[:limit]
+
+
+def undelivered_notices(*, system: BadBeatSystem):
+    """At the host: notices a suspended casino did not receive, for delivery by other means (14.20(e)4.i)."""
+    return UndeliveredNotice.objects.filter(notice__system=system).select_related("notice", "site", "delivered_by")
+
+
+def payouts(*, system: BadBeatSystem):
+    """Paid claims: the documentation of each payout (14.20(e)4.iii)."""
+    return system.claims.filter(status=SystemClaimStatus.PAID).select_related("site").order_by("-paid_at")
+
+
+def host_report(*, system: BadBeatSystem) -> dict:
+    """The host's report: contributions by casino and gaming day, payouts, reset amounts seeded, the ledger check
+    (pool + reset reserve = contributions - payouts, to the cent) and every site's ledger against the host's."""
+    contributions = system.pool_entries.aggregate(t=Sum("amount", default=ZERO))["t"]
+    paid = system.movements.filter(kind=PoolMovementKind.PAYOUT).aggregate(t=Sum("amount", default=ZERO))["t"]
+    held = system.pool + system.reset_reserve
+    return {"system": system, "by_day": contributions_by_casino_and_day(system=system),
+            "payouts": list(payouts(system=system)),
+            "resets": list(system.movements.filter(kind=PoolMovementKind.RESET_SEED).select_related("claim__site")),
+            "ledgers": site_ledgers(system=system), "contributions": contributions, "paid": paid, "held": held,
+            "balanced": held == contributions - paid}
+
+
+def rule_changes(*, system: BadBeatSystem, limit: int = 10) -> list[dict]:
+    """Rule changes with their approvals: which casinos approved, which are still awaited (14.20(c)1)."""
+    sites = list(system.sites.all())
+    out = []
+    for change in system.rule_changes.prefetch_related("approvals__site")[:limit]:
+        approved = {a.site_id: a for a in change.approvals.all()}
+        out.append({"change": change, "approvals": list(approved.values()),
+                    "awaited": [s for s in sites if s.pk not in approved],
+                    "approved_here": any(s.is_self and s.pk in approved for s in sites)})
+    return out

@@ -5,9 +5,9 @@ from . import services
 
 
 @shared_task(acks_late=True)
-def send_message(message_pk: int) -> bool:
-    """Send one outbox message (no-op once acknowledged)."""
-    return services.deliver(message_pk=message_pk)
+def send_message(message_pk: int) -> int:
+    """Send the new message's link in sequence order (a no-op when another worker is sending on it)."""
+    return services.send_from(message_pk=message_pk)
 
 
 @shared_task(acks_late=True)
@@ -18,5 +18,6 @@ def sweep_outbox() -> int:
 
 @shared_task(acks_late=True)
 def heartbeat() -> int:
-    """Heartbeats to every peer, then suspend or resume by what was heard."""
+    """Rule changes due at the host, then heartbeats to every peer, then suspend or resume by what was heard."""
+    services.apply_due_system_rules()
     return services.send_heartbeats()

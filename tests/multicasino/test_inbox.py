@@ -1,5 +1,6 @@
 """The multi-casino system's messages (N.J.A.C. 13:69F-14.20(e)2, 3): signing and every rejection with nothing
 changed, exactly-once and in-order application under duplicates and reordering, gap recovery, the outbox."""
+import json
 import random
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -9,7 +10,7 @@ import time_machine
 from django.utils import timezone
 
 from apps.multicasino.models import InboxMessage, OutboxMessage, PoolEntry, RejectedMessage
-from apps.multicasino.services import add_site, deliver, enqueue, receive, set_up_system, sweep_outbox
+from apps.multicasino.services import add_site, deliver, enqueue, pump, receive, set_up_system, sweep_outbox
 from apps.multicasino.signing import body_hash, canonical, sign
 
 D = Decimal
@@ -205,3 +206,64 @@ class TestOutbox:
             deliver(message_pk=rows[2].pk)
             rows[1].refresh_from_db()
             assert rows[1].next_attempt_at <= timezone.now()
+
+
+def batch(seqs, *, mid="batch_1", secrets=(SITE_TO_HOST,), ids=None):
+    items = [{"id": (ids or {}).get(seq, f"msg_{seq}"), "sequence": seq, "kind": "contribution",
+              "body": {"reference": str(seq), "amount": f"{seq}.00", "gaming_day": "2026-11-22"}} for seq in seqs]
+    text = canonical({"kind": "batch", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
+                      "body": {"messages": items}})
+    headers = sign(message_id=mid, text=text, secrets=list(secrets))
+    headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": "borgata"})
+    return headers, text.encode(), items
+
+
+class TestBatches:
+    def test_14_20_e_2_batch_items_are_stored_once_applied_in_order_and_acknowledged_each(self, host):
+        system, _ = host
+        headers, raw, items = batch([1, 2, 4, 5])
+        status, answer = receive(headers=headers, raw=raw)
+        assert status == 202 and answer["resend_from"] == 3 and answer["ack"] == body_hash(raw)
+        assert answer["acks"] == {i["id"]: body_hash(canonical(i)) for i in items}
+        assert pool(system) == D("3.00")  # 4 and 5 wait for 3
+        headers, raw, items = batch([3, 4], mid="batch_2")  # 4 again, as a lost answer makes the sender do
+        status, answer = receive(headers=headers, raw=raw)
+        assert status == 200 and set(answer["acks"]) == {"msg_3", "msg_4"}
+        assert pool(system) == D("15.00") and PoolEntry.objects.count() == 5
+
+    def test_14_20_e_3_replayed_or_tampered_batch_changes_nothing(self, host):
+        system, _ = host
+        headers, raw, _ = batch([1, 2])
+        assert receive(headers=headers, raw=raw)[0] == 200
+        assert receive(headers=headers, raw=raw)[0] == 409  # the same signed request again
+        headers, raw, _ = batch([3], mid="batch_3")
+        assert receive(headers=headers, raw=raw.replace(b'"3.00"', b'"300.00"'))[0] == 401
+        assert pool(system) == D("3.00")
+
+    def test_another_id_under_a_number_already_received_is_not_acknowledged(self, host):
+        system, _ = host
+        first_headers, first_raw, _ = batch([1])
+        receive(headers=first_headers, raw=first_raw)
+        headers, raw, _ = batch([1, 2], mid="batch_9", ids={1: "msg_other"})
+        status, answer = receive(headers=headers, raw=raw)
+        assert "msg_other" not in answer["acks"] and "msg_2" in answer["acks"]
+        assert pool(system) == D("3.00")
+
+    def test_the_pump_sends_consecutive_messages_together_and_marks_each_acknowledgement(self, site):
+        system, host, transport, sent = site
+
+        def host_answer(text):  # the host acknowledges all but the last of a batch; a single message alone
+            envelope = json.loads(text)
+            if envelope["kind"] != "batch":
+                return 200, {"ack": body_hash(text)}
+            items = envelope["body"]["messages"]
+            return 200, {"ack": body_hash(text), "acks": {i["id"]: body_hash(canonical(i)) for i in items[:-1]}}
+
+        transport.answer = host_answer
+        rows = [enqueue(link=host.link, kind="contribution", body={"n": n}) for n in range(5)]
+        assert pump(link_pk=host.link.pk) == 5  # four acknowledged together, then the last on its own
+        assert len(sent) == 2 and '"kind":"batch"' in sent[0][1]
+        for row in rows[:4]:
+            row.refresh_from_db()
+            assert row.ack_body_hash == body_hash(canonical({"id": row.message_id, "sequence": row.sequence,
+                                                             "kind": "contribution", "body": row.body}))

@@ -7,10 +7,11 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from apps.multicasino.models import OutboxMessage, SystemStatus
+from apps.multicasino.models import BadBeatSystem, Link, OutboxMessage, Site, SystemStatus
 from apps.multicasino.services import (
     add_site,
     apply_heartbeat,
+    enqueue,
     receive,
     refresh_status,
     rules_hash,
@@ -82,6 +83,21 @@ class TestSuspension:
             apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash}, now=timezone.now())
             assert status(me) == SystemStatus.ACTIVE
 
+    def test_traffic_written_after_the_peer_is_heard_again_does_not_keep_it_suspended(self, at_site):
+        system, me, host, _ = at_site
+        with time_machine.travel(T0, tick=False):
+            assert refresh_status(system=system) == SystemStatus.SUSPENDED
+            backlog = enqueue(link=host.link, kind="contribution", body={"n": 1})
+            apply_heartbeat(peer=Site.objects.get(pk=host.pk), body={"rules_hash": system.rules_hash}, now=T0)
+            assert status(me) == SystemStatus.SUSPENDED
+            assert Link.objects.get(pk=host.link.pk).backlog_until == backlog.sequence
+            enqueue(link=host.link, kind="contribution", body={"n": 2})  # a live link's ordinary traffic
+            OutboxMessage.objects.filter(pk=backlog.pk).update(acked_at=T0)
+            apply_heartbeat(peer=Site.objects.get(pk=host.pk), body={"rules_hash": system.rules_hash}, now=T0)
+            assert status(me) == SystemStatus.ACTIVE
+            assert OutboxMessage.objects.filter(acked_at__isnull=True).count() == 1
+            assert Link.objects.get(pk=host.link.pk).backlog_until is None
+
     def test_14_20_a_rules_hash_mismatch_suspends(self, at_site):
         system, me, host, _ = at_site
         other = rules_hash(rules={**RULES, "minimum_pot": "25.00"}, two_claims_rule="first_received",
@@ -110,6 +126,20 @@ class TestContributionsReachTheHost:
         message = OutboxMessage.objects.get()
         assert message.body["amount"] == "1.00" and message.body["site_total"] == "1.00"
         assert message.acked_at is not None and '"kind":"contribution"' in calls[0][1]
+
+    @pytest.mark.parametrize("continue_while_suspended", [False, True])
+    def test_14_20_e_4_i_while_suspended_contributions_follow_the_agreement(self, at_site, casino,
+                                                                           continue_while_suspended):
+        system, me, host, _ = at_site
+        BadBeatSystem.objects.filter(pk=system.pk).update(contributions_while_suspended=continue_while_suspended)
+        assert refresh_status(system=system) == SystemStatus.SUSPENDED  # the host was never heard
+        table = PokerTableFactory(casino=casino)
+        round_of_play = record_round(table=table, round_in=RoundIn(
+            started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+                PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
+                PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
+        assert round_of_play.bad_beat_contributions.count() == int(continue_while_suspended)
+        assert OutboxMessage.objects.filter(kind="contribution").count() == int(continue_while_suspended)
 
     def test_the_host_pools_its_own_casinos_contributions_directly(self, casino):
         jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"))

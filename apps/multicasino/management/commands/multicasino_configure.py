@@ -1,0 +1,49 @@
+"""python manage.py multicasino_configure FILE.json — this deployment's part of a multi-casino system, as data.
+
+{"system": {"code", "name", "host_name", "host_address", "rules": {...}, "two_claims_rule",
+            "contributions_while_suspended",
+            "heartbeat_seconds", "silence_seconds", "casino": "<code of this deployment's casino>"},
+ "sites": [{"code", "name", "address", "is_host", "is_self", "inbox_url", "outbound_secrets", "inbound_secrets"}]}
+
+The system's payout here is the casino's primary bad beat payout. Run again to change it (idempotent).
+"""
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from apps.badbeat.selectors import jackpot_of
+from apps.casinos.models import Casino
+from apps.core.exceptions import DomainError
+from apps.multicasino.services import add_site, set_up_system
+
+
+class Command(BaseCommand):
+    help = "Configure this deployment's multi-casino bad beat system from a JSON file (N.J.A.C. 13:69F-14.20)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path")
+
+    @transaction.atomic
+    def handle(self, *args, path, **options):
+        try:
+            config = json.loads(Path(path).read_text())
+            spec = config["system"]
+            casino = Casino.objects.get(code=spec["casino"])
+        except (OSError, ValueError, KeyError, Casino.DoesNotExist) as exc:
+            raise CommandError(f"Cannot read the configuration: {exc!r}") from exc
+        try:
+            system = set_up_system(code=spec["code"], name=spec["name"], host_name=spec["host_name"],
+                                   host_address=spec["host_address"], rules=spec["rules"],
+                                   two_claims_rule=spec.get("two_claims_rule", "first_received"),
+                                   contributions_while_suspended=spec.get("contributions_while_suspended", False),
+                                   jackpot=jackpot_of(casino=casino))
+        except DomainError as exc:
+            raise CommandError(exc.message) from exc
+        system.heartbeat_seconds = spec.get("heartbeat_seconds", system.heartbeat_seconds)
+        system.silence_seconds = spec.get("silence_seconds", system.silence_seconds)
+        system.save(update_fields=["heartbeat_seconds", "silence_seconds"])
+        for site in config.get("sites", []):
+            add_site(system=system, **site)
+        self.stdout.write(f"{system.code}: {len(config.get('sites', []))} sites; rules hash {system.rules_hash[:12]}.")

@@ -1,0 +1,326 @@
+"""Claims, notices and payouts of the multi-casino system (N.J.A.C. 13:69F-14.20(e)4 with 14.19(i)): the host
+orders claims by arrival, freezes the pool for the first and answers a second by the agreement's rule, tells every
+casino at once; a site verifies with the engine, is told, delivers and documents the payout; nothing is paid
+twice; a suspended casino opens no claim and its undelivered notices are recorded for other means."""
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from apps.badbeat import services as badbeat
+from apps.badbeat.models import Claim, ClaimStatus, PayoutNotification
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.multicasino.models import (
+    BadBeatSystem,
+    Notice,
+    NoticeKind,
+    OutboxMessage,
+    PoolMovement,
+    SystemClaim,
+    SystemClaimStatus,
+    TwoClaimsRule,
+    UndeliveredNotice,
+)
+from apps.multicasino.services import (
+    add_site,
+    apply_contribution,
+    apply_heartbeat,
+    receive,
+    record_notice_delivered,
+    refresh_status,
+    send_heartbeats,
+    set_up_system,
+)
+from apps.multicasino.signing import canonical, sign
+from apps.rounds.services import PlayerIn, RoundIn, record_round
+from tests.factories import JackpotFactory, PokerTableFactory
+from tests.multicasino.test_inbox import RULES
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+T0 = datetime(2026, 11, 23, 15, 0, tzinfo=UTC)
+A_TO_HOST = "whsec_" + "c2l0ZS1hLXRvLWhvc3Qtc2VjcmV0LTEyMzQ1Njc4"
+B_TO_HOST = "whsec_" + "c2l0ZS1iLXRvLWhvc3Qtc2VjcmV0LTEyMzQ1Njc4"
+HOST_TO_SITE = "whsec_" + "aG9zdC10by1zaXRlLXNlY3JldC0xMjM0NTY3OA=="
+
+
+def signed(kind, seq, body, *, sender, secret, at=None, mid=None):
+    text = canonical({"kind": kind, "sequence": seq, "system": "nj", "sender": sender, "body": body})
+    headers = sign(message_id=mid or f"msg_{sender}_{kind}_{seq}", text=text, secrets=[secret], at=at)
+    headers.update({"x-pokerroom-system": "nj", "x-pokerroom-site": sender})
+    return headers, text.encode()
+
+
+def claim_body(reference, *, verified_at, table=4):
+    return {"reference": str(reference), "table_number": table, "round_reference": f"r{reference}",
+            "losing_hand": "Four of a kind", "losing_cards": "9s 9c 9h 9d 8s", "winning_hand": "Straight flush",
+            "winning_cards": "8s 7s 6s 5s 4s", "verified_by": "Sam Supervisor", "verified_at": verified_at.isoformat()}
+
+
+@pytest.fixture
+def host_system(settings, casino):
+    """This deployment is the host (Boardwalk); Borgata and Tropicana are sites; the pool holds $10,000."""
+    settings.MULTICASINO_TRANSPORT = "tests.multicasino.test_claims.refuse_transport"
+    system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk Casino Hotel LLC",
+                           host_address="1 Boardwalk, Atlantic City", rules=RULES,
+                           jackpot=JackpotFactory(casino=casino, minimum_pot=D("0")))
+    me = add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, is_self=True)
+    a = add_site(system=system, code="borgata", name="Borgata", inbox_url="http://a.test/",
+                 inbound_secrets=[A_TO_HOST], outbound_secrets=[HOST_TO_SITE])
+    b = add_site(system=system, code="tropicana", name="Tropicana", inbox_url="http://b.test/",
+                 inbound_secrets=[B_TO_HOST], outbound_secrets=[HOST_TO_SITE])
+    for i in range(100):
+        apply_contribution(site=a if i % 2 else b, body={"reference": str(i), "amount": "100.00", "to_reset": "10.00",
+                                                        "gaming_day": "2026-11-23"})
+    system.refresh_from_db()
+    assert system.pool == D("9000.00") and system.reset_reserve == D("1000.00")
+    return system, me, a, b
+
+
+def refuse_transport(url, text, headers):
+    raise ConnectionError("not in this test")
+
+
+def notices_to(site, kind):
+    return [m.body for m in OutboxMessage.objects.filter(link=site.link, kind="notice").order_by("sequence")
+            if m.body["kind"] == kind]
+
+
+class TestHostOrdersClaims:
+    def test_14_20_e_4_first_received_is_frozen_second_is_answered_not_dropped(self, host_system):
+        system, _, a, b = host_system
+        with time_machine.travel(T0, tick=False):
+            # Tropicana's clock says its claim was verified first; the host goes by arrival, never by site clocks.
+            from_b = signed("claim", 1, claim_body(7, verified_at=T0 - timedelta(seconds=5)), sender="tropicana",
+                            secret=B_TO_HOST)
+            from_a = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
+            assert receive(headers=from_a[0], raw=from_a[1])[0] == 200
+            assert receive(headers=from_b[0], raw=from_b[1], now=T0 + timedelta(milliseconds=100))[0] == 200
+        first, second = SystemClaim.objects.get(site=a), SystemClaim.objects.get(site=b)
+        assert (first.arrival, first.status, first.amount) == (1, SystemClaimStatus.PENDING, D("9000.00"))
+        assert (second.arrival, second.status, second.amount) == (2, SystemClaimStatus.REFUSED, None)
+        assert "Borgata" in second.answer and "first received" in second.answer
+        # every casino is told at once: the pending payout and the answer, each to both sites
+        for site in (a, b):
+            assert [n["claim"]["site"] for n in notices_to(site, NoticeKind.PENDING)] == ["borgata"]
+            assert [n["claim"]["site"] for n in notices_to(site, NoticeKind.REFUSED)] == ["tropicana"]
+        assert Notice.objects.filter(system=system).count() == 2
+
+    def test_14_20_c_1_split_rule_shares_the_frozen_amount_equally_to_the_cent(self, host_system):
+        system, _, a, b = host_system
+        BadBeatSystem.objects.filter(pk=system.pk).update(two_claims_rule=TwoClaimsRule.SPLIT)
+        apply_contribution(site=a, body={"reference": "odd", "amount": "0.01", "gaming_day": "2026-11-23"})
+        for sender, secret, ref in (("borgata", A_TO_HOST, 3), ("tropicana", B_TO_HOST, 7)):
+            headers, raw = signed("claim", 1, claim_body(ref, verified_at=T0), sender=sender, secret=secret)
+            assert receive(headers=headers, raw=raw)[0] == 200
+        amounts = {c.site.code: c.amount for c in SystemClaim.objects.all()}
+        assert amounts == {"borgata": D("4500.01"), "tropicana": D("4500.00")}
+        assert all(c.status == SystemClaimStatus.PENDING for c in SystemClaim.objects.all())
+
+    def test_a_repeated_claim_message_changes_nothing(self, host_system):
+        system, _, a, _ = host_system
+        headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
+        receive(headers=headers, raw=raw)
+        assert receive(headers=headers, raw=raw)[0] == 409
+        again = signed("claim", 2, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
+        assert receive(headers=again[0], raw=again[1])[0] == 200
+        assert SystemClaim.objects.get().arrival == 1 and Notice.objects.count() == 1
+
+    def test_14_20_e_4_iii_payout_leaves_the_pool_once_reset_seeds_and_every_casino_is_told(self, host_system):
+        system, _, a, b = host_system
+        headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
+        assert receive(headers=headers, raw=raw)[0] == 200
+        apply_contribution(site=b, body={"reference": "late", "amount": "5.00", "to_reset": "0.50",
+                                         "gaming_day": "2026-11-23"})
+        payout = {"reference": "3", "amount": "9000.00", "paid_at": T0.isoformat(), "payout_method": "cash",
+                  "payout_location": "table", "delivered_by": "Gail Guard", "authorised_by": "Ada Accounts"}
+        for seq, mid in ((2, "p1"), (3, "p2")):  # the same payout reported twice under two ids
+            headers, raw = signed("payout", seq, payout, sender="borgata", secret=A_TO_HOST, mid=mid)
+            assert receive(headers=headers, raw=raw)[0] == 200
+        system.refresh_from_db()
+        # $9,000 frozen and paid; the $4.50 contributed since stays; the $1,000.50 reserve seeds the next payout
+        assert system.pool == D("4.50") + D("1000.50") and system.reset_reserve == 0
+        assert PoolMovement.objects.filter(kind="payout").count() == 1
+        claim = SystemClaim.objects.get()
+        assert (claim.status, claim.delivered_by, claim.authorised_by, claim.payout_location) == (
+            SystemClaimStatus.PAID, "Gail Guard", "Ada Accounts", "table")
+        for site in (a, b):
+            assert len(notices_to(site, NoticeKind.PAID)) == 1
+
+    def test_14_20_e_4_i_a_notice_to_a_suspended_casino_is_recorded_for_other_means(self, host_system, staff):
+        system, _, a, b = host_system
+        with time_machine.travel(T0, tick=False):
+            apply_heartbeat(peer=a, body={"rules_hash": system.rules_hash}, now=T0)
+            refresh_status(system=system, now=T0)  # Tropicana never heard: suspended
+            headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
+            receive(headers=headers, raw=raw)
+        undelivered = UndeliveredNotice.objects.get()
+        assert undelivered.site == b and undelivered.notice.kind == NoticeKind.PENDING
+        with pytest.raises(DomainError):
+            record_notice_delivered(undelivered=undelivered, user=staff(Role.POKER_SHIFT_SUPERVISOR), means=" ")
+        done = record_notice_delivered(undelivered=undelivered, user=staff(Role.POKER_SHIFT_SUPERVISOR),
+                                       means="telephone to the Tropicana poker room")
+        assert done.delivered_at and done.delivered_by.has_role(Role.POKER_SHIFT_SUPERVISOR)
+
+    def test_a_claim_at_the_host_casino_itself_is_decided_frozen_and_paid(self, host_system, casino, supervisor,
+                                                                           staff):
+        system, me, a, b = host_system
+        with time_machine.travel(T0, tick=False):
+            for peer in (a, b):
+                apply_heartbeat(peer=peer, body={"rules_hash": system.rules_hash}, now=T0)
+            claim = qualifying_claim(casino)
+            system.refresh_from_db()
+            pool = system.pool
+            badbeat.verify_claim(claim=claim, supervisor=supervisor)
+            claim.refresh_from_db()
+            assert claim.payout_amount == pool and SystemClaim.objects.get(site=me).arrival == 1
+            guard = staff(Role.SECURITY)
+            badbeat.record_payout(claim=claim, method="chips", location="cage", delivered_by=guard, recorded_by=guard)
+        system.refresh_from_db()
+        assert PoolMovement.objects.get(kind="payout").amount == pool
+        assert system.pool == D("1000.00") and system.reset_reserve == 0
+        for site in (a, b):
+            assert [n["claim"]["site"] for n in notices_to(site, NoticeKind.PAID)] == ["boardwalk"]
+
+    def test_host_report_balances_to_the_cent_as_page_csv_and_pdf(self, host_system, client, staff):
+        system, *_ = host_system
+        client.force_login(staff(Role.ACCOUNTING))
+        page = client.get("/multicasino/nj/report/")
+        assert page.status_code == 200 and b"agree to the cent" in page.content
+        csv = client.get("/multicasino/nj/report.csv").content.decode()
+        assert "contributions,2026-11-23,borgata,5000.00" in csv
+        pdf = client.get("/multicasino/nj/report.pdf")
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+def qualifying_claim(casino):
+    """A round at table 4 where four nines lose to a straight flush (both hole cards playing)."""
+    table = PokerTableFactory(casino=casino, number=4)
+    round_of_play = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s",
+                                                               players=[
+        PlayerIn(seat=1, contributed=D("50"), hole_cards="9s 9c", name="Ann"),
+        PlayerIn(seat=2, contributed=D("50"), hole_cards="5s 4s", name="Ben")]))
+    return Claim.objects.get(round_of_play=round_of_play)
+
+
+@pytest.fixture
+def at_site(settings, casino):
+    """This deployment is the site Borgata; the host is Boardwalk and was heard from just now."""
+    settings.MULTICASINO_TRANSPORT = "tests.multicasino.test_claims.refuse_transport"
+    jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"))
+    system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk", host_address="AC", rules=RULES,
+                           jackpot=jackpot)
+    me = add_site(system=system, code="borgata", name="Borgata", is_self=True)
+    host = add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, inbox_url="http://host.test/",
+                    outbound_secrets=[A_TO_HOST], inbound_secrets=[HOST_TO_SITE])
+    return system, me, host, qualifying_claim(casino)
+
+
+def hear_host(system, host, at):
+    apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "pool": "9000.00"}, now=at)
+
+
+def notice_from_host(seq, *, claim, kind, status, amount=None, answer="", site="borgata", site_name="Borgata"):
+    doc = {"site": site, "site_name": site_name, "site_address": "", "reference": str(claim), "arrival": 1,
+           "status": status, "amount": amount, "table_number": 4, "round_reference": "r", "losing_hand": "Four of a kind",
+           "losing_cards": "9s 9c 9h 9d 8s", "winning_hand": "Straight flush", "winning_cards": "8s 7s 6s 5s 4s",
+           "verified_by": "Sam", "verified_at": T0.isoformat(), "received_at": T0.isoformat(),
+           "decided_at": T0.isoformat(), "answer": answer, "paid_at": None, "payout_method": "",
+           "payout_location": "", "delivered_by": "", "authorised_by": ""}
+    body = {"notice": f"ntc_{seq}", "kind": kind, "text": f"{kind} at {site_name}", "issued_at": T0.isoformat(),
+            "claim": doc, "pool": "9000.00"}
+    return signed("notice", seq, body, sender="boardwalk", secret=HOST_TO_SITE)
+
+
+class TestSiteClaims:
+    def test_14_20_e_4_i_no_claim_is_opened_while_suspended(self, at_site, supervisor):
+        system, me, host, claim = at_site
+        with pytest.raises(DomainError, match="suspended"):
+            badbeat.verify_claim(claim=claim, supervisor=supervisor)  # the host was never heard
+        claim.refresh_from_db()
+        assert claim.status == ClaimStatus.PENDING and not SystemClaim.objects.exists()
+        assert not OutboxMessage.objects.filter(kind="claim").exists()
+
+    def test_14_20_e_4_verified_here_sent_to_host_told_pending_paid_and_reported(self, at_site, supervisor, staff,
+                                                                                 client):
+        system, me, host, claim = at_site
+        hear_host(system, host, timezone.now())
+        badbeat.verify_claim(claim=claim, supervisor=supervisor)
+        claim.refresh_from_db()
+        assert claim.status == ClaimStatus.VERIFIED and claim.payout_amount is None
+        sent = OutboxMessage.objects.get(kind="claim")
+        assert sent.body["reference"] == str(claim.pk) and sent.body["losing_hand"] == "Four of a kind"
+        guard = staff(Role.SECURITY)
+        with pytest.raises(DomainError, match="pending"):  # the host has not frozen it yet
+            badbeat.record_payout(claim=claim, method="cash", location="table", delivered_by=guard, recorded_by=guard)
+        headers, raw = notice_from_host(1, claim=claim.pk, kind="pending", status="pending", amount="9000.00")
+        assert receive(headers=headers, raw=raw)[0] == 200
+        claim.refresh_from_db()
+        assert claim.payout_amount == D("9000.00")
+        assert "9,000.00" in PayoutNotification.objects.get(claim=claim).message
+        client.force_login(staff(Role.DEALER))
+        display = client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
+        assert "PAYOUT PENDING — $9,000.00 at Borgata, table 4" in display
+        accountant = staff(Role.ACCOUNTING)
+        badbeat.record_payout(claim=claim, method="cash", location="table", delivered_by=guard, recorded_by=accountant)
+        claim.refresh_from_db()
+        assert claim.status == ClaimStatus.PAID and sum(s.amount for s in claim.shares.all()) == D("9000.00")
+        reported = OutboxMessage.objects.get(kind="payout").body
+        assert reported["amount"] == "9000.00" and reported["delivered_by"] == (guard.get_full_name() or guard.username)
+        with pytest.raises(DomainError):  # never paid twice
+            badbeat.record_payout(claim=claim, method="cash", location="table", delivered_by=guard,
+                                  recorded_by=accountant)
+        assert OutboxMessage.objects.filter(kind="payout").count() == 1
+
+    def test_14_20_e_4_a_claim_answered_by_the_host_is_rejected_here_with_the_answer(self, at_site, supervisor):
+        system, me, host, claim = at_site
+        hear_host(system, host, timezone.now())
+        badbeat.verify_claim(claim=claim, supervisor=supervisor)
+        headers, raw = notice_from_host(1, claim=claim.pk, kind="refused", status="refused",
+                                        answer="Not paid: a claim at Tropicana was received first.")
+        receive(headers=headers, raw=raw)
+        claim.refresh_from_db()
+        assert claim.status == ClaimStatus.REJECTED and "Tropicana" in claim.decision_note
+
+    def test_a_notice_of_another_casinos_claim_shows_pending_here(self, at_site, client, staff):
+        system, me, host, _ = at_site
+        headers, raw = notice_from_host(1, claim=55, kind="pending", status="pending", amount="9000.00",
+                                        site="tropicana", site_name="Tropicana")
+        receive(headers=headers, raw=raw)
+        assert SystemClaim.objects.get().site.name == "Tropicana"  # a participant it did not know is added
+        hear_host(system, host, timezone.now())  # it has no link with Tropicana: heartbeats and status ignore it
+        assert refresh_status(system=system) == "active" and send_heartbeats() == 0
+        client.force_login(staff(Role.SURVEILLANCE))
+        assert "at Tropicana, table 4" in client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
+        assert "Tropicana" in client.get("/multicasino/").content.decode()
+
+
+class TestAccess:
+    @pytest.mark.parametrize("role", [Role.SURVEILLANCE, Role.DEALER, Role.ACCOUNTING])
+    def test_only_supervisors_and_admins_record_a_notice_delivered_by_other_means(self, host_system, client, staff,
+                                                                                  role):
+        system, _, _, b = host_system
+        headers, raw = signed("claim", 1, claim_body(3, verified_at=timezone.now()), sender="borgata",
+                              secret=A_TO_HOST)
+        receive(headers=headers, raw=raw)
+        undelivered = UndeliveredNotice.objects.create(notice=Notice.objects.get(), site=b)
+        client.force_login(staff(role))
+        assert client.get("/multicasino/").status_code == 200  # every role reads
+        response = client.post(f"/multicasino/notices/{undelivered.pk}/delivered/", {"means": "phone"})
+        assert response.status_code == 403
+        client.force_login(staff(Role.ADMIN))
+        client.post(f"/multicasino/notices/{undelivered.pk}/delivered/", {"means": "phone"})
+        undelivered.refresh_from_db()
+        assert undelivered.means == "phone"
+
+    def test_a_supervisor_cannot_change_links_or_keys(self, host_system, client, supervisor):
+        client.force_login(supervisor)
+        _, _, a, _ = host_system
+        assert client.get(f"/admin/multicasino/link/{a.link.pk}/change/").status_code in (302, 403)
+        client.post(f"/admin/multicasino/link/{a.link.pk}/change/", {"outbound_secrets": '["whsec_x"]'})
+        a.link.refresh_from_db()
+        assert a.link.outbound_secrets == [HOST_TO_SITE]
+
