@@ -32,7 +32,8 @@ class SiteAdmin(AdminOnly):
 
 @admin.register(Link)
 class LinkAdmin(AdminOnly):
-    list_display = ["peer", "next_out_sequence", "next_in_sequence"]
+    list_display = ["peer", "keys_fingerprint", "next_out_sequence", "next_in_sequence"]
+    readonly_fields = ["keys_fingerprint"]
 
 
 for model in (OutboxMessage, InboxMessage, RejectedMessage, PoolEntry):

@@ -5,6 +5,7 @@ Each deployment holds one BadBeatSystem row for each system it belongs to; `Site
 deployment's own casino, `Site.is_host` the host's. Messages and acknowledgements are kept: they are the
 system's audit record (14.20(e)).
 """
+import hashlib
 from decimal import Decimal
 
 import pghistory
@@ -29,7 +30,10 @@ class SystemStatus(models.TextChoices):
     SUSPENDED = "suspended", "Suspended"
 
 
-@pghistory.track()
+# The audit trail keeps every change of the agreement; the pool and the reset reserve move by append-only records
+# of their own (PoolEntry, PoolMovement), so their mirror here is not copied at every contribution or heartbeat.
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(condition=pghistory.AnyChange(
+    exclude=["pool", "reset_reserve", "next_arrival", "updated_at"])))
 class BadBeatSystem(models.Model):
     """A bad beat system agreement (14.20(a)-(c)): one rule set for every participating casino, checked by its
     hash; the host casino keeps the official pool and the records."""
@@ -65,7 +69,10 @@ class BadBeatSystem(models.Model):
         return self.name
 
 
-@pghistory.track()
+# Every change of a casino's configuration and every suspension or resumption is in the audit trail (14.20(e)),
+# with the reason; not the time each heartbeat was heard, every 2 s.
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(condition=pghistory.AnyChange(
+    "code", "name", "address", "is_host", "is_self", "inbox_url", "status")))
 class Site(models.Model):
     """A participating casino of a system, as seen from this deployment (14.20(d)1)."""
 
@@ -92,10 +99,19 @@ class Site(models.Model):
         return f"{self.name} ({self.code})"
 
 
-# The audit trail keeps every change of a link's keys (14.20(e)1-3), not the movement of its sequence numbers.
-@pghistory.track(pghistory.InsertEvent(),
-                 pghistory.UpdateEvent(condition=pghistory.AnyChange("outbound_secrets", "inbound_secrets")),
-                 fields=["peer", "outbound_secrets", "inbound_secrets"], model_name="LinkEvent")
+def keys_fingerprint(*, outbound: list[str], inbound: list[str]) -> str:
+    """Each secret's SHA-256, first 12 hex digits, by direction: what the audit trail keeps of a link's keys, so
+    that a rotation is on record without the secrets themselves."""
+    def prints(secrets: list[str]) -> str:
+        return ",".join(hashlib.sha256(str(secret).encode()).hexdigest()[:12] for secret in secrets)
+    return f"out={prints(outbound)}; in={prints(inbound)}"
+
+
+# The audit trail keeps every change of a link's keys (14.20(e)1-3) by their fingerprints, never the secrets, and
+# not the movement of its sequence numbers.
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(condition=pghistory.AnyChange("keys_fingerprint")),
+                 fields=["peer", "keys_fingerprint"], model_name="LinkEvent",
+                 obj_field=pghistory.ObjForeignKey(related_name="key_events"))
 class Link(models.Model):
     """This deployment's link with one other site: the secrets of each direction (the first signs; all are
     accepted, for rotation without downtime) and the sequence numbers of each direction (14.20(e)2, 3)."""
@@ -103,6 +119,8 @@ class Link(models.Model):
     peer = models.OneToOneField(Site, on_delete=models.PROTECT, related_name="link")
     outbound_secrets = models.JSONField(default=list, help_text="whsec_... secrets; the first signs.")
     inbound_secrets = models.JSONField(default=list, help_text="Every secret accepted from the peer.")
+    keys_fingerprint = models.CharField(max_length=600, editable=False, default="",
+                                        help_text="The secrets' fingerprints, kept by the audit trail.")
     next_out_sequence = models.PositiveBigIntegerField(default=1)
     next_in_sequence = models.PositiveBigIntegerField(default=1, help_text="The next sequence number to apply.")
     backlog_until = models.PositiveBigIntegerField(
@@ -111,6 +129,13 @@ class Link(models.Model):
 
     def __str__(self) -> str:
         return f"Link with {self.peer}"
+
+    def save(self, *args, **kwargs):
+        self.keys_fingerprint = keys_fingerprint(outbound=self.outbound_secrets, inbound=self.inbound_secrets)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"outbound_secrets", "inbound_secrets"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "keys_fingerprint"}
+        super().save(*args, **kwargs)
 
 
 class MessageKind(models.TextChoices):
