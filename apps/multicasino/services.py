@@ -115,7 +115,7 @@ def host_site(system: BadBeatSystem) -> Site | None:
 
 def linked_peers(system: BadBeatSystem):
     """The other casinos this deployment exchanges messages with (a site links with the host only; it learns of
-    the other participants from the host's notices)."""
+    the other participants from the host's heartbeats)."""
     return system.sites.filter(is_self=False, link__isnull=False).select_related("link")
 
 
@@ -489,7 +489,30 @@ def apply_heartbeat(*, peer: Site, body: dict, now: datetime) -> None:
     peer.save(update_fields=fields)
     if peer.is_host and body.get("pool") is not None:
         BadBeatSystem.objects.filter(pk=peer.system_id).update(pool=money(body["pool"]))
+    if peer.is_host and isinstance(body.get("participants"), list):
+        _learn_participants(system=peer.system, listed=body["participants"])
     refresh_status(system=peer.system, now=now)
+
+
+def _learn_participants(*, system: BadBeatSystem, listed: list) -> None:
+    """At a site: every participating casino as the host lists it, so that the posting names them all from the
+    first heartbeat (14.20(d)1). A casino this site has no link with shows its status as the host sees it."""
+    known = {s.code: s for s in system.sites.all()}
+    for item in listed:
+        if not isinstance(item, dict) or not isinstance(item.get("code"), str) or not item["code"]:
+            continue
+        values = {"name": str(item.get("name", ""))[:200] or item["code"][:40],
+                  "address": str(item.get("address", ""))[:300]}
+        if item.get("status") in SystemStatus.values:
+            values["status"] = item["status"]
+        site = known.get(item["code"][:40])
+        if site is None:
+            Site.objects.create(system=system, code=item["code"][:40], **values)
+            continue
+        if site.is_self or site.is_host or hasattr(site, "link"):
+            continue  # this casino, the host and linked peers: this deployment's own records and observations
+        if any(getattr(site, field) != value for field, value in values.items()):
+            Site.objects.filter(pk=site.pk).update(**values)
 
 
 # --- contributions, heartbeats, suspension --------------------------------------------------------------------
@@ -516,7 +539,7 @@ def report_contribution(*, contribution: Contribution) -> None:
 
 def send_heartbeats(*, now: datetime | None = None) -> int:
     """Send a signed heartbeat to every peer (every 2 s by default): this casino's rules hash and running total,
-    and from the host the official pool. Unsequenced, not stored; a lost one is simply followed by the next."""
+    and from the host the official pool and every participating casino with its status. Unsequenced, not stored; a lost one is simply followed by the next."""
     now = now or timezone.now()
     sent = 0
     for system in BadBeatSystem.objects.all():
@@ -527,6 +550,8 @@ def send_heartbeats(*, now: datetime | None = None) -> int:
                 "sent_at": now.isoformat()}
         if me.is_host:
             body["pool"] = f"{system.pool:.2f}"
+            body["participants"] = [{"code": s.code, "name": s.name, "address": s.address, "status": s.status}
+                                    for s in system.sites.all()]
         for peer in linked_peers(system):
             text = canonical({"kind": MessageKind.HEARTBEAT, "sequence": None, "system": system.code,
                               "sender": me.code, "body": body})

@@ -1,5 +1,6 @@
 """Heartbeats, suspension and resumption (N.J.A.C. 13:69F-14.20(e)4.i), rules-hash checks (14.20(a)), and a
 site's contributions reaching the host exactly once (14.20(d), (e)2)."""
+import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -112,6 +113,38 @@ class TestSuspension:
         url, text, headers = calls[0]
         assert url == "http://host.test/" and system.rules_hash in text and '"kind":"heartbeat"' in text
         assert headers["webhook-signature"].startswith("v1,")
+
+
+    def test_14_20_d_1_the_hosts_heartbeat_names_every_participating_casino(self, at_site, client, staff):
+        from apps.core.roles import Role
+        system, me, host, _ = at_site
+        listed = [{"code": "boardwalk", "name": "Boardwalk", "address": "1 Boardwalk", "status": "active"},
+                  {"code": "borgata", "name": "Borgata", "address": "", "status": "suspended"},
+                  {"code": "ocean", "name": "Ocean Casino", "address": "500 Boardwalk", "status": "suspended"}]
+        apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "participants": listed}, now=timezone.now())
+        ocean = Site.objects.get(system=system, code="ocean")
+        assert (ocean.name, ocean.address, ocean.status) == ("Ocean Casino", "500 Boardwalk", "suspended")
+        assert not hasattr(ocean, "link")  # a site links with the host only
+        assert status(me) == SystemStatus.ACTIVE  # this casino's status is its own observation, not the host's
+        client.force_login(staff(Role.DEALER))
+        assert "Ocean Casino" in client.get("/multicasino/posting/").content.decode()
+        listed[2]["status"] = "active"
+        apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "participants": listed}, now=timezone.now())
+        assert status(ocean) == SystemStatus.ACTIVE
+
+    def test_the_host_sends_the_participants_in_its_heartbeat(self, settings, casino):
+        calls = []
+        globals()["TRANSPORT"] = lambda url, text, headers: calls.append(text) or (200, {"ack": body_hash(text)})
+        settings.MULTICASINO_TRANSPORT = "tests.multicasino.test_suspension.TRANSPORT"
+        system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk", host_address="AC",
+                               rules=RULES, jackpot=JackpotFactory(casino=casino))
+        add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, is_self=True)
+        for code in ("borgata", "ocean"):
+            add_site(system=system, code=code, name=code.title(), inbox_url=f"http://{code}.test/",
+                     outbound_secrets=[SITE_TO_HOST], inbound_secrets=[SITE_TO_HOST])
+        assert send_heartbeats() == 2
+        body = json.loads(calls[0])["body"]
+        assert [p["code"] for p in body["participants"]] == ["boardwalk", "borgata", "ocean"]
 
 
 class TestContributionsReachTheHost:
