@@ -132,12 +132,14 @@ class Deployment:
 
 class FaultProxy:
     """A small HTTP proxy in front of each deployment's inbox: drops (before forwarding, or the answer after),
-    duplicates, delays (0-40 ms, so concurrent messages overtake each other), and cuts a site off entirely."""
+    duplicates (half of the copies at once, half held back 50-500 ms so that the link's later messages overtake
+    them: reordering), delays (0-40 ms), and cuts a site off entirely."""
 
     def __init__(self, deployments: list[Deployment], drop: float, duplicate: float, rng: random.Random) -> None:
         self.deployments, self.drop, self.duplicate, self.rng = deployments, drop, duplicate, rng
         self.cut: set[str] = set()
-        self.stats = {"forwarded": 0, "dropped": 0, "duplicated": 0, "cut": 0}
+        self.stats = {"forwarded": 0, "dropped": 0, "duplicated": 0, "reordered": 0, "cut": 0}
+        self.held: set[asyncio.Task] = set()  # delayed copies in flight (kept referenced until they are sent)
         self.recorded: list[tuple[dict, bytes]] = []  # genuine contribution messages, for the replay attack
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
@@ -192,14 +194,24 @@ class FaultProxy:
             self.recorded.append((headers, body))
         if self.rng.random() < self.duplicate:
             self.stats["duplicated"] += 1
-            try:
-                await self.client.post(url, content=body, headers=forward)
-            except httpx.HTTPError:
-                pass
+            if self.rng.random() < 0.5:
+                await self._post_quietly(url, body, forward)
+            else:  # held back: the link's later messages overtake this copy, which arrives out of order
+                self.stats["reordered"] += 1
+                task = self.loop.create_task(self._post_quietly(url, body, forward, after=self.rng.uniform(0.05, 0.5)))
+                self.held.add(task)
+                task.add_done_callback(self.held.discard)
         if roll < self.drop:  # forwarded, but the answer is lost: the sender will send again
             self.stats["dropped"] += 1
             return 503, b'{"error": "answer dropped"}'
         return response.status_code, response.content
+
+    async def _post_quietly(self, url: str, body: bytes, headers: dict, after: float = 0.0) -> None:
+        await asyncio.sleep(after)
+        try:
+            await self.client.post(url, content=body, headers=headers)
+        except httpx.HTTPError:
+            pass
 
 
 def configure(deployments: dict[str, Deployment], workdir: Path) -> dict:

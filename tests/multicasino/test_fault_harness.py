@@ -1,8 +1,8 @@
 """A short run of the fault harness (bench/multicasino_chaos.py) in CI: three deployments on loopback — host and
 two sites, each with its own database, gunicorn and Celery workers — behind the fault proxy, with host kills, a
-site cut off and healed, two claims 100 ms apart and forged, tampered, stale and replayed messages. It asserts the
-invariants of N.J.A.C. 13:69F-14.20(e) (no cent lost or counted twice, nothing paid twice, no forgery or replay
-accepted), not the timings: those are the harness's default run, by hand (`make chaos`)."""
+site cut off and healed, messages dropped, duplicated and reordered, two claims 100 ms apart and forged,
+tampered, stale and replayed messages. It asserts the invariants of N.J.A.C. 13:69F-14.20(e) (no cent lost or
+counted twice, nothing paid twice, no forgery or replay accepted), not the timings: those are the harness's default run, by hand (`make chaos`)."""
 from decimal import Decimal
 
 from tests.support.chaos import load_harness
@@ -21,4 +21,4 @@ def test_14_20_e_short_fault_run_keeps_every_invariant(monkeypatch):
     assert result["duplicate_pool_entries"] == 0 and result["backlog_left"] == 0
     assert result["max_suspend_s"] is not None and result["max_notice_s"] is not None
     assert result["sites_resumed"] is True
-    assert result["proxy"]["dropped"] > 0 and result["proxy"]["duplicated"] > 0
+    assert result["proxy"]["dropped"] > 0 and result["proxy"]["duplicated"] > 0 and result["proxy"]["reordered"] > 0
