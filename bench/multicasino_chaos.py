@@ -84,9 +84,9 @@ class Deployment:
     def inbox_via_proxy(self) -> str:
         return f"http://127.0.0.1:{self.proxy_port}/api/multicasino/inbox/"
 
-    def manage(self, *args: str) -> str:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True,
-                              text=True)
+    def manage(self, *args: str, database: str | None = None) -> str:
+        env = self.env if database is None else {**self.env, "DATABASE_URL": f"{PG}/{database}"}
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
         if done.returncode:
             raise RuntimeError(f"{self.name}: manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
         return done.stdout
@@ -215,21 +215,26 @@ class FaultProxy:
 
 
 def configure(deployments: dict[str, Deployment], workdir: Path) -> dict:
-    """Fresh databases, migrations, the demo room at each, the system's configuration and an API token."""
+    """Fresh databases with the demo room (migrated and seeded once, then copied), the system's configuration at
+    each and API tokens."""
+    host = deployments["host"]
+    template = f"chaos_{BASE_PORT}_template"
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        for name in [template, *(d.db for d in deployments.values())]:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{template}"')
+        host.manage("migrate", "--noinput", database=template)
+        host.manage("seed_demo", "--no-rounds", database=template)
         for d in deployments.values():
-            conn.execute(f'DROP DATABASE IF EXISTS "{d.db}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{d.db}"')
+            conn.execute(f'CREATE DATABASE "{d.db}" TEMPLATE "{template}"')
+        conn.execute(f'DROP DATABASE "{template}"')
     for d in deployments.values():  # a killed earlier run may have left queued tasks and send locks behind
         redis.Redis.from_url(d.env["REDIS_URL"]).flushdb()
     keys = {(a, b): new_secret() for a in deployments for b in deployments if a != b}
-    host = deployments["host"]
     host.manage("collectstatic", "--noinput")  # the pages are served with DEBUG off, as in production
     tokens = {}
 
     def set_up(d: Deployment) -> None:
-        d.manage("migrate", "--noinput")
-        d.manage("seed_demo", "--no-rounds")
         sites = [{"code": d.name, "name": f"Casino {d.name}", "is_self": True, "is_host": d is host}]
         peers = [host] if d is not host else [p for p in deployments.values() if p is not host]
         for p in peers:
