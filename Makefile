@@ -38,7 +38,7 @@ demo: install
 test: install services chromium
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false \
-	  $(PY) -m pytest -n 2 --dist loadfile -q
+	  $(PY) -m pytest -n 2 --dist loadfile -q --durations=10
 
 lint: install
 	$(VENV)/bin/ruff check .
