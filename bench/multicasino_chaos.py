@@ -198,7 +198,8 @@ class FaultProxy:
                 await self._post_quietly(url, body, forward)
             else:  # held back: the link's later messages overtake this copy, which arrives out of order
                 self.stats["reordered"] += 1
-                task = self.loop.create_task(self._post_quietly(url, body, forward, after=self.rng.uniform(0.05, 0.5)))
+                later = self._post_quietly(url, body, forward, after=self.rng.uniform(0.05, 0.5))
+                task = self.loop.create_task(later)
                 self.held.add(task)
                 task.add_done_callback(self.held.discard)
         if roll < self.drop:  # forwarded, but the answer is lost: the sender will send again

@@ -539,7 +539,8 @@ def report_contribution(*, contribution: Contribution) -> None:
 
 def send_heartbeats(*, now: datetime | None = None) -> int:
     """Send a signed heartbeat to every peer (every 2 s by default): this casino's rules hash and running total,
-    and from the host the official pool and every participating casino with its status. Unsequenced, not stored; a lost one is simply followed by the next."""
+    and from the host the official pool and every participating casino with its status. Unsequenced, not
+    stored; a lost one is simply followed by the next."""
     now = now or timezone.now()
     sent = 0
     for system in BadBeatSystem.objects.all():

@@ -2,7 +2,8 @@
 two sites, each with its own database, gunicorn and Celery workers — behind the fault proxy, with host kills, a
 site cut off and healed, messages dropped, duplicated and reordered, two claims 100 ms apart and forged,
 tampered, stale and replayed messages. It asserts the invariants of N.J.A.C. 13:69F-14.20(e) (no cent lost or
-counted twice, nothing paid twice, no forgery or replay accepted), not the timings: those are the harness's default run, by hand (`make chaos`)."""
+counted twice, nothing paid twice, no forgery or replay accepted), not the timings: those are the harness's
+default run, by hand (`make chaos`)."""
 from decimal import Decimal
 
 from tests.support.chaos import load_harness
