@@ -253,9 +253,10 @@ def _pump_locked(*, link_pk: int, now: datetime | None, started: float, budget_s
 BATCH_SIZE = 100
 
 
-def _item(message: OutboxMessage) -> str:
-    return canonical({"id": message.message_id, "sequence": message.sequence, "kind": message.kind,
-                      "body": message.body})
+def _item_text(*, message_id: str, sequence: int, kind: str, body: dict) -> str:
+    """One message of a batch as text: what the sender signs within the batch and the receiver acknowledges with
+    its SHA-256 (14.20(e)3) — one function on both sides, so the two hashes are of the same text."""
+    return canonical({"id": message_id, "sequence": sequence, "kind": kind, "body": body})
 
 
 def deliver_batch(*, link_pk: int, now: datetime | None = None, quiet: bool = False) -> int:
@@ -270,7 +271,7 @@ def deliver_batch(*, link_pk: int, now: datetime | None = None, quiet: bool = Fa
         return int(bool(messages) and deliver(message_pk=messages[0].pk, now=now, quiet=quiet))
     link = Link.objects.select_related("peer__system").get(pk=link_pk)
     me = self_site(link.peer.system)
-    items = [_item(m) for m in messages]
+    items = [_item_text(message_id=m.message_id, sequence=m.sequence, kind=m.kind, body=m.body) for m in messages]
     text = canonical({"kind": MessageKind.BATCH, "sequence": None, "system": me.system.code, "sender": me.code,
                       "body": {"messages": [json.loads(item) for item in items]}})
     try:
@@ -401,7 +402,7 @@ def _receive_batch(*, peer: Site, raw: bytes, body: dict, now: datetime) -> tupl
                 continue
             if sequence < link.next_in_sequence or sequence in taken:
                 continue  # another id under a number already received: not acknowledged, logged
-            digest = body_hash(canonical({"id": message_id, "sequence": sequence, "kind": kind, "body": message_body}))
+            digest = body_hash(_item_text(message_id=message_id, sequence=sequence, kind=kind, body=message_body))
             InboxMessage.objects.create(link=link, message_id=message_id, sequence=sequence, kind=kind,
                                         body=message_body, body_hash=digest)
             taken.add(sequence)
@@ -497,7 +498,7 @@ def apply_heartbeat(*, peer: Site, body: dict, now: datetime) -> None:
 def _learn_participants(*, system: BadBeatSystem, listed: list) -> None:
     """At a site: every participating casino as the host lists it, so that the posting names them all from the
     first heartbeat (14.20(d)1). A casino this site has no link with shows its status as the host sees it."""
-    known = {s.code: s for s in system.sites.all()}
+    known = {s.code: s for s in system.sites.select_related("link")}
     for item in listed:
         if not isinstance(item, dict) or not isinstance(item.get("code"), str) or not item["code"]:
             continue
