@@ -110,7 +110,8 @@ def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, alre
     casino that takes its own contributions (a primary, and a secondary funded by contributions, 14.19(m)1),
     records a Contribution, with its reset part (14.19(p)), and adds it to the balance under a row lock. A
     jackpot funding a multi-casino system takes nothing while the system is suspended here, unless the system's
-    agreement says contributions continue (14.20(c)1, (e)4.i). Returns the total taken (Decimal dollars; 0 when the table does not participate or nothing is collected).
+    agreement says contributions continue (14.20(c)1, (e)4.i). Returns the total taken (Decimal dollars; 0 when
+    the table does not participate or nothing is collected).
     """
     table = round_of_play.table
     if not table.bad_beat_participation:
@@ -123,7 +124,7 @@ def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, alre
         amount, explanation = compute_contribution(jackpot=jackpot, pot_total=pot_total, after_rake=after)
         if amount <= 0:
             continue
-        if (shared := shared_payout(jackpot)) and not shared.accepts_contributions(jackpot=jackpot):
+        if (hook := _shared_payout_hook()) and not hook.accepts_contributions(jackpot=jackpot):
             continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
         before = jackpot.contributions.filter(gaming_day=round_of_play.gaming_day).aggregate(
             t=Sum("amount", default=ZERO))["t"]
@@ -528,16 +529,19 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
 
 # --- claims on a payout shared with other casinos (14.20) -------------------------------------------------------
 
-def shared_payout(jackpot: Jackpot):
-    """The module running the multi-casino system this jackpot's contributions belong to
-    (settings.BAD_BEAT_SHARED_PAYOUT: `manages(jackpot=)`, `accepts_contributions(jackpot=)`,
-    `verify(claim=, supervisor=)`, `record_payout(...)`),
-    or None when the jackpot is this casino's alone."""
+def _shared_payout_hook():
+    """The module of settings.BAD_BEAT_SHARED_PAYOUT (`manages(jackpot=)`, `accepts_contributions(jackpot=)`,
+    which is True for a jackpot it does not manage, `verify(claim=, supervisor=)`, `record_payout(...)`), or
+    None when no multi-casino system is installed."""
     path = getattr(settings, "BAD_BEAT_SHARED_PAYOUT", "")
-    if not path:
-        return None
-    module = import_module(path)
-    return module if module.manages(jackpot=jackpot) else None
+    return import_module(path) if path else None
+
+
+def shared_payout(jackpot: Jackpot):
+    """The hook module when this jackpot's contributions belong to a multi-casino system, or None when the
+    jackpot is this casino's alone."""
+    hook = _shared_payout_hook()
+    return hook if hook is not None and hook.manages(jackpot=jackpot) else None
 
 
 def send_shared_claim(*, claim: Claim, supervisor: User) -> Claim:

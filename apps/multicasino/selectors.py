@@ -12,8 +12,10 @@ from .models import (
     NoticeKind,
     PoolMovementKind,
     RejectedMessage,
+    RuleChangeStatus,
     Site,
     SystemClaimStatus,
+    SystemStatus,
     UndeliveredNotice,
 )
 
@@ -56,10 +58,10 @@ def display_panels(*, casino) -> list[dict]:
         pending = list(system.claims.filter(status=SystemClaimStatus.PENDING).select_related("site")
                        .order_by("arrival"))
         panels.append({"title": f"{system.name} — multi-casino", "amount": system.pool,
-                       "suspended": me.status == "suspended", "reason": me.status_reason,
+                       "suspended": me.status == SystemStatus.SUSPENDED, "reason": me.status_reason,
                        "pending": [f"${c.amount:,.2f} at {c.site.name}, table {c.table_number}" for c in pending],
                        "notices": list(system.notices.exclude(kind=NoticeKind.PENDING)[:3]) if not pending else [],
-                       "rule_notices": list(system.rule_changes.filter(status="proposed")),
+                       "rule_notices": list(system.rule_changes.filter(status=RuleChangeStatus.PROPOSED)),
                        "note": f"Host: {host.name if host else system.host_name}. Participating: "
                                + ", ".join(s.name for s in system.sites.all()) + "."})
     return panels

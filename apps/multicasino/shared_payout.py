@@ -1,6 +1,7 @@
 """The bad beat app's door into the multi-casino system (settings.BAD_BEAT_SHARED_PAYOUT): a claim on a payout
 shared with other casinos is verified here and decided by the host (N.J.A.C. 13:69F-14.20(e)4)."""
 from . import services
+from .models import Site, SystemStatus
 
 
 def manages(*, jackpot) -> bool:
@@ -9,12 +10,11 @@ def manages(*, jackpot) -> bool:
 
 
 def accepts_contributions(*, jackpot) -> bool:
-    """False while the system is suspended at this casino and its agreement stops contributions then."""
-    system = services.system_of(jackpot=jackpot)
-    if system is None or system.contributions_while_suspended:
-        return True
-    me = services.self_site(system)
-    return me is None or me.status != "suspended"
+    """False while the system is suspended at this casino and its agreement stops contributions then; True for a
+    jackpot of no system (one query on the contribution's path)."""
+    me = (Site.objects.filter(system__jackpot=jackpot, is_self=True).select_related("system")
+          .only("status", "system__contributions_while_suspended").first())
+    return me is None or me.system.contributions_while_suspended or me.status != SystemStatus.SUSPENDED
 
 
 def verify(*, claim, supervisor):
