@@ -134,7 +134,7 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
     context = {"report": report, "gaming_day": gaming_day, "casino": casino, "printable": fmt == "pdf"}
     if fmt == "pdf":
         return pdf_response(render_to_string("counts/mgr_print.html", context, request=request),
-                    f"master-game-report-{gaming_day}.pdf")
+                            f"master-game-report-{gaming_day}.pdf")
     return render(request, "counts/mgr.html", context)
 
 
@@ -157,5 +157,5 @@ def forms_export(request, day: str, fmt: str):
                              f.serial_number in match.originals, f.serial_number in match.duplicates])
         return response
     return pdf_response(render_to_string("counts/forms_print.html", {"match": match, "gaming_day": gaming_day,
-                                                             "casino": casino}, request=request),
-                f"bad-beat-forms-{gaming_day}.pdf")
+                                                                     "casino": casino}, request=request),
+                        f"bad-beat-forms-{gaming_day}.pdf")
