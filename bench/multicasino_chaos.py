@@ -260,11 +260,14 @@ def configure(deployments: dict[str, Deployment], workdir: Path) -> dict:
     return {"keys": keys, "tokens": tokens}
 
 
+#: A round of play with a $40.00 pot and no bad beat: a $1.00 contribution (the demo room's posted rules).
+PLAIN = {"board": "2h 7d 9c Js Kd", "players": [{"seat": 1, "contributed": "20.00", "hole_cards": "As Ac"},
+                                               {"seat": 2, "contributed": "20.00", "hole_cards": "Qh Qd"}]}
+
+
 def writer(site: Deployment, token: str, counter: dict, lock: threading.Lock, target: int, stop: threading.Event):
     client = httpx.Client(timeout=15, headers={"Authorization": f"Token {token}"})
-    round_in = {"table": site.table_id, "board": "2h 7d 9c Js Kd", "players": [
-        {"seat": 1, "contributed": "20.00", "hole_cards": "As Ac"},
-        {"seat": 2, "contributed": "20.00", "hole_cards": "Qh Qd"}]}
+    round_in = {**PLAIN, "table": site.table_id}
     while not stop.is_set():
         with lock:
             if counter["claimed"] >= target:

@@ -63,11 +63,9 @@ def test_14_20_three_casinos_one_system_in_the_browser(browser, system):
         page.wait_for_function(f"document.querySelector('{panel}')?.textContent.trim() === '$0.00'")
 
     # Contributions at two casinos: $1.00 a pot, 10 % of it set aside for the reset amount (14.19(p)).
-    plain = {"board": "2h 7d 9c Js Kd", "players": [{"seat": 1, "contributed": "20.00", "hole_cards": "As Ac"},
-                                                    {"seat": 2, "contributed": "20.00", "hole_cards": "Qh Qd"}]}
     for i in range(3):
-        record_round(deployments["site-a"], setup["tokens"]["site-a"], plain, f"a-{i}")
-        record_round(deployments["site-b"], setup["tokens"]["site-b"], plain, f"b-{i}")
+        record_round(deployments["site-a"], setup["tokens"]["site-a"], harness.PLAIN, f"a-{i}")
+        record_round(deployments["site-b"], setup["tokens"]["site-b"], harness.PLAIN, f"b-{i}")
     for page in displays.values():  # the host's pool, $5.40, on every display (each refreshes by itself)
         page.wait_for_function(f"document.querySelector('{panel}')?.textContent.trim() === '$5.40'")
 
