@@ -21,7 +21,8 @@ from .rankings import (
 
 
 class Game(StrEnum):
-    """Permissible games, N.J.A.C. 13:69F-14.8 plus 14.12A and 14.12B."""
+    """Permissible games, N.J.A.C. 13:69F-14.8 plus 14.12A and 14.12B. Single draw deuce to seven is five-card
+    draw (14.12) with the hand ranked as in triple draw deuce to seven (14.12A(l))."""
 
     HOLDEM = "holdem"
     OMAHA = "omaha"
@@ -34,6 +35,7 @@ class Game(StrEnum):
     DRAW_HIGH = "draw_high"
     DRAW_LOW = "draw_low"
     TRIPLE_DRAW_27 = "triple_draw_27"
+    SINGLE_DRAW_27 = "single_draw_27"
     BADUGI = "badugi"
     MAMBO_STUD = "mambo_stud"
 
@@ -47,7 +49,20 @@ class ShowdownHand:
 
 
 def _best(evaluator: Callable[[Sequence[Card]], HandValue], groups) -> HandValue:
+    if evaluator is evaluate_five_card_high:
+        return _best_high(list(groups))
     return max(evaluator(group) for group in groups)
+
+
+def _best_high(fives: list[tuple[Card, ...]]) -> HandValue:
+    """The best five-card high hand of the groups, as max(evaluate_five_card_high(g) for g in fives) gives it
+    (the first of equal hands): the table-driven scores of `fast` pick the group, which alone is ranked in full."""
+    from . import fast
+
+    score = fast.high_score
+    ids = fast.card_ids
+    best = max(range(len(fives)), key=lambda i: score(ids(fives[i])))
+    return evaluate_five_card_high(fives[best])
 
 
 def _best_qualifying(evaluator: Callable[[Sequence[Card]], HandValue], groups) -> HandValue | None:
@@ -143,6 +158,13 @@ def best_triple_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> Sho
     return ShowdownHand(high=None, low=evaluate_deuce_to_seven_low(hole))
 
 
+def best_single_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Single draw deuce to seven: five-card draw with one draw (14.12(d)-(h)), the five cards held ranked as
+    the deuce-to-seven low hand of triple draw (14.3(e) proviso, (f), 14.12A(l))."""
+    _counts("Single draw", hole, board, (5,), (0,))
+    return ShowdownHand(high=None, low=evaluate_deuce_to_seven_low(hole))
+
+
 def best_badugi(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Badugi: the four cards held, ranked by 14.12B(l)."""
     _counts("Badugi", hole, board, (4,), (0,))
@@ -166,12 +188,12 @@ FORMS: dict[Game, Callable[[Sequence[Card], Sequence[Card]], ShowdownHand]] = {
     Game.HOLDEM: best_holdem, Game.OMAHA: best_omaha, Game.OMAHA_HILO8: best_omaha_hilo8, Game.STUD: best_stud,
     Game.STUD_LOW: best_stud_low, Game.STUD_HILO: best_stud_hilo, Game.STUD_HILO8: best_stud_hilo8,
     Game.FIVE_CARD_STUD: best_five_card_stud, Game.DRAW_HIGH: best_draw_high, Game.DRAW_LOW: best_draw_low,
-    Game.TRIPLE_DRAW_27: best_triple_draw_27, Game.BADUGI: best_badugi, Game.MAMBO_STUD: best_mambo_stud,
+    Game.TRIPLE_DRAW_27: best_triple_draw_27, Game.SINGLE_DRAW_27: best_single_draw_27, Game.BADUGI: best_badugi, Game.MAMBO_STUD: best_mambo_stud,
 }
 #: Games whose pots are split between the best high and the best (qualifying) low.
 SPLIT_GAMES = frozenset({Game.OMAHA_HILO8, Game.STUD_HILO, Game.STUD_HILO8, Game.MAMBO_STUD})
 #: Games won by the best low hand alone.
-LOW_GAMES = frozenset({Game.STUD_LOW, Game.DRAW_LOW, Game.TRIPLE_DRAW_27, Game.BADUGI})
+LOW_GAMES = frozenset({Game.STUD_LOW, Game.DRAW_LOW, Game.TRIPLE_DRAW_27, Game.SINGLE_DRAW_27, Game.BADUGI})
 
 
 def best_hands(game: Game | str, hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:

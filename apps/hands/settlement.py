@@ -49,31 +49,44 @@ class Settlement:
     uncalled: dict[Seat, Decimal] = field(default_factory=dict)
 
 
-def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] = ()) -> PotBuild:
+def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] = (), *,
+               uncalled: Mapping[Seat, Decimal] | None = None,
+               dead: Mapping[Seat, Decimal] | None = None) -> PotBuild:
     """Split the players' total contributions into the main pot and side pots (N.J.A.C. 13:69F-14.7(c)4).
 
-    contributions: seat -> everything the player put in (Decimal dollars, >= 0). A folded player's chips stay
-    in the pots but the player is eligible for none. The part of the largest contribution that nobody matched
-    is the uncalled bet, given back (14.14(d)). Adjacent pots with the same eligible seats are merged.
-    Raises HandError for a negative contribution or when nobody is left to win.
+    contributions: seat -> everything the player put in (Decimal dollars, >= 0), an uncalled bet included. A
+    folded player's chips stay in the pots but the player is eligible for none. The uncalled bet is given back
+    (14.14(d)): by default the part of the largest contribution that nobody matched; a feed that tracked the
+    betting rounds may give `uncalled` itself (seat -> amount returned). `dead`: seat -> chips that go to the
+    main pot without being matched (antes posted as dead money); they are part of `contributions`. Adjacent pots
+    with the same eligible seats are merged. Raises HandError for a negative amount, an uncalled or dead part
+    larger than the contribution, or when nobody is left to win.
     """
-    if any(amount < 0 for amount in contributions.values()):
+    dead = {seat: amount for seat, amount in (dead or {}).items() if amount}
+    if any(amount < 0 for amount in (*contributions.values(), *dead.values(), *(uncalled or {}).values())):
         raise HandError("A contribution cannot be negative.")
     live = [seat for seat in contributions if seat not in folded]
     if not live:
         raise HandError("Every player folded: nobody can win the pot.")
-    levels = sorted({amount for amount in contributions.values() if amount > 0})
-    ordered = sorted(contributions.values(), reverse=True)
-    uncalled: dict[Seat, Decimal] = {}
-    if len(ordered) > 1 and ordered[0] > ordered[1]:
-        top_seat = max(contributions, key=lambda s: contributions[s])
-        uncalled[top_seat] = ordered[0] - ordered[1]
-    cap = ordered[1] if len(ordered) > 1 else ordered[0]
+    if uncalled is None:
+        matched = {seat: amount - dead.get(seat, ZERO) for seat, amount in contributions.items()}
+        ordered = sorted(matched.values(), reverse=True)
+        returned: dict[Seat, Decimal] = {}
+        if len(ordered) > 1 and ordered[0] > ordered[1]:
+            top_seat = max(matched, key=lambda s: matched[s])
+            returned[top_seat] = ordered[0] - ordered[1]
+    else:
+        returned = {seat: amount for seat, amount in uncalled.items() if amount}
+    bets = {seat: amount - dead.get(seat, ZERO) - returned.get(seat, ZERO) for seat, amount in contributions.items()}
+    if any(amount < 0 for amount in bets.values()):
+        raise HandError("The uncalled bet and dead money cannot exceed what a player put in.")
     pots: list[Pot] = []
+    if dead:  # dead money is every live player's to win, with the lowest level's pot
+        pots.append(Pot(sum(dead.values(), ZERO), tuple(live)))
     floor = ZERO
-    for level in (lv for lv in levels if lv <= cap):
-        amount = sum((min(c, level) - min(c, floor) for c in contributions.values()), ZERO)
-        eligible = tuple(s for s in live if contributions[s] >= level)
+    for level in sorted({amount for amount in bets.values() if amount > 0}):
+        amount = sum((min(c, level) - min(c, floor) for c in bets.values()), ZERO)
+        eligible = tuple(s for s in live if bets[s] >= level)
         if not eligible:  # only folded players reached this level: their chips go to the pot below
             eligible = pots[-1].eligible if pots else tuple(live)
         if pots and pots[-1].eligible == eligible:
@@ -81,7 +94,7 @@ def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] =
         elif amount > 0:
             pots.append(Pot(amount, eligible))
         floor = level
-    return PotBuild(pots=tuple(pots), uncalled=uncalled)
+    return PotBuild(pots=tuple(pots), uncalled=returned)
 
 
 def _card_precedence(cards: Sequence[Card]) -> tuple[int, int]:

@@ -136,3 +136,37 @@ def test_cli_runs_as_a_module():
     assert "Duplicate card 'As'" in done.stdout
     helped = subprocess.run([sys.executable, "-m", "apps.hands", "--help"], cwd=root, capture_output=True, text=True)
     assert "deuce_to_seven_low" in helped.stdout and "mambo_stud" in helped.stdout
+
+
+def test_14_12a_l_single_draw_deuce_to_seven_ranks_as_triple_draw():
+    """2-7 single draw: five-card draw (14.12) ranked as 14.12A(l) ranks the deuce-to-seven hand: the ace is high,
+    straights and flushes count against the hand."""
+    assert best_hands("single_draw_27", P("7c 5d 4h 3s 2c")).low.category.label == "Seven-low"
+    wheel = best_hands("single_draw_27", P("Ac 2d 3h 4s 5c")).low
+    assert wheel.category.label == "Ace-high"
+    assert wheel < best_hands("single_draw_27", P("Kc 2d 3h 4s 6c")).low  # the ace counts high
+    result = award_pots("single_draw_27", [Pot(D("40"), ("1", "2"))],
+                        {"1": P("8c 6d 4h 3s 2c"), "2": P("7h 6h 5h 3h 2h")})  # a flush is no low in 2-7
+    assert result.awards == {"1": D("40")} and result.pots[0].low_winners == ("1",)
+
+
+def test_the_fast_pick_of_the_best_five_is_the_engines_own_choice():
+    """Hold 'em, Omaha and seven-card stud pick the five that play with the table-driven scores; the hand and the
+    cards shown are exactly those of ranking every five (14.10(j), 14.11(f), 14.9(i))."""
+    import random
+    from itertools import combinations
+
+    from apps.hands import DECK, evaluate_five_card_high
+
+    rng = random.Random(12)
+    for _ in range(1500):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hole, board = deck[:4], deck[4:9]
+        for game, cards, fives in (
+                ("holdem", (hole[:2], board), combinations((*hole[:2], *board), 5)),
+                ("omaha", (hole, board), [(*t, *b) for t in combinations(hole, 2) for b in combinations(board, 3)]),
+                ("stud", (deck[9:16], ()), combinations(deck[9:16], 5))):
+            slow = max(evaluate_five_card_high(f) for f in fives)
+            fast = best_hands(game, *cards).high
+            assert fast == slow and fast.cards == slow.cards, (game, cards)

@@ -56,3 +56,28 @@ def test_settlement_conserves_every_chip_in_every_kind_of_pot(game, amounts, rng
     result = settle(game, contributions, hands, board, folded, odd_chip=odd_chip)
     assert sum(result.awards.values()) + sum(result.uncalled.values()) == sum(contributions.values())
     assert all(result.awards[s] == 0 for s in set(result.awards) & folded)
+
+
+def test_14_14_d_a_feed_may_give_the_uncalled_bet_it_tracked():
+    """The feed knows from the betting rounds what was given back; the pots are built from the rest."""
+    build = build_pots({"1": D("300"), "2": D("100"), "3": D("40")}, folded={"3"}, uncalled={"1": D("200")})
+    assert build.uncalled == {"1": D("200")}
+    assert [(p.amount, p.eligible) for p in build.pots] == [(D("240"), ("1", "2"))]
+
+
+def test_14_7_c_4_dead_antes_go_to_the_main_pot_unmatched():
+    """A big-blind ante posted as dead money is not an uncalled bet: it stays in the main pot, which every live
+    player may win, and only the unmatched part of the blind comes back."""
+    contributions = {"1": D("40"), "2": D("290"), "3": D("170")}  # seat 2: ante 120 dead, then calls 170
+    build = build_pots(contributions, folded={"1"}, dead={"2": D("120")})
+    assert build.uncalled == {}
+    assert [(p.amount, p.eligible) for p in build.pots] == [(D("500"), ("2", "3"))]
+    folded_to_the_blind = build_pots({"1": D("40"), "2": D("200")}, folded={"1"}, dead={"2": D("120")},
+                                     uncalled={"2": D("40")})
+    assert [(p.amount, p.eligible) for p in folded_to_the_blind.pots] == [(D("200"), ("2",))]
+
+
+def test_dead_money_is_its_own_pot_when_a_live_player_put_in_nothing_more():
+    """A player all in on the ante alone contests the antes only (the dead money's pot), not the bets above."""
+    build = build_pots({"1": D("10"), "2": D("60"), "3": D("60")}, dead={"1": D("10"), "2": D("10"), "3": D("10")})
+    assert [(p.amount, p.eligible) for p in build.pots] == [(D("30"), ("1", "2", "3")), (D("100"), ("2", "3"))]
