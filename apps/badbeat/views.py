@@ -1,11 +1,9 @@
 """Bad beat pages: the room's display, the posted rules, claims and their verification, payouts and the
 accounting display adjustment (N.J.A.C. 13:69F-14.19)."""
-from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
-from django.utils.module_loading import import_string
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
@@ -25,6 +23,7 @@ from .selectors import (
     round_seats,
     rule_history,
 )
+from .shared import shared_payout_system
 
 
 def display(request):
@@ -33,8 +32,8 @@ def display(request):
     if denied := page_access(request, "badbeat.view_jackpot"):
         return denied
     casino = request.user.casino
-    extras = [panel for path in getattr(settings, "BAD_BEAT_DISPLAY_EXTRAS", [])
-              for panel in import_string(path)(casino=casino)]
+    system = shared_payout_system()
+    extras = system.display_panels(casino=casino) if system else []
     context = {"rows": display_rows(casino=casino, gaming_day=current_gaming_day(casino=casino)), "casino": casino,
                "extras": extras}
     response = render(request, "badbeat/_display.html" if request.htmx else "badbeat/display.html", context)

@@ -1,11 +1,26 @@
 """The inbox between deployments (14.20(e)2, 3). Machine to machine: no session and no role, the Standard
 Webhooks signature of a configured peer is the authentication; everything else is refused and logged."""
 from drf_spectacular.utils import extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .services import receive
+from .services.inbox import InboxOutcome, InboxResult, receive
+
+#: The HTTP status of each outcome of the inbox; the JSON body is the result's own.
+HTTP_STATUS = {
+    InboxOutcome.ACCEPTED: status.HTTP_200_OK,
+    InboxOutcome.GAP: status.HTTP_202_ACCEPTED,
+    InboxOutcome.DUPLICATE: status.HTTP_409_CONFLICT,
+    InboxOutcome.UNAUTHENTICATED: status.HTTP_401_UNAUTHORIZED,
+    InboxOutcome.MALFORMED: status.HTTP_400_BAD_REQUEST,
+}
+
+
+def http_answer(result: InboxResult) -> tuple[int, dict]:
+    """(HTTP status, JSON body) of the inbox's result, as the sender receives it."""
+    return HTTP_STATUS[result.outcome], result.body
 
 
 class InboxApi(APIView):
@@ -14,5 +29,5 @@ class InboxApi(APIView):
 
     @extend_schema(request=None, responses={200: None, 202: None, 400: None, 401: None, 409: None})
     def post(self, request):
-        status, answer = receive(headers=dict(request.headers), raw=request.body)
-        return Response(answer, status=status)
+        code, answer = http_answer(receive(headers=dict(request.headers), raw=request.body))
+        return Response(answer, status=code)

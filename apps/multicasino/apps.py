@@ -7,8 +7,8 @@ class MulticasinoConfig(AppConfig):
     verbose_name = "Multi-casino bad beat system (14.20)"
 
     def ready(self) -> None:
-        from apps.badbeat.signals import contribution_recorded
+        from apps.badbeat.shared import register_shared_payout_system
 
-        from . import receivers
+        from .shared_payout import MulticasinoSystem
 
-        contribution_recorded.connect(receivers.report_contribution, dispatch_uid="multicasino.report_contribution")
+        register_shared_payout_system(MulticasinoSystem())

@@ -1,28 +1,52 @@
-"""The bad beat app's door into the multi-casino system (settings.BAD_BEAT_SHARED_PAYOUT): a claim on a payout
-shared with other casinos is verified here and decided by the host (N.J.A.C. 13:69F-14.20(e)4)."""
-from . import services
+"""This deployment's multi-casino systems as the bad beat app sees them: the `SharedPayoutSystem` of
+apps.badbeat.shared, registered in MulticasinoConfig.ready(). Badbeat calls it after doing its own part (the
+contribution written, the claim judged and verified, the payout's shares recorded); it only does the system's part
+and never calls badbeat back for that part (N.J.A.C. 13:69F-14.20(e))."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from apps.badbeat.models import Claim, Contribution, Jackpot
+from apps.casinos.models import Casino, User
+
+from . import selectors
 from .models import Site, SystemStatus
+from .services.claims import record_system_payout, submit_claim
+from .services.common import system_of
+from .services.contributions import record_contributions
 
 
-def manages(*, jackpot) -> bool:
-    """True when `jackpot` funds a multi-casino system this deployment belongs to."""
-    return services.system_of(jackpot=jackpot) is not None
+class MulticasinoSystem:
+    """The multi-casino systems this deployment takes part in, behind badbeat's typed interface."""
 
+    def manages(self, *, jackpot: Jackpot) -> bool:
+        """True when `jackpot` funds a multi-casino system this deployment belongs to."""
+        return system_of(jackpot=jackpot) is not None
 
-def accepts_contributions(*, jackpot) -> bool:
-    """False while the system is suspended at this casino and its agreement stops contributions then; True for a
-    jackpot of no system (one query on the contribution's path)."""
-    me = (Site.objects.filter(system__jackpot=jackpot, is_self=True).select_related("system")
-          .only("status", "system__contributions_while_suspended").first())
-    return me is None or me.system.contributions_while_suspended or me.status != SystemStatus.SUSPENDED
+    def accepts_contributions(self, *, jackpot: Jackpot) -> bool:
+        """False while the system is suspended at this casino and its agreement stops contributions then; True
+        for a jackpot of no system (one query on the contribution's path)."""
+        me = (Site.objects.filter(system__jackpot=jackpot, is_self=True).select_related("system")
+              .only("status", "system__contributions_while_suspended").first())
+        return me is None or me.system.contributions_while_suspended or me.status != SystemStatus.SUSPENDED
 
+    def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
+        """Report the contributions to the host in their transaction (services.contributions)."""
+        record_contributions(contributions=contributions)
 
-def verify(*, claim, supervisor):
-    """Verify with the engine and send to the host (see services.submit_claim)."""
-    return services.submit_claim(claim=claim, supervisor=supervisor)
+    def submit_claim(self, *, claim: Claim, supervisor: User) -> Claim:
+        """Send the claim badbeat verified to the host (services.claims.submit_claim); returns the claim."""
+        submit_claim(claim=claim, supervisor=supervisor)
+        return claim
 
+    def record_payout(self, *, claim: Claim, method: str, location: str, delivered_by: User,
+                      recorded_by: User) -> Claim:
+        """Report the payout badbeat recorded to the host (services.claims.record_system_payout); returns the
+        claim."""
+        record_system_payout(claim=claim, method=method, location=location, delivered_by=delivered_by,
+                             recorded_by=recorded_by)
+        return claim
 
-def record_payout(*, claim, method, location, delivered_by, recorded_by):
-    """Deliver a payout the host confirmed pending (see services.record_system_payout)."""
-    return services.record_system_payout(claim=claim, method=method, location=location, delivered_by=delivered_by,
-                                         recorded_by=recorded_by)
+    def display_panels(self, *, casino: Casino) -> list[dict]:
+        """The system's panels on the room's display (selectors.display_panels)."""
+        return selectors.display_panels(casino=casino)

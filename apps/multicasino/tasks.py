@@ -1,23 +1,23 @@
 """Celery: send on commit, the sweeper, heartbeats and the suspension check (idempotent, thin)."""
 from celery import shared_task
 
-from . import services
+from .services import heartbeats, outbox, rules
 
 
 @shared_task(acks_late=True)
 def send_message(message_pk: int) -> int:
     """Send the new message's link in sequence order (a no-op when another worker is sending on it)."""
-    return services.send_from(message_pk=message_pk)
+    return outbox.send_from(message_pk=message_pk)
 
 
 @shared_task(acks_late=True)
 def sweep_outbox() -> int:
     """Send again whatever is unacknowledged and due (backoff is kept on each message)."""
-    return services.sweep_outbox()
+    return outbox.sweep_outbox()
 
 
 @shared_task(acks_late=True)
 def heartbeat() -> int:
     """Rule changes due at the host, then heartbeats to every peer, then suspend or resume by what was heard."""
-    services.apply_due_system_rules()
-    return services.send_heartbeats()
+    rules.apply_due_system_rules()
+    return heartbeats.send_heartbeats()

@@ -8,9 +8,11 @@ from django.views.decorators.http import require_POST
 from apps.core.exceptions import DomainError
 from apps.core.views import add_domain_error, csv_response, page_access, pdf_response
 
-from . import selectors, services
+from . import selectors
 from .forms import SystemRulesForm
 from .models import BadBeatSystem, SystemRuleChange, UndeliveredNotice
+from .services.claims import record_notice_delivered
+from .services.rules import approve_system_rules, propose_system_rules
 
 
 def posting(request):
@@ -51,9 +53,9 @@ def propose_rules(request, code: str):
     form = SystemRulesForm(request.POST, prefix=system.code)
     if form.is_valid():
         try:
-            services.propose_system_rules(system=system, rules=form.rules(), proposed_by=request.user,
-                                          effective_at=form.cleaned_data["effective_at"],
-                                          two_claims_rule=form.cleaned_data["two_claims_rule"])
+            propose_system_rules(system=system, rules=form.rules(), proposed_by=request.user,
+                                 effective_at=form.cleaned_data["effective_at"],
+                                 two_claims_rule=form.cleaned_data["two_claims_rule"])
             messages.success(request, "The notice of the change is posted; every casino must approve it.")
             return redirect("multicasino:status")
         except DomainError as exc:
@@ -68,7 +70,7 @@ def approve_rules(request, pk: int):
         return denied
     change = get_object_or_404(SystemRuleChange, pk=pk)
     try:
-        services.approve_system_rules(change=change, user=request.user)
+        approve_system_rules(change=change, user=request.user)
         messages.success(request, "Approved for this casino.")
     except DomainError as exc:
         messages.error(request, exc.message)
@@ -82,8 +84,7 @@ def notice_delivered(request, pk: int):
         return denied
     undelivered = get_object_or_404(UndeliveredNotice, pk=pk)
     try:
-        services.record_notice_delivered(undelivered=undelivered, user=request.user,
-                                         means=request.POST.get("means", ""))
+        record_notice_delivered(undelivered=undelivered, user=request.user, means=request.POST.get("means", ""))
         messages.success(request, f"Delivery to {undelivered.site.name} recorded.")
     except DomainError as exc:
         messages.error(request, exc.message)

@@ -8,7 +8,9 @@ from django.apps import apps
 from django.utils import timezone
 
 from apps.multicasino.models import Link, SystemStatus
-from apps.multicasino.services import add_site, apply_heartbeat, enqueue, refresh_status
+from apps.multicasino.services.heartbeats import apply_heartbeat, refresh_status
+from apps.multicasino.services.outbox import enqueue
+from apps.multicasino.services.setup import add_site
 from tests.multicasino.test_inbox import SITE_TO_HOST
 from tests.multicasino.test_suspension import at_site  # noqa: F401 - the fixture
 

@@ -13,6 +13,7 @@ from apps.badbeat import services as badbeat
 from apps.badbeat.models import Claim, ClaimStatus, PayoutNotification
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.multicasino.models import (
     BadBeatSystem,
     Notice,
@@ -24,19 +25,13 @@ from apps.multicasino.models import (
     TwoClaimsRule,
     UndeliveredNotice,
 )
-from apps.multicasino.services import (
-    add_site,
-    apply_contribution,
-    apply_heartbeat,
-    receive,
-    record_notice_delivered,
-    refresh_status,
-    send_heartbeats,
-    set_up_system,
-)
+from apps.multicasino.services.claims import record_notice_delivered
+from apps.multicasino.services.contributions import apply_contribution
+from apps.multicasino.services.heartbeats import apply_heartbeat, refresh_status, send_heartbeats
+from apps.multicasino.services.setup import add_site, set_up_system
 from apps.multicasino.signing import canonical, sign
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import JackpotFactory, PokerTableFactory
+from tests.multicasino.support import receive
 from tests.multicasino.test_inbox import RULES
 
 D = Decimal
@@ -199,7 +194,7 @@ class TestHostOrdersClaims:
 def qualifying_claim(casino):
     """A round at table 4 where four nines lose to a straight flush (both hole cards playing)."""
     table = PokerTableFactory(casino=casino, number=4)
-    round_of_play = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s",
+    round_of_play = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s",
                                                                players=[
         PlayerIn(seat=1, contributed=D("50"), hole_cards="9s 9c", name="Ann"),
         PlayerIn(seat=2, contributed=D("50"), hole_cards="5s 4s", name="Ben")]))

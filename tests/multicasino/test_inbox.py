@@ -10,8 +10,10 @@ import time_machine
 from django.utils import timezone
 
 from apps.multicasino.models import InboxMessage, OutboxMessage, PoolEntry, RejectedMessage
-from apps.multicasino.services import add_site, deliver, enqueue, pump, receive, set_up_system, sweep_outbox
+from apps.multicasino.services.outbox import deliver, enqueue, pump, sweep_outbox
+from apps.multicasino.services.setup import add_site, set_up_system
 from apps.multicasino.signing import body_hash, canonical, sign
+from tests.multicasino.support import receive
 
 D = Decimal
 pytestmark = pytest.mark.django_db

@@ -20,16 +20,11 @@ from apps.multicasino.models import (
     SystemClaim,
     SystemRuleChange,
 )
-from apps.multicasino.services import (
-    add_site,
-    apply_contribution,
-    apply_due_system_rules,
-    approve_system_rules,
-    propose_system_rules,
-    receive,
-    set_up_system,
-)
+from apps.multicasino.services.contributions import apply_contribution
+from apps.multicasino.services.rules import apply_due_system_rules, approve_system_rules, propose_system_rules
+from apps.multicasino.services.setup import add_site, set_up_system
 from tests.factories import JackpotFactory
+from tests.multicasino.support import receive
 from tests.multicasino.test_claims import A_TO_HOST, B_TO_HOST, HOST_TO_SITE, signed
 from tests.multicasino.test_inbox import RULES
 
@@ -180,7 +175,7 @@ def rules_message(seq, *, status, new_hash, approvals=()):
 
 class TestAtASite:
     def test_notice_shown_approved_here_and_adopted_when_in_effect(self, at_site, key_employee, client, staff):
-        from apps.multicasino.services import rules_hash
+        from apps.multicasino.services.setup import rules_hash
 
         system = at_site
         new_hash = rules_hash(rules=EASIER, two_claims_rule="first_received", contributions_while_suspended=False)

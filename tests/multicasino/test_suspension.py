@@ -8,20 +8,14 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.multicasino.models import BadBeatSystem, Link, OutboxMessage, Site, SystemStatus
-from apps.multicasino.services import (
-    add_site,
-    apply_heartbeat,
-    enqueue,
-    receive,
-    refresh_status,
-    rules_hash,
-    send_heartbeats,
-    set_up_system,
-)
+from apps.multicasino.services.heartbeats import apply_heartbeat, refresh_status, send_heartbeats
+from apps.multicasino.services.outbox import enqueue
+from apps.multicasino.services.setup import add_site, rules_hash, set_up_system
 from apps.multicasino.signing import body_hash
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import JackpotFactory, PokerTableFactory
+from tests.multicasino.support import receive
 from tests.multicasino.test_inbox import RULES, SITE_TO_HOST
 
 D = Decimal
@@ -153,7 +147,7 @@ class TestContributionsReachTheHost:
         system, me, host, calls = at_site
         table = PokerTableFactory(casino=casino)
         with django_capture_on_commit_callbacks(execute=True):
-            record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+            record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
                 PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
                 PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
         message = OutboxMessage.objects.get()
@@ -167,7 +161,7 @@ class TestContributionsReachTheHost:
         BadBeatSystem.objects.filter(pk=system.pk).update(contributions_while_suspended=continue_while_suspended)
         assert refresh_status(system=system) == SystemStatus.SUSPENDED  # the host was never heard
         table = PokerTableFactory(casino=casino)
-        round_of_play = record_round(table=table, round_in=RoundIn(
+        round_of_play = record_round_of_play(table=table, round_in=RoundIn(
             started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
                 PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
                 PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
@@ -180,7 +174,7 @@ class TestContributionsReachTheHost:
         add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, is_self=True)
         table = PokerTableFactory(casino=casino)
         for _ in range(3):
-            record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+            record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
                 PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
                 PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
         system.refresh_from_db()

@@ -16,7 +16,7 @@ from django.db import transaction
 from apps.badbeat.selectors import jackpot_of
 from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
-from apps.multicasino.services import add_site, set_up_system
+from apps.multicasino.services.setup import add_site, set_up_system
 
 
 class Command(BaseCommand):

@@ -1,0 +1,83 @@
+"""Contributions to a system's payout (N.J.A.C. 13:69F-14.20(d), (e)2, 3): each of this casino's contributions is
+reported to the host in the transaction that writes it; the host adds each once to the system pool, keeping every
+casino's contributions apart."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from django.db.models import Prefetch, Sum
+
+from apps.badbeat.models import Contribution
+from apps.core.money import ZERO, money
+
+from ..models import BadBeatSystem, MessageKind, PoolEntry, Site
+from .outbox import enqueue_many
+
+
+def site_total(*, system: BadBeatSystem) -> Decimal:
+    """This site's running total of contributions to the system's payout (Decimal dollars)."""
+    if system.jackpot_id is None:
+        return ZERO
+    return Contribution.objects.filter(jackpot_id=system.jackpot_id).aggregate(t=Sum("amount", default=ZERO))["t"]
+
+
+def record_contributions(*, contributions: Sequence[Contribution]) -> None:
+    """In the transaction that wrote `contributions` (each has its pk): for each, in primary-key order, a site
+    writes one outbox message to the host; the host, which also runs a site, adds its own casino's contribution
+    to the pool directly (14.20(d), (e)2). Contributions of a jackpot that funds no system are left alone.
+
+    Each message carries `site_total`, this casino's total after that contribution (as `site_total` sums it),
+    summed once per jackpot and then added to. The systems of each jackpot, with their sites, are read once, and
+    the messages are written together (`enqueue_many`): a batch costs the same few queries as one contribution.
+    """
+    ordered = sorted(contributions, key=lambda c: c.pk)
+    if not ordered:
+        return
+    systems: dict[int, list[tuple[Site, Site]]] = {}
+    for system in (BadBeatSystem.objects.filter(jackpot_id__in={c.jackpot_id for c in ordered}).order_by("pk")
+                   .prefetch_related(Prefetch("sites", queryset=Site.objects.select_related("link")))):
+        sites = list(system.sites.all())  # in the sites' order, as self_site and host_site take the first
+        me = next((s for s in sites if s.is_self), None)
+        host = next((s for s in sites if s.is_host), None)
+        if me is not None and host is not None:
+            systems.setdefault(system.jackpot_id, []).append((me, host))
+    if not systems:
+        return
+    batch = [c.pk for c in ordered]
+    running = dict(Contribution.objects.filter(jackpot_id__in=systems).exclude(pk__in=batch).order_by()
+                   .values("jackpot_id").annotate(t=Sum("amount")).values_list("jackpot_id", "t"))
+    messages = []
+    for contribution in ordered:
+        if contribution.jackpot_id not in systems:
+            continue
+        total = running.get(contribution.jackpot_id, ZERO) + contribution.amount
+        running[contribution.jackpot_id] = total
+        body = {"reference": str(contribution.pk), "amount": f"{contribution.amount:.2f}",
+                "to_reset": f"{contribution.to_reset:.2f}",
+                "gaming_day": contribution.gaming_day.isoformat(), "site_total": f"{total:.2f}"}
+        for me, host in systems[contribution.jackpot_id]:
+            if me.is_host:
+                apply_contribution(site=me, body=body)
+            else:
+                messages.append((host.link, MessageKind.CONTRIBUTION, body))
+    enqueue_many(messages=messages)
+
+
+def apply_contribution(*, site: Site, body: dict) -> PoolEntry | None:
+    """At the host: add a site's contribution to the system pool, once per site and reference, under the
+    system's row lock; the entry keeps the casino identifiable (14.20(e)3). Its reset part (14.19(p)) goes to
+    the reset reserve, the rest to the pool. None when already applied."""
+    system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
+    entry, created = PoolEntry.objects.get_or_create(
+        site=site, reference=str(body["reference"]),
+        defaults={"system": system, "amount": money(body["amount"]), "gaming_day": body["gaming_day"],
+                  "to_reset": money(body.get("to_reset", "0"))})
+    if not created:
+        return None
+    system.pool += entry.amount - entry.to_reset
+    system.reset_reserve += entry.to_reset
+    system.save(update_fields=["pool", "reset_reserve", "updated_at"])
+    if "site_total" in body:
+        Site.objects.filter(pk=site.pk).update(reported_total=money(body["site_total"]))
+    return entry

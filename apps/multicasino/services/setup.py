@@ -1,0 +1,65 @@
+"""Setting up a multi-casino bad beat system (N.J.A.C. 13:69F-14.20(b), (c)): the agreement with its one rule set
+and that set's hash, and the participating casinos with the links (secrets) to the peers."""
+from __future__ import annotations
+
+import hashlib
+
+from django.db import transaction
+
+from apps.core.exceptions import DomainError
+
+from ..models import BadBeatSystem, Link, Site, TwoClaimsRule
+from ..signing import canonical
+
+#: The rule fields every participating casino must hold identically (14.20(a), (c)1).
+RULE_KEYS = ("qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play", "minimum_players_dealt",
+             "contribution_amount", "contribution_percentage", "minimum_pot", "maximum_contribution",
+             "reset_percentage", "losing_share", "winning_share", "table_share")
+
+
+def rules_hash(*, rules: dict, two_claims_rule: str, contributions_while_suspended: bool) -> str:
+    """SHA-256 of the system's one rule set in canonical JSON: equal at every casino, or the casino is suspended."""
+    text = canonical({"rules": rules, "two_claims_rule": two_claims_rule,
+                      "contributions_while_suspended": contributions_while_suspended})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def check_rule_keys(rules: dict) -> None:
+    """Every rule of the system and nothing else (14.20(a), (c)1). Raises DomainError: a missing rule names
+    `rules`, an unknown one names itself."""
+    missing = [k for k in RULE_KEYS if k not in rules]
+    if missing:
+        raise DomainError(f"Rules missing: {', '.join(missing)}.", field="rules")
+    unknown = sorted(set(rules) - set(RULE_KEYS))
+    if unknown:
+        raise DomainError(f"Not a rule of the system: {', '.join(unknown)}.", field=unknown[0])
+
+
+@transaction.atomic
+def set_up_system(*, code: str, name: str, host_name: str, host_address: str, rules: dict,
+                  two_claims_rule: str = TwoClaimsRule.FIRST_RECEIVED, contributions_while_suspended: bool = False,
+                  jackpot=None, funds_and_fees: str = "", records_kept_by: str = "") -> BadBeatSystem:
+    """Record the bad beat system agreement (14.20(b), (c)) with its one rule set and that set's hash.
+    Raises DomainError for a rule set missing a required rule or with an unknown one (`check_rule_keys`)."""
+    check_rule_keys(rules)
+    if two_claims_rule not in TwoClaimsRule.values:
+        raise DomainError(f"Choose one of {', '.join(TwoClaimsRule.values)}.", field="two_claims_rule")
+    system, _ = BadBeatSystem.objects.update_or_create(code=code, defaults={
+        "name": name, "host_name": host_name, "host_address": host_address, "rules": rules,
+        "two_claims_rule": two_claims_rule, "contributions_while_suspended": contributions_while_suspended,
+        "jackpot": jackpot, "funds_and_fees": funds_and_fees, "records_kept_by": records_kept_by,
+        "rules_hash": rules_hash(rules=rules, two_claims_rule=two_claims_rule,
+                                 contributions_while_suspended=contributions_while_suspended)})
+    return system
+
+
+def add_site(*, system: BadBeatSystem, code: str, name: str, address: str = "", is_host: bool = False,
+             is_self: bool = False, inbox_url: str = "", outbound_secrets: list[str] | None = None,
+             inbound_secrets: list[str] | None = None) -> Site:
+    """Add a participating casino; a peer (not this deployment) gets a link with its secrets."""
+    site, _ = Site.objects.update_or_create(system=system, code=code, defaults={
+        "name": name, "address": address, "is_host": is_host, "is_self": is_self, "inbox_url": inbox_url})
+    if not is_self:
+        Link.objects.update_or_create(peer=site, defaults={"outbound_secrets": outbound_secrets or [],
+                                                           "inbound_secrets": inbound_secrets or []})
+    return site

@@ -1,0 +1,131 @@
+"""Badbeat's typed door into the multi-casino system (apps.badbeat.shared): the system this app registers
+implements it, and a casino's contributions reach the host's outbox in their own transaction, one message each
+and in order, whether reported one by one or as a batch (N.J.A.C. 13:69F-14.20(d), (e)2)."""
+import inspect
+import random
+from decimal import Decimal
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from apps.badbeat.models import Contribution
+from apps.badbeat.shared import SharedPayoutSystem, register_shared_payout_system, shared_payout_system
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
+from apps.multicasino.models import Link, OutboxMessage, PoolEntry, Site
+from apps.multicasino.shared_payout import MulticasinoSystem
+from tests.factories import JackpotFactory, PokerTableFactory
+from tests.multicasino.test_claims import host_system  # noqa: F401 - the fixture
+from tests.multicasino.test_suspension import at_site  # noqa: F401 - the fixture
+
+D = Decimal
+pytestmark = pytest.mark.django_db
+
+
+def play(table):
+    """A round at `table` that contributes to the jackpot (no showdown that qualifies)."""
+    return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+        PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"),
+        PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
+
+
+def play_unreported(table, count):
+    """`count` rounds written while no system is registered: their contributions are not reported yet."""
+    registered = shared_payout_system()
+    register_shared_payout_system(None)
+    try:
+        return [play(table) for _ in range(count)]
+    finally:
+        register_shared_payout_system(registered)
+
+
+def test_the_registered_system_implements_every_method_of_the_interface():
+    system = shared_payout_system()
+    assert isinstance(system, MulticasinoSystem)
+    methods = {name for name, value in vars(SharedPayoutSystem).items()
+               if callable(value) and not name.startswith("_")}
+    assert methods == {"manages", "accepts_contributions", "record_contributions", "submit_claim", "record_payout",
+                       "display_panels"}
+    for name in methods:
+        wanted = inspect.signature(getattr(SharedPayoutSystem, name)).parameters.values()
+        given = inspect.signature(getattr(type(system), name)).parameters.values()
+        assert [(p.name, p.kind) for p in given] == [(p.name, p.kind) for p in wanted], name
+
+
+class TestContributionsReachTheOutbox:
+    def test_14_20_e_2_a_contribution_and_its_message_are_written_and_rolled_back_together(
+            self, at_site, casino, django_capture_on_commit_callbacks):  # noqa: F811
+        system, me, host, calls = at_site
+        table = PokerTableFactory(casino=casino)
+
+        class Abandoned(Exception):
+            pass
+
+        with django_capture_on_commit_callbacks() as callbacks, pytest.raises(Abandoned):
+            with transaction.atomic():
+                contribution = play(table).bad_beat_contributions.get()
+                message = OutboxMessage.objects.get()  # written in the contribution's transaction
+                assert message.body["reference"] == str(contribution.pk) and message.sequence == 1
+                raise Abandoned
+        assert not Contribution.objects.exists() and not OutboxMessage.objects.exists()
+        assert Link.objects.get(pk=host.link.pk).next_out_sequence == 1  # its number is not used up
+        assert callbacks == [] and calls == []  # nothing is sent of what was rolled back
+
+    def test_14_20_e_2_a_contribution_fails_when_its_message_cannot_be_written(self, at_site, casino):  # noqa: F811
+        table = PokerTableFactory(casino=casino)
+
+        class Broken(MulticasinoSystem):
+            def record_contributions(self, *, contributions):
+                raise RuntimeError("the outbox is unavailable")
+
+        registered = shared_payout_system()
+        register_shared_payout_system(Broken())
+        try:
+            with pytest.raises(RuntimeError, match="outbox"):
+                play(table)
+        finally:
+            register_shared_payout_system(registered)
+        assert not Contribution.objects.exists() and not OutboxMessage.objects.exists()
+
+    def test_14_20_e_2_a_batch_writes_one_message_per_contribution_in_order_with_running_totals(
+            self, at_site, casino, django_assert_num_queries):  # noqa: F811
+        system, me, host, _ = at_site
+        table = PokerTableFactory(casino=casino)
+        first = play(table).bad_beat_contributions.get()  # reported on its own, as a round reports it
+        batch = [r.bad_beat_contributions.get() for r in play_unreported(table, 4)]
+        assert OutboxMessage.objects.count() == 1
+        shuffled = random.Random(7).sample(batch, len(batch))
+        with django_assert_num_queries(6):  # systems, sites, the total, the link's lock, the messages, its number
+            shared_payout_system().record_contributions(contributions=shuffled)
+        messages = list(OutboxMessage.objects.filter(link=host.link).order_by("sequence"))
+        assert [m.sequence for m in messages] == [1, 2, 3, 4, 5]
+        assert [m.body["reference"] for m in messages] == [str(c.pk) for c in [first, *batch]]
+        total = D("0.00")
+        for contribution, message in zip([first, *batch], messages, strict=True):
+            total += contribution.amount
+            assert message.kind == "contribution" and message.body == {
+                "reference": str(contribution.pk), "amount": f"{contribution.amount:.2f}",
+                "to_reset": f"{contribution.to_reset:.2f}", "gaming_day": contribution.gaming_day.isoformat(),
+                "site_total": f"{total:.2f}"}
+        assert total == sum(c.amount for c in Contribution.objects.all())
+
+    def test_14_20_d_a_batch_at_the_host_enters_the_pool_in_order_with_the_running_total(
+            self, host_system, casino):  # noqa: F811
+        system, me, _, _ = host_system
+        table = PokerTableFactory(casino=casino)
+        batch = [r.bad_beat_contributions.get() for r in play_unreported(table, 3)]
+        pool = system.pool
+        shared_payout_system().record_contributions(contributions=list(reversed(batch)))
+        entries = list(PoolEntry.objects.filter(site=me).order_by("pk"))
+        assert [e.reference for e in entries] == [str(c.pk) for c in batch]
+        system.refresh_from_db()
+        assert system.pool == pool + sum(c.amount - c.to_reset for c in batch)
+        assert Site.objects.get(pk=me.pk).reported_total == sum(c.amount for c in batch)
+        assert not OutboxMessage.objects.filter(kind="contribution").exists()  # the host tells no one
+
+    def test_contributions_of_a_jackpot_of_no_system_are_left_alone(self, casino):
+        table = PokerTableFactory(casino=casino)
+        JackpotFactory(casino=casino, minimum_pot=D("0"))
+        contribution = play(table).bad_beat_contributions.get()
+        shared_payout_system().record_contributions(contributions=[contribution])
+        assert not OutboxMessage.objects.exists() and not PoolEntry.objects.exists()
