@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pokerroom
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: demo test lint bench chaos install services chromium clean
+.PHONY: demo test lint bench bench-feed chaos install services chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ lint: install
 
 bench: install
 	$(PY) bench/hands_benchmark.py
+
+# The hand feed against pokerkit on the 10,000 Pluribus hands, scaling, and a round posted during an import
+# (PostgreSQL; BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/feedbench). See bench/README.md.
+bench-feed: install services
+	$(PY) bench/feed_benchmark.py $(FEED_ARGS)
 
 # Fault harness of the multi-casino system: host and two sites on loopback behind a fault proxy (14.20(e)).
 # Options through CHAOS_ARGS, e.g. make chaos CHAOS_ARGS="--contributions 1000 --host-kills 3".

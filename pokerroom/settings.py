@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "apps.badbeat",
     "apps.counts",
     "apps.multicasino",
+    "apps.feed",
     "apps.floor",
 ]
 
@@ -168,22 +169,9 @@ CACHES = {
     )
 }
 
-# How a signed message reaches another deployment's inbox (14.20(e)2); the fault harness routes it through a proxy.
+# How a signed message reaches another deployment's inbox (14.20(e)2); tests put a fake in its place (the fault
+# harness routes messages through its proxy by the peers' inbox URLs).
 MULTICASINO_TRANSPORT = env("MULTICASINO_TRANSPORT", default="apps.multicasino.transport.http_post")
-
-# Panels the room's bad beat display adds (the multi-casino system's pool and status), so that badbeat does not
-# import the apps above it. Each is a callable `(*, casino) -> list[dict]`.
-BAD_BEAT_DISPLAY_EXTRAS = ["apps.multicasino.selectors.display_panels"]
-# Claims on a payout shared with other casinos go through the multi-casino system (14.20(e)4).
-BAD_BEAT_SHARED_PAYOUT = "apps.multicasino.shared_payout"
-
-# What is taken out of the pots of a round of play, in order, before they are awarded
-# (N.J.A.C. 13:69F-14.19(c): the bad-beat contribution is taken after the rake). Each entry is a
-# callable `(*, round_of_play, pot_total, already_deducted) -> Decimal`; rounds knows no more.
-POT_DEDUCTIONS = [
-    "apps.rake.services.rake_round",
-    "apps.badbeat.services.collect_contribution",
-]
 
 LOGGING = {
     "version": 1,

@@ -15,14 +15,14 @@ from apps.badbeat.apis import (
     RuleChangeApi,
 )
 from apps.counts.apis import CountsApi, FormReceiptApi, ReconciliationApi
+from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundsApi
 from apps.multicasino.apis import InboxApi
 from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
-from apps.rounds.apis import RoundViewSet
+from apps.rounds.apis import RoundDetailApi
 from apps.tables.apis import PokerTableViewSet
 
 router = DefaultRouter()
 router.register("tables", PokerTableViewSet, basename="table")
-router.register("rounds", RoundViewSet, basename="round")
 router.register("rake-records", RakeRecordViewSet, basename="rake-record")
 
 urlpatterns = [
@@ -37,6 +37,10 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("api/rounds/", RoundsApi.as_view(), name="rounds"),
+    path("api/rounds/phh/", ImportPhhApi.as_view(), name="rounds-phh"),
+    path("api/rounds/<int:pk>/", RoundDetailApi.as_view(), name="round-detail"),
+    path("api/phh-imports/<int:pk>/", ImportJobApi.as_view(), name="phh-import"),
     path("api/", include(router.urls)),
     path("api/jackpot/", JackpotApi.as_view(), name="jackpot"),
     path("api/jackpots/", JackpotListApi.as_view(), name="jackpots"),

@@ -202,6 +202,26 @@ class Contribution(models.Model):
         return f"${self.amount} from round {self.round_of_play_id}"
 
 
+class GamingDayContributions(models.Model):
+    """A jackpot's contributions over one gaming day, kept as a running total beside the Contribution records, in
+    their transaction and under the jackpot's row lock (14.19(c), (p)): the day's total decides each contribution's
+    reset part without summing the day, and the daily reset documents it. `selectors.day_totals_agree` checks it
+    against a re-derivation from the records."""
+
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="day_totals")
+    gaming_day = models.DateField()
+    contributions = models.DecimalField(**money, default=Decimal("0.00"))
+    to_reset = models.DecimalField(**money, default=Decimal("0.00"))
+    count = models.PositiveIntegerField(default=0, help_text="Contribution records of the day.")
+
+    class Meta:
+        ordering = ["jackpot", "-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["jackpot", "gaming_day"], name="one_day_total_per_jackpot")]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot} {self.gaming_day}: ${self.contributions}"
+
+
 class ClaimStatus(models.TextChoices):
     PENDING = "pending", "Pending supervisor verification"
     VERIFIED = "verified", "Verified — payout pending"

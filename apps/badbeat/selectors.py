@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from apps import hands
 from apps.casinos.models import Casino
@@ -223,3 +223,14 @@ def display_rows(*, casino: Casino, gaming_day: date) -> list[DisplayRow]:
 def jackpots_needing_reset_record(*, casino: Casino, gaming_day: date) -> QuerySet[Jackpot]:
     return Jackpot.objects.filter(casino=casino).filter(
         Q(contributions__gaming_day=gaming_day) | ~Q(status=JackpotStatus.DISCONTINUED)).distinct()
+
+
+def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]:
+    """Gaming days on which a jackpot's running total (GamingDayContributions) differs from the sum of its
+    Contribution records: [(gaming day, kept, re-derived)], empty when every day agrees (14.19(c), (p))."""
+    derived = {row["gaming_day"]: (row["amount"], row["to_reset"], row["count"]) for row in
+               jackpot.contributions.values("gaming_day").annotate(amount=Sum("amount"), to_reset=Sum("to_reset"),
+                                                                   count=Count("pk")).order_by()}
+    kept = {t.gaming_day: (t.contributions, t.to_reset, t.count) for t in jackpot.day_totals.all()}
+    return [(day, kept.get(day, (ZERO,))[0], derived.get(day, (ZERO,))[0])
+            for day in sorted(set(derived) | set(kept)) if kept.get(day) != derived.get(day)]

@@ -6,17 +6,18 @@ balance, under a row lock on the jackpot(s), always taken in primary-key order.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
-from importlib import import_module
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
+from apps import hands
 from apps.casinos.models import Casino, User
 from apps.casinos.selectors import current_gaming_day
+from apps.core.bulk import insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
@@ -33,6 +34,7 @@ from .models import (
     DisplayAdjustment,
     DisplayReason,
     Funding,
+    GamingDayContributions,
     Jackpot,
     JackpotKind,
     JackpotStatus,
@@ -54,9 +56,10 @@ from .selectors import (
     last_display_adjustment,
     paid_since,
     payable_amount,
+    qualifies_as_bad_beat,
     qualifying_rule,
 )
-from .signals import contribution_recorded
+from .shared import SharedPayoutSystem, shared_payout_system
 
 HUNDRED = Decimal(100)
 
@@ -101,43 +104,6 @@ def lock_casino_jackpots(*, casino_id: int) -> list[Jackpot]:
     """Row-lock every jackpot of a casino, in primary-key order. Counts take this lock so that no contribution
     commits while they read the contributions of a box (every contribution is written under it)."""
     return list(Jackpot.objects.select_for_update().filter(casino_id=casino_id).order_by("pk"))
-
-
-def collect_contribution(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deducted: Decimal) -> Decimal:
-    """Segregate the bad beat contributions of a round, after the rake (N.J.A.C. 13:69F-14.19(c)).
-
-    The second of settings.POT_DEDUCTIONS: `already_deducted` is the rake. For each collecting jackpot of the
-    casino that takes its own contributions (a primary, and a secondary funded by contributions, 14.19(m)1),
-    records a Contribution, with its reset part (14.19(p)), and adds it to the balance under a row lock. A
-    jackpot funding a multi-casino system takes nothing while the system is suspended here, unless the system's
-    agreement says contributions continue (14.20(c)1, (e)4.i). Returns the total taken (Decimal dollars; 0 when
-    the table does not participate or nothing is collected).
-    """
-    table = round_of_play.table
-    if not table.bad_beat_participation:
-        return ZERO
-    jackpots = [j for j in lock_casino_jackpots(casino_id=table.casino_id)
-                if j.is_collecting and j.status != JackpotStatus.DISCONTINUED and j.funding == Funding.CONTRIBUTIONS]
-    taken = ZERO
-    for jackpot in sorted(jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
-        after = pot_total - already_deducted - taken
-        amount, explanation = compute_contribution(jackpot=jackpot, pot_total=pot_total, after_rake=after)
-        if amount <= 0:
-            continue
-        if (hook := _shared_payout_hook()) and not hook.accepts_contributions(jackpot=jackpot):
-            continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
-        before = jackpot.contributions.filter(gaming_day=round_of_play.gaming_day).aggregate(
-            t=Sum("amount", default=ZERO))["t"]
-        to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
-        contribution = Contribution.objects.create(
-            jackpot=jackpot, round_of_play=round_of_play, table=table, gaming_day=round_of_play.gaming_day,
-            amount=amount, to_reset=to_reset, basis=after, explanation=explanation)
-        contribution_recorded.send(sender=Contribution, contribution=contribution)
-        jackpot.balance += amount - to_reset
-        jackpot.reset_reserve += to_reset
-        jackpot.save(update_fields=["balance", "reset_reserve", "updated_at"])
-        taken += amount
-    return taken
 
 
 # --- posted rules --------------------------------------------------------------------------------------------
@@ -421,8 +387,9 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     jackpot is pending, or there is nothing to pay."""
     if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
         raise DomainError("Only a poker shift supervisor verifies a bad beat (14.19(i)).", field="supervisor")
-    if shared := shared_payout(claim.jackpot):
-        return shared.verify(claim=claim, supervisor=supervisor)
+    if system := shared_payout(claim.jackpot):  # judged and verified here, then decided by the system's host
+        return system.submit_claim(claim=_verify_shared_claim(claim=claim, supervisor=supervisor),
+                                   supervisor=supervisor)
     # of=self: locking the joined table row too would block every contribution's foreign-key check (deadlock).
     claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table").get(pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
@@ -495,8 +462,9 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     if not delivered_by.has_role(Role.SECURITY, Role.ACCOUNTING):
         raise DomainError("A representative of security or accounting delivers the payout (14.19(i)2).",
                           field="delivered_by")
-    if shared := shared_payout(claim.jackpot):
-        return shared.record_payout(claim=claim, method=method, location=location, delivered_by=delivered_by,
+    if system := shared_payout(claim.jackpot):  # paid here from the system's pool: the shares, then the system
+        return system.record_payout(claim=_mark_shared_claim_paid(claim=claim, delivered_by=delivered_by),
+                                    method=method, location=location, delivered_by=delivered_by,
                                     recorded_by=recorded_by)
     claim = Claim.objects.select_for_update(of=("self",)).select_related("jackpot").get(pk=claim.pk)
     if claim.status != ClaimStatus.VERIFIED:
@@ -529,25 +497,17 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
 
 # --- claims on a payout shared with other casinos (14.20) -------------------------------------------------------
 
-def _shared_payout_hook():
-    """The module of settings.BAD_BEAT_SHARED_PAYOUT (`manages(jackpot=)`, `accepts_contributions(jackpot=)`,
-    which is True for a jackpot it does not manage, `verify(claim=, supervisor=)`, `record_payout(...)`), or
-    None when no multi-casino system is installed."""
-    path = getattr(settings, "BAD_BEAT_SHARED_PAYOUT", "")
-    return import_module(path) if path else None
+def shared_payout(jackpot: Jackpot) -> SharedPayoutSystem | None:
+    """The registered multi-casino system (apps.badbeat.shared) when this jackpot's contributions belong to it,
+    or None when the jackpot is this casino's alone."""
+    system = shared_payout_system()
+    return system if system is not None and system.manages(jackpot=jackpot) else None
 
 
-def shared_payout(jackpot: Jackpot):
-    """The hook module when this jackpot's contributions belong to a multi-casino system, or None when the
-    jackpot is this casino's alone."""
-    hook = _shared_payout_hook()
-    return hook if hook is not None and hook.manages(jackpot=jackpot) else None
-
-
-def send_shared_claim(*, claim: Claim, supervisor: User) -> Claim:
-    """A supervisor verified a claim on a shared payout with the engine (14.19(i)): the claim is verified here
-    and sent to the host, which freezes the amount. Raises DomainError when it is not pending or does not
-    qualify. Call inside the transaction that sends it."""
+def _verify_shared_claim(*, claim: Claim, supervisor: User) -> Claim:
+    """This casino's part of verifying a claim on a shared payout (14.19(i)): the engine judges it and the claim
+    is verified here, without an amount; the system's host then freezes the amount (14.20(e)4). Raises
+    DomainError when it is not pending or does not qualify. Call in the transaction that hands it to the system."""
     claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table", "jackpot").get(
         pk=claim.pk)
     if claim.status != ClaimStatus.PENDING:
@@ -587,12 +547,15 @@ def refuse_shared_claim(*, claim: Claim, answer: str) -> Claim:
     return claim
 
 
-def mark_shared_claim_paid(*, claim: Claim, delivered_by: User) -> Claim:
-    """The payout of a shared claim was delivered here (the host's pool, not this casino's jackpot, pays it): the
-    frozen amount is split among the players as posted (14.19(b)3, (n)). Raises DomainError before the host froze
-    it."""
+def _mark_shared_claim_paid(*, claim: Claim, delivered_by: User) -> Claim:
+    """This casino's part of delivering the payout of a shared claim (the host's pool, not this casino's jackpot,
+    pays it): the frozen amount is split among the players as posted (14.19(b)3, (n)). Raises DomainError unless
+    the claim is verified and the host froze its amount. Call in the transaction that hands it to the system."""
     claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play", "jackpot").get(pk=claim.pk)
-    if claim.status != ClaimStatus.VERIFIED or claim.payout_amount is None:
+    if claim.status != ClaimStatus.VERIFIED:
+        raise DomainError(f"This claim is {claim.get_status_display().lower()}: only a payout the host confirmed as "
+                          "pending is delivered.", field="claim")
+    if claim.payout_amount is None:
         raise DomainError("The host has not frozen this payout yet: deliver it once the notice says pending.",
                           field="claim")
     _write_shares(claim, claim.jackpot, claim.payout_amount,
@@ -742,3 +705,106 @@ def discontinue_jackpot(*, jackpot: Jackpot, target: Jackpot, reason: str, made_
     source.is_collecting, source.status = False, JackpotStatus.DISCONTINUED
     source.save(update_fields=["balance", "reset_reserve", "is_collecting", "status", "updated_at"])
     return transfer
+
+
+# --- the hand feed's steps: contributions and the showdown check (14.19(c), (i)) --------------------------------
+
+def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal]) -> list[Decimal]:
+    """Segregate the bad beat contributions of rounds of play, from each pot after the rake (N.J.A.C.
+    13:69F-14.19(c)); the total taken from each round (Decimal dollars), in the rounds' order.
+
+    rounds: recorded rounds (pot_total, gaming_day, table, rotation_game set); after_rake: each round's pot less
+    its rake. A round contributes when its game participates as posted (the table's, or its rotation game's
+    bad beat eligibility, 14.19(b)) and its pot reaches each jackpot's minimum (14.19(b)2). For each collecting
+    jackpot of the casino that takes its own contributions (a primary, and a secondary funded by contributions,
+    14.19(m)1), primary first, a Contribution is recorded with its reset part (14.19(p)) and added to the balance.
+    Every jackpot of the casinos concerned is row-locked once, in primary-key order, for the whole batch: call in
+    the transaction that records the rounds and commit soon. Each jackpot's running total of the gaming day is
+    kept beside its records (GamingDayContributions). A jackpot funding a multi-casino system takes nothing
+    while the system is suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i); the
+    system records what it sends to its host in the same transaction (14.20(e)2).
+    """
+    taken = [ZERO] * len(rounds)
+    wanted = [(index, r) for index, r in enumerate(rounds) if _participates(r)]
+    if not wanted:
+        return taken
+    casino_ids = sorted({r.table.casino_id for _, r in wanted})
+    locked = list(Jackpot.objects.select_for_update().filter(casino_id__in=casino_ids).order_by("pk"))
+    collecting: dict[int, list[Jackpot]] = {}
+    for jackpot in sorted(locked, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
+        if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
+                jackpot.funding == Funding.CONTRIBUTIONS:
+            collecting.setdefault(jackpot.casino_id, []).append(jackpot)
+    system = shared_payout_system()
+    accepting = {j.pk for jackpots in collecting.values() for j in jackpots
+                 if system is None or system.accepts_contributions(jackpot=j)}
+    days = {r.gaming_day for _, r in wanted}
+    day_totals = {(t.jackpot_id, t.gaming_day): t for t in GamingDayContributions.objects.filter(
+        jackpot_id__in=accepting, gaming_day__in=days)}
+    made: list[Contribution] = []
+    for index, round_of_play in wanted:
+        for jackpot in collecting.get(round_of_play.table.casino_id, []):
+            if jackpot.pk not in accepting:
+                continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
+            after = after_rake[index] - taken[index]
+            amount, explanation = compute_contribution(jackpot=jackpot, pot_total=round_of_play.pot_total,
+                                                       after_rake=after)
+            if amount <= 0:
+                continue
+            key = (jackpot.pk, round_of_play.gaming_day)
+            day = day_totals.get(key) or day_totals.setdefault(key, GamingDayContributions(
+                jackpot_id=jackpot.pk, gaming_day=round_of_play.gaming_day))
+            to_reset = reset_part(day_total_before=day.contributions, amount=amount,
+                                  percentage=jackpot.reset_percentage)
+            day.contributions += amount
+            day.to_reset += to_reset
+            day.count += 1
+            made.append(Contribution(jackpot=jackpot, round_of_play_id=round_of_play.pk, table_id=round_of_play.table_id,
+                                     gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
+                                     basis=after, explanation=explanation))
+            jackpot.balance += amount - to_reset
+            jackpot.reset_reserve += to_reset
+            taken[index] += amount
+    if made:
+        insert_rows(Contribution, made)
+        for jackpot in {c.jackpot_id: c.jackpot for c in made}.values():
+            jackpot.save(update_fields=["balance", "reset_reserve", "updated_at"])
+        GamingDayContributions.objects.bulk_create(
+            [t for t in day_totals.values() if t.count], update_conflicts=True,
+            unique_fields=["jackpot", "gaming_day"], update_fields=["contributions", "to_reset", "count"])
+        if system is not None:
+            system.record_contributions(contributions=made)
+    return taken
+
+
+def _participates(round_of_play: RoundOfPlay) -> bool:
+    """Whether the game a round was dealt in contributes to the bad beat payout as posted (14.19(b))."""
+    posting = round_of_play.rotation_game if round_of_play.rotation_game_id else round_of_play.table
+    return bool(posting.bad_beat_participation) and not round_of_play.is_dead
+
+
+def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]]) -> list[Claim]:
+    """Open a pending claim for each jackpot a round's showdown qualifies for (N.J.A.C. 13:69F-14.19(a), (i)),
+    for a poker shift supervisor to verify; the claims opened.
+
+    A quick look at the settled hands first: only when a hand at the showdown that won nothing of the main pot
+    reaches some jackpot's qualifying hand is the round judged in full (players dealt in, both hole cards,
+    14.19(b)3). Rounds whose game does not participate, or without a showdown, are passed over.
+    """
+    candidates = [(r, s) for r, s in settled if r.went_to_showdown and s.pots and _participates(r)]
+    if not candidates:
+        return []
+    casino_ids = {r.table.casino_id for r, _ in candidates}
+    jackpots: dict[int, list[Jackpot]] = {}
+    for jackpot in Jackpot.objects.filter(casino_id__in=casino_ids).exclude(status=JackpotStatus.DISCONTINUED):
+        jackpots.setdefault(jackpot.casino_id, []).append(jackpot)
+    claims: list[Claim] = []
+    for round_of_play, settlement in candidates:
+        offered = jackpots.get(round_of_play.table.casino_id, [])
+        main = settlement.pots[0]
+        winners = {seat for seat, amount in main.awards.items() if amount > ZERO}
+        losing = [settlement.hands[s].high for s in main.pot.eligible
+                  if s not in winners and s in settlement.hands and settlement.hands[s].high is not None]
+        if any(qualifies_as_bad_beat(jackpot=j, losing=value) for j in offered for value in losing):
+            claims += open_claims_for_round(round_of_play=round_of_play)
+    return claims

@@ -1,12 +1,14 @@
 """Writes about decks: receiving, assigning, and every event of a deck's life at a table."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from apps.casinos.models import Casino, User
+from apps.core.bulk import insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
@@ -21,6 +23,7 @@ from .models import (
     DeckEvent,
     DeckEventKind,
     DeckStatus,
+    RoundDeck,
 )
 from .selectors import ClockState, alternation_breaks, rotation_board
 
@@ -243,3 +246,23 @@ def distribute_decks(*, casino: Casino, assignments: list[tuple[PokerTable, Deck
         assign_deck(deck=deck, table=table, by=decided_by)
         DeckDistributionLine.objects.create(distribution=distribution, table=table, deck=deck)
     return distribution
+
+
+def record_round_decks(*, rounds: Sequence[tuple[RoundOfPlay, str]]) -> list[RoundDeck]:
+    """Link rounds of play to the deck the feed says was dealt in each (N.J.A.C. 13:69F-14.2(d)3, for the
+    shuffler alternation check): rounds: (recorded round, deck serial); a round without a serial is passed over.
+    Raises DomainError (field "deck") for a deck that is unknown or not at the round's table. Call in the
+    transaction that records the rounds."""
+    wanted = [(r, serial.strip()) for r, serial in rounds if serial and serial.strip()]
+    if not wanted:
+        return []
+    casino_ids = {r.table.casino_id for r, _ in wanted}
+    decks = {(d.casino_id, d.serial): d for d in Deck.objects.filter(
+        casino_id__in=casino_ids, serial__in={serial for _, serial in wanted})}
+    links = []
+    for round_of_play, serial in wanted:
+        deck = decks.get((round_of_play.table.casino_id, serial))
+        if deck is None or deck.table_id != round_of_play.table_id or deck.status != DeckStatus.AT_TABLE:
+            raise DomainError(f"Deck {serial} is not at table {round_of_play.table.number}.", field="deck")
+        links.append(RoundDeck(round_of_play=round_of_play, deck=deck))
+    return list(insert_rows(RoundDeck, links))

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from .models import RoundSource
-from .services import PlayerIn, RoundIn
+from apps.rounds.models import RoundSource
+
+from .types import PlayerIn, RoundIn
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"

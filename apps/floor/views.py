@@ -7,6 +7,7 @@ from apps.badbeat.models import DailyReset, ResetSeed
 from apps.badbeat.selectors import contributions_for_gaming_day, jackpot_of, ledger, live_jackpots
 from apps.casinos.selectors import current_gaming_day
 from apps.core.views import PermissionPageMixin
+from apps.rake.selectors import rake_structure_of
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.services import kill_limits
 from apps.tables.models import PokerTable
@@ -42,8 +43,9 @@ class TableView(PermissionPageMixin, TemplateView):
         table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
         rounds = table_rounds(table=table)[:200]
         minimum, maximum, label = kill_limits(table=table)
-        return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds,
-                "rake_structure": getattr(table, "rake_structure", None),
+        postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
+        return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
+                "rake_structure": rake_structure_of(table=table),
                 "next_limits": {"minimum": minimum, "maximum": maximum, "label": label}}
 
 
@@ -85,6 +87,8 @@ class TableSignView(PermissionPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
-        return {**super().get_context_data(**kwargs), "table": table,
-                "rake_structure": getattr(table, "rake_structure", None),
-                "jackpot": jackpot_of(casino=table.casino) if table.bad_beat_participation else None}
+        postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
+        offered = any(p.bad_beat_participation for p, _ in postings)
+        return {**super().get_context_data(**kwargs), "table": table, "postings": postings,
+                "rake_structure": rake_structure_of(table=table),
+                "jackpot": jackpot_of(casino=table.casino) if offered else None}

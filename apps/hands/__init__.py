@@ -36,7 +36,7 @@ from .rankings import (
                     evaluate_three_card_low,
                     evaluate_three_card_poker,
 )
-from .settlement import Pot, PotBuild, PotResult, Settlement, award_pots, build_pots, settle
+from .settlement import Pot, PotBuild, PotResult, Settlement, award_pots, build_pots, settle, showdown_hands
 from .stud import first_to_act, forced_bet
 
 __all__ = [
@@ -48,4 +48,5 @@ __all__ = [
     "evaluate", "evaluate_ace_to_five_low", "evaluate_badugi", "evaluate_deuce_to_seven_low",
     "evaluate_five_card_high", "evaluate_four_card_poker", "evaluate_three_card_high", "evaluate_three_card_low",
     "evaluate_three_card_poker", "first_to_act", "forced_bet", "format_cards", "parse_cards", "settle",
+    "showdown_hands",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from functools import lru_cache
 
 from .errors import CardCountError, DuplicateCardError, UnknownCardError
 
@@ -73,11 +74,13 @@ def _card(token: str) -> Card:
     return card
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_cards(text: str, count: int | None = None) -> tuple[Card, ...]:
     """Parse 'As Kd Th', 'AsKdTh' or 'As,Kd' into cards; '10' may stand for 'T'.
 
-    Returns a tuple of Card in the order written. Raises UnknownCardError for a token that is not a card,
-    DuplicateCardError for a card written twice, CardCountError when `count` is given and not met.
+    Returns a tuple of Card in the order written (the same texts are parsed once: the last 65,536 are kept).
+    Raises UnknownCardError for a token that is not a card, DuplicateCardError for a card written twice,
+    CardCountError when `count` is given and not met.
     """
     cards: list[Card] = []
     for token in text.replace(",", " ").replace("10", "T").split():
@@ -103,4 +106,7 @@ def check_distinct(*groups: Iterable[Card]) -> None:
 
 def format_cards(cards: Sequence[Card]) -> str:
     """'As Kd Th' for a sequence of cards ('' for none)."""
-    return " ".join(map(str, cards))
+    return " ".join([_TEXT[card] for card in cards])
+
+
+_TEXT = {card: text for text, card in _CARDS.items()}

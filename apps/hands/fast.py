@@ -135,10 +135,16 @@ def seven_card_high(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: in
     flush = (_SUIT[c0] + _SUIT[c1] + _SUIT[c2] + _SUIT[c3] + _SUIT[c4] + _SUIT[c5] + _SUIT[c6] + 0x3333) & 0x8888
     if flush:
         return high_score((c0, c1, c2, c3, c4, c5, c6))
-    return _RANK7[key]
+    return (_RANK7 or _load_rank7())[key]
 
 
-_RANK7 = _rank_table(7)
+_RANK7: dict[int, int] = {}
+
+
+def _load_rank7() -> dict[int, int]:
+    """The seven-card table, built at the first use (about a second) rather than at import."""
+    _RANK7.update(_rank_table(7))
+    return _RANK7
 
 
 def category_of(score: int) -> C:

@@ -124,8 +124,22 @@ def _add(into: dict[Seat, Decimal], more: Mapping[Seat, Decimal]) -> dict[Seat, 
     return into
 
 
+def showdown_hands(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
+                   board: Sequence[Card] = ()) -> dict[Seat, ShowdownHand]:
+    """The best hands (14.3) of every seat that contests a pot (one with two or more eligible seats), by seat.
+    Raises HandError for a contender without cards, or cards that do not fit the game."""
+    contested = {seat for pot in pots if len(pot.eligible) > 1 for seat in pot.eligible}
+    showdown: dict[Seat, ShowdownHand] = {}
+    for seat in sorted(contested):
+        if seat not in hands:
+            raise HandError(f"Seat {seat} is at the showdown without cards.")
+        showdown[seat] = best_hands(game, hands[seat], board)
+    return showdown
+
+
 def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
-               board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01")) -> Settlement:
+               board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01"),
+               showdown: Mapping[Seat, ShowdownHand] | None = None) -> Settlement:
     """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g)).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
@@ -134,15 +148,12 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     the high half (14.11(f)2.i); tied lows share the low half, the excess to the holder of the lowest low card
     by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)). In a low game the
     best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5).
-    Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for missing or bad cards.
+    Chips are conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already
+    ranked (see showdown_hands). Raises HandError for missing or bad cards.
     """
     game = Game(game)
-    contested = {seat for pot in pots if len(pot.eligible) > 1 for seat in pot.eligible}
-    showdown: dict[Seat, ShowdownHand] = {}
-    for seat in sorted(contested):
-        if seat not in hands:
-            raise HandError(f"Seat {seat} is at the showdown without cards.")
-        showdown[seat] = best_hands(game, hands[seat], board)
+    if showdown is None:
+        showdown = showdown_hands(game, pots, hands, board)
     results: list[PotResult] = []
     totals: dict[Seat, Decimal] = {}
     for pot in pots:

@@ -7,7 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 from apps.rounds.models import RoundOfPlay
-from apps.tables.models import PokerTable
+from apps.tables.models import PokerTable, RotationGame
 
 money = dict(max_digits=14, decimal_places=2)
 LEGAL_MAXIMUM_PERCENTAGE = Decimal("10.00")  # N.J.A.C. 13:69F-14.14(b)1.i
@@ -20,9 +20,13 @@ class RakeMethod(models.TextChoices):
 
 @pghistory.track()
 class RakeStructure(models.Model):
-    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c))."""
+    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c)); at a mixed-game table, each game of the rotation
+    may post its own (`rotation_game`), and the table's rake applies to the games without one."""
 
-    table = models.OneToOneField(PokerTable, on_delete=models.PROTECT, related_name="rake_structure")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_structures")
+    rotation_game = models.ForeignKey(RotationGame, on_delete=models.CASCADE, null=True, blank=True,
+                                      related_name="rake_structures",
+                                      help_text="One game of a mixed-game table's rotation; empty for the table.")
     method = models.CharField(max_length=12, choices=RakeMethod.choices, default=RakeMethod.PERCENTAGE)
     percentage = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True,
                                      validators=[MinValueValidator(Decimal("0")), MaxValueValidator(LEGAL_MAXIMUM_PERCENTAGE)],
@@ -40,6 +44,9 @@ class RakeStructure(models.Model):
                                    | (models.Q(percentage__gte=0) & models.Q(percentage__lte=10)),
                                    name="rake_percentage_legal_maximum"),
             models.CheckConstraint(condition=models.Q(increment__gt=0), name="rake_increment_positive"),
+            models.UniqueConstraint(fields=["table"], condition=models.Q(rotation_game__isnull=True),
+                                    name="one_rake_per_table"),
+            models.UniqueConstraint(fields=["rotation_game"], name="one_rake_per_rotation_game"),
         ]
 
     def __str__(self) -> str:

@@ -5,8 +5,22 @@ from decimal import Decimal
 from django.db.models import Sum
 
 from apps.casinos.models import Casino
+from apps.tables.models import PokerTable
 
-from .models import RakeRecord, TimeCharge
+from .models import RakeRecord, RakeStructure, TimeCharge
+
+
+def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStructure]:
+    """The posted rake structures of the tables, by (table id, rotation game id or None for the table's own)."""
+    return {(s.table_id, s.rotation_game_id): s for s in RakeStructure.objects.filter(table_id__in=table_ids)}
+
+
+def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure | None:
+    """The rake a round of play pays at `table` (N.J.A.C. 13:69F-14.14(c)): its rotation game's own, else the
+    table's; None when no rake is posted."""
+    structures = rake_structures_for(table_ids=[table.pk])
+    return (structures.get((table.pk, rotation_game.pk)) if rotation_game is not None else None) or \
+        structures.get((table.pk, None))
 
 
 def rake_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:

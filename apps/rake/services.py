@@ -7,11 +7,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.casinos.selectors import gaming_day_of
+from apps.core.bulk import insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
-from apps.tables.models import PokerTable
+from apps.tables.models import PokerTable, RotationGame
 
 from .models import (
     LEGAL_MAXIMUM_PERCENTAGE,
@@ -23,6 +24,7 @@ from .models import (
     TimeChargeStructure,
     TimeChargeVerification,
 )
+from .selectors import rake_structures_for
 
 
 def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: Decimal | None = None,
@@ -69,14 +71,19 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
 @transaction.atomic
 def post_rake_structure(*, table: PokerTable, maximum: Decimal, method: str = RakeMethod.PERCENTAGE,
                         percentage: Decimal | None = None, minimum_pot: Decimal = ZERO,
-                        increment: Decimal = Decimal("1.00"), levels: list[dict] | None = None) -> RakeStructure:
-    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), (c)); the sign follows. Raises DomainError."""
+                        increment: Decimal = Decimal("1.00"), levels: list[dict] | None = None,
+                        rotation_game: RotationGame | None = None) -> RakeStructure:
+    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), (c)), or of one game of its rotation
+    (`rotation_game`, a mixed-game table); the sign follows. Raises DomainError."""
     levels = verify_rake_structure(method=method, percentage=percentage, maximum=maximum, minimum_pot=minimum_pot,
                                    increment=increment, levels=levels)
+    if rotation_game is not None and rotation_game.table_id != table.pk:
+        raise DomainError("That game is not in this table's rotation.", field="rotation_game")
     structure, _ = RakeStructure.objects.select_for_update().update_or_create(
-        table=table, defaults={"method": method, "percentage": percentage if method == RakeMethod.PERCENTAGE else None,
-                               "maximum": money(maximum), "minimum_pot": money(minimum_pot),
-                               "increment": money(increment), "levels": levels})
+        table=table, rotation_game=rotation_game,
+        defaults={"method": method, "percentage": percentage if method == RakeMethod.PERCENTAGE else None,
+                  "maximum": money(maximum), "minimum_pot": money(minimum_pot),
+                  "increment": money(increment), "levels": levels})
     return structure
 
 
@@ -109,46 +116,58 @@ def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Dec
     return computed, amount
 
 
-def rake_round(*, round_of_play: RoundOfPlay, pot_total: Decimal, already_deducted: Decimal) -> Decimal:
-    """Take the posted rake of a round of play and record it; returns the amount (Decimal dollars).
+def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
+    """Take the posted rake of each round of play and record it (N.J.A.C. 13:69F-14.14); the amounts, Decimal
+    dollars, in the rounds' order.
 
-    The first of settings.POT_DEDUCTIONS: the rake comes out of the pot and side pots before the bad-beat
-    contribution (N.J.A.C. 13:69F-14.14(b)1, (d); 14.19(c)). One RakeRecord per round, also when nothing is
-    taken, so every round's rake is accounted for; once it exists nothing more is raked (14.14(e)).
+    The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)); its
+    basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
+    post its own rake (the table's applies otherwise). One RakeRecord per round, also when nothing is taken, so that
+    every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push). Call in the
+    transaction that records the rounds.
     """
-    table = round_of_play.table
-    if RakeRecord.objects.filter(round_of_play=round_of_play).exists():
+    if RakeRecord.objects.filter(round_of_play__in=[r.pk for r in rounds]).exists():
         raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
                           field="round_of_play")
-    structure = RakeStructure.objects.filter(table=table).first()
+    structures = rake_structures_for(table_ids={r.table_id for r in rounds})
+    records, amounts = [], []
+    for round_of_play in rounds:
+        structure = (structures.get((round_of_play.table_id, round_of_play.rotation_game_id))
+                     or structures.get((round_of_play.table_id, None)))
+        computed, amount, explanation = _rake_of(round_of_play, structure)
+        records.append(RakeRecord(
+            round_of_play_id=round_of_play.pk, table_id=round_of_play.table_id, gaming_day=round_of_play.gaming_day,
+            amount=amount, basis=round_of_play.pot_total, percentage=structure.percentage if structure else None,
+            maximum=structure.maximum if structure else None, computed=computed, explanation=explanation))
+        amounts.append(amount)
+    insert_rows(RakeRecord, records)
+    return amounts
+
+
+def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tuple[Decimal, Decimal, str]:
+    """(computed, amount taken, how) of one round under a posted structure (14.14(b)1, 2)."""
+    pot_total = round_of_play.pot_total
     if structure is None:
-        computed = amount = ZERO
-        explanation = "No rake is posted at this table."
-    elif structure.method == RakeMethod.INCREMENTAL:
+        return ZERO, ZERO, "No rake is posted at this table."
+    if structure.method == RakeMethod.INCREMENTAL:
         computed, amount = compute_incremental_rake(basis=pot_total, levels=structure.levels, maximum=structure.maximum)
         reached = [lv for lv in structure.levels if pot_total >= Decimal(lv["pot"])]
-        explanation = (f"Pot ${pot_total:,.2f} reached {len(reached)} of {len(structure.levels)} levels: "
-                       f"${computed:,.2f}" + (f", capped at the posted maximum ${structure.maximum:,.2f}."
-                                              if amount < computed else "."))
-    else:
-        betting_rounds = [Decimal(b) for b in round_of_play.betting_rounds]
-        computed, amount = compute_percentage_rake(
-            basis=pot_total, percentage=structure.percentage, maximum=structure.maximum,
-            minimum_pot=structure.minimum_pot, increment=structure.increment, betting_rounds=betting_rounds)
-        if pot_total < structure.minimum_pot:
-            explanation = f"Pot ${pot_total:,.2f} is below the ${structure.minimum_pot:,.2f} minimum: no rake."
-        else:
-            of = (" + ".join(f"${b:,.2f}" for b in betting_rounds if b > 0) + " bet in the betting rounds"
-                  if len([b for b in betting_rounds if b > 0]) > 1 else f"${pot_total:,.2f}")
-            explanation = (f"{structure.percentage}% of {of} = ${computed:,.2f}, capped at the posted maximum "
-                           f"${structure.maximum:,.2f}." if amount < computed else
-                           f"{structure.percentage}% of {of}, each rounded down to ${structure.increment:,.2f}: "
-                           f"${amount:,.2f}.")
-    RakeRecord.objects.create(
-        round_of_play=round_of_play, table=table, gaming_day=round_of_play.gaming_day, amount=amount,
-        basis=pot_total, percentage=structure.percentage if structure else None,
-        maximum=structure.maximum if structure else None, computed=computed, explanation=explanation)
-    return amount
+        return computed, amount, (f"Pot ${pot_total:,.2f} reached {len(reached)} of {len(structure.levels)} levels: "
+                                  f"${computed:,.2f}" + (f", capped at the posted maximum ${structure.maximum:,.2f}."
+                                                         if amount < computed else "."))
+    betting_rounds = [Decimal(b) for b in round_of_play.betting_rounds]
+    computed, amount = compute_percentage_rake(
+        basis=pot_total, percentage=structure.percentage, maximum=structure.maximum,
+        minimum_pot=structure.minimum_pot, increment=structure.increment, betting_rounds=betting_rounds)
+    if pot_total < structure.minimum_pot:
+        return computed, amount, f"Pot ${pot_total:,.2f} is below the ${structure.minimum_pot:,.2f} minimum: no rake."
+    of = (" + ".join(f"${b:,.2f}" for b in betting_rounds if b > 0) + " bet in the betting rounds"
+          if len([b for b in betting_rounds if b > 0]) > 1 else f"${pot_total:,.2f}")
+    if amount < computed:
+        return computed, amount, (f"{structure.percentage}% of {of} = ${computed:,.2f}, capped at the posted maximum "
+                                  f"${structure.maximum:,.2f}.")[:300]
+    return computed, amount, (f"{structure.percentage}% of {of}, each rounded down to ${structure.increment:,.2f}: "
+                              f"${amount:,.2f}.")[:300]
 
 
 @transaction.atomic

@@ -4,7 +4,7 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 
-from apps.tables.models import Game, PokerTable
+from apps.tables.models import BettingStructure, Game, PokerTable, RotationGame
 
 money = dict(max_digits=14, decimal_places=2)
 append_only = pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)
@@ -20,7 +20,11 @@ class RoundOfPlay(models.Model):
     """One round of play (N.J.A.C. 13:69F-14.1) as recorded from the hand feed. Append-only."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rounds")
-    game = models.CharField(max_length=20, choices=Game.choices)
+    game = models.CharField(max_length=20, choices=Game.choices, help_text="The game the round was dealt in.")
+    betting_structure = models.CharField(max_length=12, choices=BettingStructure.choices, blank=True)
+    rotation_game = models.ForeignKey(RotationGame, on_delete=models.PROTECT, null=True, blank=True,
+                                      related_name="rounds",
+                                      help_text="At a mixed-game table: the game of the rotation, as posted.")
     started_at = models.DateTimeField(db_index=True)
     gaming_day = models.DateField(db_index=True, help_text="The casino's gaming day, fixed when recorded.")
     board = models.CharField(max_length=20, blank=True, help_text="Community cards, e.g. '7d 5h 9d 7c Qh'.")
@@ -67,7 +71,11 @@ class RoundPlayer(models.Model):
     contributed = models.DecimalField(**money, help_text="Everything put in, uncalled bet included.")
     returned = models.DecimalField(**money, default=Decimal("0.00"),
                                    help_text="Given back: the uncalled bet, or everything in a dead round.")
-    hole_cards = models.CharField(max_length=40, blank=True, help_text="Empty where unknown.")
+    hole_cards = models.CharField(max_length=40, blank=True,
+                                  help_text="The cards held at the end (after the last draw); empty where unknown.")
+    dealt_cards = models.CharField(max_length=40, blank=True, help_text="Draw games: the hand as first dealt.")
+    draws = models.JSONField(default=list, blank=True,
+                             help_text='Draw games: [{"discarded": "As Qs", "drawn": "2h Qh"}, ...] per draw.')
     folded = models.BooleanField(default=False)
     at_showdown = models.BooleanField(default=False)
     high_hand = models.CharField(max_length=40, blank=True, help_text="Category of the best high hand at showdown.")

@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from decimal import Decimal
 
 import pghistory
@@ -20,6 +22,7 @@ class Game(models.TextChoices):
     DRAW_HIGH = "draw_high", "Five-card draw (high)"
     DRAW_LOW = "draw_low", "Five-card draw (low)"
     TRIPLE_DRAW_27 = "triple_draw_27", "Triple draw low ball deuce to seven"
+    SINGLE_DRAW_27 = "single_draw_27", "Single draw low ball deuce to seven"
     BADUGI = "badugi", "Badugi"
     FIVE_CARD_STUD = "five_card_stud", "Five-card stud (high)"
     MAMBO_STUD = "mambo_stud", "Mambo stud high-low split six or better"
@@ -37,6 +40,7 @@ SEAT_MAXIMUM: dict[str, tuple[int, str]] = {
     Game.DRAW_HIGH: (8, "14.12(b)"),
     Game.DRAW_LOW: (8, "14.12(b)"),
     Game.TRIPLE_DRAW_27: (7, "14.12A(b)"),
+    Game.SINGLE_DRAW_27: (8, "14.12(b)"),  # five-card draw with one draw, ranked as 14.12A(l)
     Game.BADUGI: (9, "14.12B(b)"),
     Game.FIVE_CARD_STUD: (8, "14.13(b)"),
     Game.MAMBO_STUD: (11, "14.13A(b)"),
@@ -60,26 +64,81 @@ class BettingStructure(models.TextChoices):
 money_field = dict(max_digits=14, decimal_places=2, validators=[MinValueValidator(Decimal("0.00"))])
 
 
-@pghistory.track()
-class PokerTable(models.Model):
-    """A poker table and its posted game, limits and blinds (N.J.A.C. 13:69F-14.8, 14.17)."""
+class GamePosting(models.Model):
+    """A game as a table posts it (N.J.A.C. 13:69F-14.8, 14.17): the game, its betting structure, wagering limits
+    and forced bets, and whether its pots contribute to the bad beat payout (14.19(b)). A single-game table posts
+    one (its own fields); a mixed-game table posts one per game of its rotation (RotationGame)."""
 
-    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="tables")
-    number = models.PositiveIntegerField()
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.HOLDEM)
     betting_structure = models.CharField(max_length=12, choices=BettingStructure.choices,
                                          default=BettingStructure.NO_LIMIT)
-    seats = models.PositiveSmallIntegerField(default=9, help_text="Seats offered; at most the game's maximum.")
-    location = models.CharField(max_length=60, blank=True, help_text="Area or pit of the poker room.")
     small_blind = models.DecimalField(**money_field, default=Decimal("0.00"))
     big_blind = models.DecimalField(**money_field, default=Decimal("0.00"))
     ante = models.DecimalField(**money_field, default=Decimal("0.00"))
+    bring_in = models.DecimalField(**money_field, default=Decimal("0.00"),
+                                   help_text="Stud: the forced bet of the lowest (or highest) up-card (14.9(d)).")
     minimum_wager = models.DecimalField(**money_field, help_text="Posted minimum wager (14.17).")
     maximum_wager = models.DecimalField(**money_field, null=True, blank=True,
                                         help_text="Posted maximum wager (14.17); empty for no limit.")
     raise_cap = models.PositiveSmallIntegerField(null=True, blank=True,
                                                  help_text="Maximum raises per betting round (14.17); empty for none.")
-    bad_beat_participation = models.BooleanField(default=False, help_text="The table contributes to the bad-beat jackpot (14.19(b)).")
+    bad_beat_participation = models.BooleanField(default=False,
+                                                 help_text="Its pots contribute to the bad beat payout (14.19(b)).")
+
+    class Meta:
+        abstract = True
+
+    @property
+    def posted_seat_maximum(self) -> int:
+        """The most players the game seats (14.9(b), 14.10(b), 14.11(b), 14.12(b), 14.12A(b), 14.12B(b), 14.13(b),
+        14.13A(b))."""
+        return SEAT_MAXIMUM[self.game][0]
+
+    @property
+    def game_label(self) -> str:
+        """The game and its betting structure, e.g. "Texas hold 'em (high), no limit"."""
+        return f"{Game(self.game).label}, {BettingStructure(self.betting_structure).label.lower()}"
+
+    @property
+    def limits_label(self) -> str:
+        structure = BettingStructure(self.betting_structure).label.lower()
+        if self.maximum_wager is None:
+            if self.big_blind:
+                return f"${self.small_blind:,.2f}/${self.big_blind:,.2f} {structure}"
+            return f"minimum ${self.minimum_wager:,.2f}, {structure}"
+        return f"${self.minimum_wager:,.2f}/${self.maximum_wager:,.2f} {structure}"
+
+    @property
+    def forced_bets_label(self) -> str:
+        parts = []
+        if self.big_blind:
+            parts.append(f"blinds ${self.small_blind:,.2f}/${self.big_blind:,.2f}")
+        if self.ante:
+            parts.append(f"ante ${self.ante:,.2f}")
+        if self.bring_in:
+            parts.append(f"bring-in ${self.bring_in:,.2f}")
+        return ", ".join(parts) or "none"
+
+
+@pghistory.track()
+class PokerTable(GamePosting):
+    """A poker table and its posted game, limits and blinds (N.J.A.C. 13:69F-14.8, 14.17).
+
+    A mixed-game table deals a posted rotation of games (H.O.R.S.E., eight-game, the Players Championship mix):
+    `rotation_name` names it and `rotation` holds each game with its own limits, forced bets and bad beat
+    eligibility; the table's own game fields then repeat the rotation's first game. Its seats are at most the
+    smallest seat maximum of the rotation's games.
+    """
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveIntegerField()
+    seats = models.PositiveSmallIntegerField(default=9, help_text="Seats offered; at most the game's maximum.")
+    location = models.CharField(max_length=60, blank=True, help_text="Area or pit of the poker room.")
+    rotation_name = models.CharField(max_length=60, blank=True,
+                                     help_text="A mixed-game table's rotation, e.g. 'H.O.R.S.E.'; empty for one game.")
+    rounds_per_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Mixed games: rounds dealt of each game before the next; empty for one "
+                                         "orbit of the button.")
     kill_option = models.CharField(max_length=10, choices=KillOption.choices, default=KillOption.NONE,
                                    help_text="Omaha high-low eight or better only (14.11(i)).")
     kill_pot_minimum = models.DecimalField(**money_field, null=True, blank=True,
@@ -101,14 +160,62 @@ class PokerTable(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table {self.number} ({self.get_game_display()})"
+        return f"Table {self.number} ({self.rotation_name or self.get_game_display()})"
+
+    @property
+    def is_mixed(self) -> bool:
+        """Deals a rotation of games rather than one game."""
+        return bool(self.rotation_name)
+
+    @property
+    def rotation_game(self) -> None:
+        """A single-game table's posting is the table itself, not a game of a rotation."""
+        return None
+
+    def posted_games(self) -> list[GamePosting]:
+        """The games the table deals as posted: itself for one game, each RotationGame in order for a mixed-game
+        table (one query, or none when `rotation` is prefetched)."""
+        return list(self.rotation.all()) if self.is_mixed else [self]
+
+    def posting_for(self, game: str, betting_structure: str | None = None) -> GamePosting | None:
+        """The posted game a round of `game` is dealt as here: the posting of that game, of that betting structure
+        when the table deals the game in several; None when the table does not deal the game."""
+        matches = [p for p in self.posted_games() if p.game == game]
+        exact = [p for p in matches if p.betting_structure == betting_structure]
+        return (exact or matches or [None])[0]
 
     @property
     def seat_maximum(self) -> int:
-        return SEAT_MAXIMUM[self.game][0]
+        """The most players the table seats: its game's maximum, or the smallest of its rotation's games."""
+        return min(p.posted_seat_maximum for p in self.posted_games())
 
     @property
-    def limits_label(self) -> str:
-        if self.maximum_wager is None:
-            return f"${self.small_blind:,.2f}/${self.big_blind:,.2f} {self.get_betting_structure_display().lower()}"
-        return f"${self.minimum_wager:,.2f}/${self.maximum_wager:,.2f} {self.get_betting_structure_display().lower()}"
+    def game_label(self) -> str:
+        return self.rotation_name if self.is_mixed else super().game_label
+
+
+@pghistory.track()
+class RotationGame(GamePosting):
+    """One game of a mixed-game table's posted rotation, with its own limits, forced bets and bad beat eligibility
+    (N.J.A.C. 13:69F-14.8, 14.17, 14.19(b)). Rounds of play record the rotation game they were dealt in."""
+
+    table = models.ForeignKey(PokerTable, on_delete=models.CASCADE, related_name="rotation")
+    position = models.PositiveSmallIntegerField(help_text="Order in the rotation, from 1.")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="rotation_position_unique"),
+            models.UniqueConstraint(fields=["table", "game", "betting_structure"], name="rotation_game_unique"),
+            models.CheckConstraint(
+                condition=models.Q(maximum_wager__isnull=True) | models.Q(maximum_wager__gte=models.F("minimum_wager")),
+                name="rotation_max_wager_at_least_min",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. {self.game_label} at table {self.table.number}"
+
+    @property
+    def rotation_game(self) -> RotationGame:
+        return self

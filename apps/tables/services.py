@@ -1,13 +1,17 @@
 """Writes about poker tables."""
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
 
-from .models import SEAT_MAXIMUM, Game, KillOption, PokerTable
+from .models import SEAT_MAXIMUM, BettingStructure, Game, KillOption, PokerTable, RotationGame
+
+#: The fields of a game as posted (GamePosting) that a rotation entry may give.
+POSTING_FIELDS = ("game", "betting_structure", "small_blind", "big_blind", "ante", "bring_in", "minimum_wager",
+                  "maximum_wager", "raise_cap", "bad_beat_participation")
 
 
 def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
@@ -36,28 +40,145 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
             raise DomainError("Give the pot amount that qualifies for the kill (14.11(i)).", field="kill_pot_minimum")
 
 
+def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
+    """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17) and return its entries normalised.
+
+    games: [{"game", "betting_structure", "minimum_wager", "maximum_wager", "small_blind", "big_blind", "ante",
+    "bring_in", "raise_cap", "bad_beat_participation"}, ...] in the order dealt; at least two; a game may appear
+    twice only in different betting structures (no-limit and limit hold 'em). The table's seats may not exceed the
+    smallest seat maximum of the games (14.9(b) ... 14.13A(b)). Raises DomainError naming the field, e.g.
+    "rotation[2].game".
+    """
+    if len(games) < 2:
+        raise DomainError("A rotation deals at least two games; a table of one game posts it as its game.",
+                          field="rotation")
+    normalised, seen = [], set()
+    for index, entry in enumerate(games):
+        where = f"rotation[{index}]"
+        unknown = set(entry) - set(POSTING_FIELDS)
+        if unknown:
+            raise DomainError(f"Not a posted limit: {', '.join(sorted(unknown))}.", field=f"{where}.{sorted(unknown)[0]}")
+        game = entry.get("game")
+        if game not in SEAT_MAXIMUM:
+            raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.",
+                              field=f"{where}.game")
+        structure = entry.get("betting_structure", BettingStructure.FIXED_LIMIT)
+        if structure not in BettingStructure.values:
+            raise DomainError(f"Choose one of {', '.join(BettingStructure.values)}.", field=f"{where}.betting_structure")
+        if (game, structure) in seen:
+            raise DomainError(f"{Game(game).label} is already in the rotation in this betting structure.",
+                              field=f"{where}.game")
+        seen.add((game, structure))
+        maximum, clause = SEAT_MAXIMUM[game]
+        if seats > maximum:
+            raise DomainError(f"{Game(game).label} seats at most {maximum} players (N.J.A.C. 13:69F-{clause}): a "
+                              f"mixed-game table seats no more than its smallest game.", field="seats")
+        if entry.get("minimum_wager") is None:
+            raise DomainError("Give the posted minimum wager (14.17).", field=f"{where}.minimum_wager")
+        amounts = {}
+        for name in ("small_blind", "big_blind", "ante", "bring_in", "minimum_wager", "maximum_wager"):
+            value = entry.get(name)
+            if value is None:
+                continue
+            try:
+                amounts[name] = Decimal(str(value)).quantize(Decimal("0.01"))
+            except ArithmeticError as exc:
+                raise DomainError("Give an amount in dollars and cents.", field=f"{where}.{name}") from exc
+            if amounts[name] < 0:
+                raise DomainError("An amount may not be negative.", field=f"{where}.{name}")
+        if amounts.get("maximum_wager") is not None and amounts["maximum_wager"] < amounts["minimum_wager"]:
+            raise DomainError("The maximum wager may not be below the minimum wager (14.17).",
+                              field=f"{where}.maximum_wager")
+        normalised.append({**entry, **amounts, "betting_structure": structure})
+    return normalised
+
+
 @transaction.atomic
-def create_table(*, casino: Casino, number: int, game: str, seats: int, minimum_wager: Decimal,
-                 maximum_wager: Decimal | None = None, **posted: object) -> PokerTable:
-    """Create a table with its posted limits (N.J.A.C. 13:69F-14.8, 14.17). Raises DomainError."""
+def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats: int,
+                 minimum_wager: Decimal | None = None, maximum_wager: Decimal | None = None,
+                 rotation: list[dict] | None = None, rotation_name: str = "", **posted: object) -> PokerTable:
+    """Create a table with its posted game and limits (N.J.A.C. 13:69F-14.8, 14.17), or a mixed-game table with
+    `rotation_name` and its `rotation` (see verify_rotation; the table's own game is then the rotation's first).
+    Raises DomainError naming the field."""
+    if PokerTable.objects.filter(casino=casino, number=number).exists():
+        raise DomainError(f"Table {number} already exists.", field="number")
+    if rotation_name.strip() and not rotation:
+        raise DomainError("Post the games of the rotation, in the order dealt.", field="rotation")
+    if rotation:
+        if not rotation_name.strip():
+            raise DomainError("Name the rotation, e.g. H.O.R.S.E.", field="rotation_name")
+        entries = verify_rotation(games=rotation, seats=seats)
+        if posted.get("kill_option", KillOption.NONE) != KillOption.NONE:
+            raise DomainError("A kill is offered at a table of Omaha high-low split eight or better alone "
+                              "(N.J.A.C. 13:69F-14.11(i)).", field="kill_option")
+        first = entries[0]
+        table = PokerTable.objects.create(
+            casino=casino, number=number, seats=seats, rotation_name=rotation_name.strip()[:60],
+            **{k: v for k, v in posted.items() if k not in POSTING_FIELDS},
+            **{k: first[k] for k in POSTING_FIELDS if k in first})
+        RotationGame.objects.bulk_create([RotationGame(table=table, position=i + 1, **entry)
+                                          for i, entry in enumerate(entries)])
+        return table
+    if minimum_wager is None:
+        raise DomainError("Give the posted minimum wager (14.17).", field="minimum_wager")
     verify_table_configuration(game=game, seats=seats, minimum_wager=minimum_wager, maximum_wager=maximum_wager,
                                kill_option=str(posted.get("kill_option", KillOption.NONE)),
                                kill_pot_minimum=posted.get("kill_pot_minimum"))  # type: ignore[arg-type]
-    if PokerTable.objects.filter(casino=casino, number=number).exists():
-        raise DomainError(f"Table {number} already exists.", field="number")
     return PokerTable.objects.create(casino=casino, number=number, game=game, seats=seats,
                                      minimum_wager=minimum_wager, maximum_wager=maximum_wager, **posted)
+
+
+@transaction.atomic
+def post_rotation(*, table: PokerTable, rotation_name: str, games: list[dict],
+                  rounds_per_game: int | None = None) -> PokerTable:
+    """Post (or change) a table's rotation of games (N.J.A.C. 13:69F-14.8, 14.17); the sign follows. A game
+    already dealt keeps its record (its limits change); a game dropped from the rotation after rounds were dealt
+    in it is refused. Raises DomainError naming the field."""
+    table = PokerTable.objects.select_for_update().get(pk=table.pk)
+    if not rotation_name.strip():
+        raise DomainError("Name the rotation, e.g. H.O.R.S.E.", field="rotation_name")
+    if table.kill_option != KillOption.NONE:
+        raise DomainError("A table with a kill deals Omaha high-low split eight or better alone (14.11(i)).",
+                          field="kill_option")
+    entries = verify_rotation(games=games, seats=table.seats)
+    existing = {(g.game, g.betting_structure): g for g in table.rotation.all()}
+    wanted = {(e["game"], e["betting_structure"]) for e in entries}
+    for key, old in existing.items():
+        if key not in wanted:
+            if old.rounds.exists():
+                raise DomainError(f"{old.game_label} was dealt at this table: it stays in the rotation.",
+                                  field="rotation")
+            old.delete()
+    RotationGame.objects.filter(table=table).update(position=models.F("position") + 1000)  # free the positions
+    for position, entry in enumerate(entries, start=1):
+        RotationGame.objects.update_or_create(
+            table=table, game=entry["game"], betting_structure=entry["betting_structure"],
+            defaults={"position": position, **{k: entry.get(k, RotationGame._meta.get_field(k).get_default())
+                                               for k in POSTING_FIELDS if k not in ("game", "betting_structure")}})
+    first = entries[0]
+    for name in POSTING_FIELDS:
+        setattr(table, name, first.get(name, PokerTable._meta.get_field(name).get_default()))
+    table.rotation_name, table.rounds_per_game = rotation_name.strip()[:60], rounds_per_game
+    table.save()
+    return table
 
 
 @transaction.atomic
 def update_table(*, table: PokerTable, **changes: object) -> PokerTable:
     """Change a table's posted configuration, re-checking it as a whole. Raises DomainError."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
+    if table.is_mixed and set(changes) & set(POSTING_FIELDS):
+        raise DomainError("A mixed-game table's games and limits are posted with its rotation.", field="rotation")
     for name, value in changes.items():
         setattr(table, name, value)
-    verify_table_configuration(game=table.game, seats=table.seats, minimum_wager=table.minimum_wager,
-                               maximum_wager=table.maximum_wager, kill_option=table.kill_option,
-                               kill_pot_minimum=table.kill_pot_minimum)
+    if table.is_mixed:
+        if not 2 <= table.seats <= table.seat_maximum:
+            raise DomainError(f"This rotation seats 2 to {table.seat_maximum} players (its smallest game's "
+                              "maximum).", field="seats")
+    else:
+        verify_table_configuration(game=table.game, seats=table.seats, minimum_wager=table.minimum_wager,
+                                   maximum_wager=table.maximum_wager, kill_option=table.kill_option,
+                                   kill_pot_minimum=table.kill_pot_minimum)
     table.save()
     return table
 

@@ -38,7 +38,7 @@ from apps.badbeat.services import (
 )
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, StaffFactory
 
 D = Decimal
@@ -51,7 +51,7 @@ def play(table, *, board, hands, each="10.00", folded=(2, 3), names=("Ann", "Ben
     """A round at `table`: seats 0..n-1 with `hands`; the seats in `folded` fold after putting in $1."""
     players = [PlayerIn(seat=i + 1, name=names[i], hole_cards=h, folded=i in folded,
                         contributed=D("1.00") if i in folded else D(each)) for i, h in enumerate(hands)]
-    return record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board=board, players=players))
+    return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board=board, players=players))
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from apps.badbeat.models import Claim, ClaimStatus
 from apps.core.roles import Role
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory
 
 D = Decimal
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def claim(casino):
     JackpotFactory(casino=casino, minimum_pot=D("0"))
     table = PokerTableFactory(casino=casino)
-    round_of_play = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+    round_of_play = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
         PlayerIn(seat=1, contributed=D("50"), hole_cards="9s 9c", name="Ann"),
         PlayerIn(seat=2, contributed=D("50"), hole_cards="5s 4s", name="Ben")]))
     return Claim.objects.get(round_of_play=round_of_play)

@@ -9,8 +9,8 @@ from django.utils import timezone
 from apps.badbeat.models import Claim, ClaimStatus, Contribution, Jackpot
 from apps.badbeat.selectors import contributions_total
 from apps.badbeat.services import compute_contribution
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rake.models import RakeRecord
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
 D = Decimal
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def heads_up(table, *, pot_each: str, a="As Ks", b="2c 7d", board="Ah Kd 5c 9s 3h"):
-    return record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board=board, players=[
+    return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board=board, players=[
         PlayerIn(seat=1, contributed=D(pot_each), hole_cards=a), PlayerIn(seat=2, contributed=D(pot_each), hole_cards=b)]))
 
 

@@ -14,7 +14,7 @@ from apps.casinos.models import Department, LicenseType
 from apps.core.roles import Role
 from apps.counts.models import BadBeatCount, GamingDayClose
 from apps.counts.services import close_due_gaming_days
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory, StaffFactory
 
 D = Decimal
@@ -47,9 +47,9 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     PokerTableFactory(casino=casino, number=4, bad_beat_participation=False)
     # Rounds in: nine pots of $40 contribute $1 each; then four nines lose to a straight flush, four dealt in.
     for _ in range(9):
-        record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+        record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
             PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
-    bad_beat = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+    bad_beat = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
         PlayerIn(seat=1, name="Ana", contributed=D("200"), hole_cards="9s 9c"),
         PlayerIn(seat=4, name="Dee", contributed=D("200"), hole_cards="5s 4s"),
         PlayerIn(seat=6, name="Fay", contributed=D("2"), hole_cards="Kd 2c", folded=True),

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from apps.core.roles import Role
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory, StaffFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -15,7 +15,7 @@ def test_supervisor_logs_in_and_follows_a_round(live_server, page):
     table = RakeStructureFactory(table__number=7).table
     JackpotFactory(casino=table.casino)
     StaffFactory(username="sup", casino=table.casino, roles=[Role.POKER_SHIFT_SUPERVISOR])
-    round_of_play = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s",
+    round_of_play = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s",
                                                                  players=[
         PlayerIn(seat=1, name="Ana", contributed=Decimal("100"), hole_cards="9s 9c"),
         PlayerIn(seat=2, name="Ben", contributed=Decimal("100"), hole_cards="5s 4s")]))

@@ -9,14 +9,14 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
-from apps.badbeat.selectors import ledger
-from apps.badbeat.services import collect_contribution, record_payout, verify_claim
+from apps.badbeat.selectors import day_totals_agree, ledger
+from apps.badbeat.services import record_payout, take_contributions, verify_claim
 from apps.casinos.selectors import current_gaming_day
 from apps.core.roles import Role
 from apps.counts.models import BadBeatCount, CountMethod, WitnessKind
 from apps.counts.services import record_count
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import RoundOfPlay, RoundSource
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, StaffFactory
 
 D = Decimal
@@ -30,7 +30,7 @@ def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
     table = PokerTableFactory(casino=casino)
     dealer, boss, guard = (StaffFactory(casino=casino, roles=[r])
                            for r in (Role.DEALER, Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY))
-    bad_beat = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+    bad_beat = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
         PlayerIn(seat=1, contributed=D("10"), hole_cards="9s 9c"), PlayerIn(seat=2, contributed=D("10"), hole_cards="5s 4s")]))
     claim = Claim.objects.get(round_of_play=bad_beat)
     day = current_gaming_day(casino=casino)
@@ -46,8 +46,8 @@ def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
             start.wait()
             for pk in chunk:
                 with transaction.atomic():
-                    collect_contribution(round_of_play=RoundOfPlay.objects.select_related("table").get(pk=pk),
-                                         pot_total=D("20"), already_deducted=D("1"))
+                    take_contributions(rounds=[RoundOfPlay.objects.select_related("table").get(pk=pk)],
+                                       after_rake=[D("19")])
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -92,6 +92,7 @@ def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
     derived = ledger(jackpot=jackpot)
     assert (derived.balance, derived.reset_reserve) == (jackpot.balance, jackpot.reset_reserve)
     assert derived.contributions == total
+    assert day_totals_agree(jackpot=jackpot) == []  # the gaming day's running total, kept by 50 writers at once
     assert jackpot.balance + jackpot.reset_reserve == total - derived.payouts
     # Every contribution lies in exactly one count's range or after the last: none counted twice, none skipped.
     counts = list(BadBeatCount.objects.filter(table=table).order_by("through_contribution_id", "pk"))

@@ -9,7 +9,7 @@ from django.utils import timezone
 from apps.core.roles import Role
 from apps.counts.models import BadBeatCount, CountMethod, WitnessKind
 from apps.counts.services import receive_form_part, record_count
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
 D = Decimal
@@ -21,7 +21,7 @@ def day_with_form(casino, staff, supervisor):
     JackpotFactory(casino=casino, minimum_pot=D("0"))
     table = PokerTableFactory(casino=casino)
     RakeStructureFactory(table=table)
-    record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
+    record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
         PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D("20"), hole_cards="Qh Qd")]))
     form = record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=staff(Role.DEALER),
                         witness=supervisor, witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,

@@ -28,7 +28,7 @@ from apps.counts.services import (
     reconcile_gaming_day,
     record_count,
 )
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
 D = Decimal
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 
 def pot(table, each="15.00", at=None):
-    return record_round(table=table, round_in=RoundIn(started_at=at or timezone.now(), board="2h 7d 9c Js Kd", players=[
+    return record_round_of_play(table=table, round_in=RoundIn(started_at=at or timezone.now(), board="2h 7d 9c Js Kd", players=[
         PlayerIn(seat=1, contributed=D(each), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D(each), hole_cards="Qh Qd")]))
 
 

@@ -10,8 +10,8 @@ from apps.core.roles import Role
 from apps.decks.models import AlertKind, DeckAlert, RoundDeck
 from apps.decks.selectors import alternation_breaks
 from apps.decks.services import refresh_deck_alerts
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import RoundOfPlay
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.decks.factories import deck_at_table
 from tests.factories import PokerTableFactory
 
@@ -28,8 +28,8 @@ def shuffler_table(casino, staff):
 
 
 def deal(table, deck, minutes):
-    return record_round(table=table, round_in=RoundIn(
-        started_at=timezone.now() - timedelta(minutes=60 - minutes), extra={"deck": deck} if deck else {},
+    return record_round_of_play(table=table, round_in=RoundIn(
+        started_at=timezone.now() - timedelta(minutes=60 - minutes), deck=deck or "",
         players=[PlayerIn(seat=1, contributed=Decimal("2")), PlayerIn(seat=2, contributed=Decimal("1"), folded=True)]))
 
 

@@ -146,17 +146,17 @@ class TestWrongCountDuringARound:
     def test_14_15_g_the_round_must_be_called_dead_and_the_count_is_linked_to_it(self, table, opened, dealer):
         from decimal import Decimal
 
-        from apps.rounds.services import PlayerIn, RoundIn, record_round
+        from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 
         def round_in(**kwargs):
             return RoundIn(started_at=T0 + timedelta(minutes=5), players=[
                 PlayerIn(seat=1, contributed=Decimal("10"), hole_cards="As Ad"),
                 PlayerIn(seat=2, contributed=Decimal("10"), hole_cards="Ks Kd")], board="2c 3d 4h 9s Tc", **kwargs)
 
-        played = record_round(table=table, round_in=round_in())
+        played = record_round_of_play(table=table, round_in=round_in())
         with pytest.raises(DomainError, match=r"14.15\(g\)"):
             record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=played)
-        dead = record_round(table=table, round_in=round_in(dead_reason="Deck R-1 counted 53 cards"))
+        dead = record_round_of_play(table=table, round_in=round_in(dead_reason="Deck R-1 counted 53 cards"))
         event = record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=dead)
         assert event.round_of_play == dead and dead.is_dead
         opened.refresh_from_db()

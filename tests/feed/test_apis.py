@@ -1,4 +1,4 @@
-"""The rounds API: JSON rounds and PHH text in, with roles and field-level errors."""
+"""The hand feed's API: JSON rounds and PHH text in, with roles and field-level errors."""
 from decimal import Decimal
 from pathlib import Path
 
@@ -70,7 +70,9 @@ def test_phh_text_imports_once(api, supervisor, table):
     assert first.status_code == 201, first.content
     assert first.json()["imported"] > 50 and first.json()["skipped"] == 0
     again = api.post("/api/rounds/phh/", {"table": table.pk, "phh": text}, format="json")
-    assert again.json() == {"imported": 0, "skipped": first.json()["imported"]}
+    assert (again.json()["imported"], again.json()["skipped"]) == (0, first.json()["imported"])
+    assert again.json()["variants"] == {"NT": {"imported": 0, "already_stored": first.json()["imported"],
+                                               "refused": []}}
 
 
 def test_malformed_phh_is_a_400(api, supervisor, table):
@@ -101,3 +103,106 @@ def test_betting_rounds_through_the_api(api, supervisor, table):
     players[0]["streets"] = ["15.00", "10.00"]
     refused = api.post("/api/rounds/", body(table, players=players), format="json")
     assert refused.status_code == 400 and "players[0].streets" in refused.json()
+
+
+def test_phh_without_a_table_goes_to_the_tables_that_deal_each_game(api, supervisor, table):
+    """No table given: each hand to a table of the user's casino that deals its game, with a summary per variant."""
+    table.small_blind, table.big_blind = Decimal("50"), Decimal("100")
+    table.save()
+    api.force_authenticate(supervisor)
+    text = sorted(PLURIBUS.glob("*.phhs"))[0].read_text()
+    response = api.post("/api/rounds/phh/", {"phh": text}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["variants"]["NT"]["imported"] == body["imported"] > 50
+    assert body["tables"] == {str(table.number): body["imported"]}
+
+
+def test_a_phh_text_no_table_can_take_is_a_400_with_the_reason(api, supervisor, table):
+    api.force_authenticate(supervisor)
+    text = (PLURIBUS.parent / "phua-xuan-2019.phh").read_text()
+    response = api.post("/api/rounds/phh/", {"phh": text}, format="json")
+    assert response.status_code == 400
+    assert "variant 'NS' is not taken in" in response.json()["phh"][0]
+
+
+@pytest.fixture
+def big_phh():
+    """Eleven Pluribus sessions: more hands than an API request takes at once."""
+    files = sorted(PLURIBUS.glob("*.phhs"))[:11]
+    text, number = [], 0
+    for path in files:
+        for section in path.read_text().split("\n\n"):
+            if section.strip():
+                number += 1
+                text.append(f"[{number}]\n" + section.split("\n", 1)[1])
+    assert number > 1000
+    return "\n\n".join(text), number
+
+
+def test_an_import_of_more_than_1000_hands_runs_as_a_job_with_its_progress(
+        api, supervisor, table, big_phh, django_capture_on_commit_callbacks, monkeypatch):
+    """202 with the job; the Celery task (run on commit) imports in batches and keeps its progress on the job, which
+    GET /api/phh-imports/{id}/ reports to the user's casino, then the summary."""
+    from apps.feed import services
+
+    table.small_blind, table.big_blind = Decimal("50"), Decimal("100")
+    table.save()
+    text, hands = big_phh
+    seen: list[int] = []
+    real_import = services.import_phh
+
+    def watched(**kwargs):
+        progress = kwargs["progress"]
+
+        def spy(count):
+            progress(count)
+            seen.append(services.ImportJob.objects.get().processed)
+        return real_import(**{**kwargs, "progress": spy})
+
+    monkeypatch.setattr(services, "import_phh", watched)
+    api.force_authenticate(supervisor)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = api.post("/api/rounds/phh/", {"phh": text, "name": "sessions.phhs"}, format="json")
+    assert response.status_code == 202, response.content
+    job = response.json()
+    assert (job["status"], job["hands"], job["processed"]) == ("queued", hands, 0)
+    assert response["Location"] == job["url"] == f"/api/phh-imports/{job['id']}/"
+    assert not RoundOfPlay.objects.exists()
+    for callback in callbacks:
+        callback()  # the worker picks the task up
+    assert seen == sorted(seen) and 0 < seen[1] < hands and len(seen) > 5
+    done = api.get(job["url"]).json()
+    assert (done["status"], done["processed"]) == ("done", hands)
+    assert done["summary"]["variants"]["NT"]["imported"] == hands == RoundOfPlay.objects.count()
+    from apps.feed.services import run_import_job
+
+    assert run_import_job(job_id=job["id"]).status == "done" and RoundOfPlay.objects.count() == hands  # idempotent
+
+
+def test_an_import_job_is_read_only_in_its_casino(api, staff, supervisor, table):
+    from apps.feed.models import ImportJob
+    from tests.factories import CasinoFactory, StaffFactory
+
+    job = ImportJob.objects.create(casino=table.casino, requested_by=supervisor, name="x", text="", hands=2000)
+    api.force_authenticate(StaffFactory(casino=CasinoFactory(), roles=[Role.POKER_SHIFT_SUPERVISOR]))
+    assert api.get(f"/api/phh-imports/{job.pk}/").status_code == 404
+    api.force_authenticate(staff(Role.SURVEILLANCE))
+    assert api.get(f"/api/phh-imports/{job.pk}/").status_code == 403
+
+
+@pytest.mark.parametrize(("player", "field"), [
+    ({"draws": [{"discarded": "As", "drawn": "Zz"}]}, "players[0].draws[0]"),
+    ({"draws": [{"discarded": "As", "drawn": "Kd"}, {"discarded": "", "drawn": ""}]}, "players[0].draws"),
+])
+def test_draws_are_checked_with_the_field_at_fault(api, casino, supervisor, player, field):
+    from apps.tables.models import Game
+    from apps.tables.services import create_table
+
+    draw = create_table(casino=casino, number=30, game=Game.DRAW_HIGH, seats=6, minimum_wager=Decimal("2"))
+    api.force_authenticate(supervisor)
+    players = [{"seat": 1, "contributed": "5", "hole_cards": "2c 3c 4c 5c 6c", **player},
+               {"seat": 2, "contributed": "5", "hole_cards": "Ad Ac Ah As Kd"}]
+    response = api.post("/api/rounds/", {"table": draw.pk, "players": players}, format="json")
+    assert response.status_code == 400 and field in response.json(), response.json()
+    assert not RoundOfPlay.objects.exists()

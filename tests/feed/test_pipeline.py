@@ -5,8 +5,8 @@ import pytest
 from django.utils import timezone
 
 from apps.core.exceptions import DomainError
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import Pot, PotAward, RoundOfPlay, RoundPlayer
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
 D = Decimal
@@ -32,7 +32,7 @@ def test_14_7_c_4_side_pots_for_an_all_in_player():
     """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300."""
     table = RakeStructureFactory().table
     JackpotFactory(casino=table.casino)
-    round_of_play = record_round(table=table, round_in=round_in([
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
         PlayerIn(seat=1, contributed=D("50.00"), hole_cards="As Ad"),    # best hand: wins the main pot
         PlayerIn(seat=2, contributed=D("200.00"), hole_cards="Ks Kd"),   # second best: wins the side pot
         PlayerIn(seat=3, contributed=D("200.00"), hole_cards="7c 2d"),
@@ -49,7 +49,7 @@ def test_14_7_c_4_side_pots_for_an_all_in_player():
 
 def test_14_10_j_board_plays_splits_the_pot():
     table = PokerTableFactory()
-    round_of_play = record_round(table=table, round_in=round_in([
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
         PlayerIn(seat=1, contributed=D("20.00"), hole_cards="2c 3d"),
         PlayerIn(seat=2, contributed=D("20.00"), hole_cards="4c 5d"),
     ], board="As Ks Qs Js Ts"))
@@ -59,7 +59,7 @@ def test_14_10_j_board_plays_splits_the_pot():
 
 def test_everyone_folds_to_the_last_player_without_a_showdown():
     table = PokerTableFactory()
-    round_of_play = record_round(table=table, round_in=round_in([
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
         PlayerIn(seat=1, contributed=D("1.00"), folded=True),
         PlayerIn(seat=2, contributed=D("6.00")),
         PlayerIn(seat=3, contributed=D("2.00"), folded=True),
@@ -90,7 +90,7 @@ def test_everyone_folds_to_the_last_player_without_a_showdown():
 def test_bad_input_is_refused_with_the_field_and_nothing_is_stored(players, board, field, words):
     table = PokerTableFactory()
     with pytest.raises(DomainError) as exc:
-        record_round(table=table, round_in=round_in(players, board=board))
+        record_round_of_play(table=table, round_in=round_in(players, board=board))
     assert exc.value.field == field
     assert words in exc.value.message
     assert not RoundOfPlay.objects.exists() and not RoundPlayer.objects.exists()
@@ -99,9 +99,9 @@ def test_bad_input_is_refused_with_the_field_and_nothing_is_stored(players, boar
 def test_a_source_hand_is_stored_once():
     table = PokerTableFactory()
     players = [PlayerIn(seat=1, contributed=D("1")), PlayerIn(seat=2, contributed=D("2"), folded=True)]
-    record_round(table=table, round_in=round_in(players, source_digest="a" * 64))
+    record_round_of_play(table=table, round_in=round_in(players, source_digest="a" * 64))
     with pytest.raises(DomainError):
-        record_round(table=table, round_in=round_in(players, source_digest="a" * 64))
+        record_round_of_play(table=table, round_in=round_in(players, source_digest="a" * 64))
     assert RoundOfPlay.objects.count() == 1
 
 
@@ -109,7 +109,7 @@ def test_14_15_g_a_dead_round_returns_every_chip_and_takes_nothing():
     """Missing or extra cards found during a round: the round is called dead, every chip goes back."""
     table = RakeStructureFactory().table
     JackpotFactory(casino=table.casino)
-    round_of_play = record_round(table=table, round_in=round_in([
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
         PlayerIn(seat=1, contributed=D("60.00"), hole_cards="As Ad"),
         PlayerIn(seat=2, contributed=D("60.00"), hole_cards="Ks Kd"),
         PlayerIn(seat=3, contributed=D("5.00"), folded=True),
@@ -123,3 +123,38 @@ def test_14_15_g_a_dead_round_returns_every_chip_and_takes_nothing():
     assert not Contribution.objects.exists() and Jackpot.objects.get().balance == 0
     put_in = sum(p.contributed for p in round_of_play.players.all())
     assert put_in == sum(p.returned for p in round_of_play.players.all()) == round_of_play.refunded_amount
+
+
+def test_14_19_c_the_contribution_is_computed_from_the_pot_after_the_rake():
+    """The money path takes the rake first (14.14), then the bad beat contribution from what is left (14.19(c)):
+    10 % of a $200 pot is $20 of rake; 5 % of the $180 left is $9.00 (it would be $10.00 from the whole pot)."""
+    table = RakeStructureFactory(percentage=D("10"), maximum=D("50"), increment=D("0.01")).table
+    JackpotFactory(casino=table.casino, minimum_pot=D("20"), contribution_amount=None,
+                   contribution_percentage=D("5"), maximum_contribution=D("20"))
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("100.00"), hole_cards="As Ad"),
+        PlayerIn(seat=2, contributed=D("100.00"), hole_cards="Ks Kd")], board="2c 7d 9h Jc 3s"))
+    contribution = round_of_play.bad_beat_contributions.get()
+    assert round_of_play.rake_record.amount == D("20.00")
+    assert (contribution.basis, contribution.amount) == (D("180.00"), D("9.00"))
+    assert "5.00% of $180.00 after rake = $9.00" in contribution.explanation
+    assert round_of_play.pots.get().deducted == D("29.00")
+    conserved(round_of_play)
+
+
+def test_14_19_c_the_money_path_reads_in_the_regulations_order():
+    """One function, read top to bottom: the steps appear in record_rounds_of_play in the order of the regulation,
+    each a named service of the app that owns it; no step is reached through a settings string or a signal."""
+    import inspect
+
+    from apps.feed import services
+
+    source = inspect.getsource(services.record_rounds_of_play)
+    steps = ["verify_round(", "build_round(", "rake.take_rake(", "badbeat.take_contributions(", "_award(",
+             "records.move_kill_button(", "decks.record_round_decks(", "badbeat.check_showdowns("]
+    positions = [source.index(step) for step in steps]
+    assert positions == sorted(positions)
+    assert "import_string" not in inspect.getsource(services) and ".send(" not in source
+    from django.conf import settings
+
+    assert not hasattr(settings, "POT_DEDUCTIONS") and not hasattr(settings, "BAD_BEAT_SHARED_PAYOUT")

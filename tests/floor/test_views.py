@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from apps.core.roles import Role
-from apps.rounds.services import PlayerIn, RoundIn, record_round
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def round_of_play(casino):
     table = PokerTableFactory(casino=casino)
     JackpotFactory(casino=casino)
-    return record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+    return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
         PlayerIn(seat=1, name="Ana", contributed=Decimal("100"), hole_cards="9s 9c"),
         PlayerIn(seat=2, name="Ben", contributed=Decimal("100"), hole_cards="5s 4s")]))
 
@@ -92,7 +92,7 @@ def test_dashboard_totals_per_table_are_not_multiplied_by_joins(casino):
 
     table = RakeStructureFactory(table__casino=casino).table
     for _ in range(2):
-        record_round(table=table, round_in=RoundIn(started_at=timezone.now(), board="Ah Kd 5c 9s 3h", players=[
+        record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="Ah Kd 5c 9s 3h", players=[
             PlayerIn(seat=1, contributed=Decimal("50"), hole_cards="As Ks"),
             PlayerIn(seat=2, contributed=Decimal("50"), hole_cards="2c 7d")]))
     summary = floor_summary(casino=casino, gaming_day=current_gaming_day(casino=casino))

@@ -6,9 +6,9 @@ from django.utils import timezone
 
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.irregularities.models import Irregularity, IrregularityKind
 from apps.irregularities.services import log_irregularity
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.decks.factories import deck_at_table
 from tests.factories import PokerTableFactory
 
@@ -21,7 +21,7 @@ def table(casino):
 
 
 def test_14_15_g_a_dead_round_from_the_feed_is_logged(table):
-    dead = record_round(table=table, round_in=RoundIn(started_at=timezone.now(), dead_reason="52nd card missing", players=[
+    dead = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), dead_reason="52nd card missing", players=[
         PlayerIn(seat=1, contributed=Decimal("4")), PlayerIn(seat=2, contributed=Decimal("4"))]))
     irregularity = Irregularity.objects.get()
     assert irregularity.kind == IrregularityKind.DEAD_ROUND and irregularity.round_of_play == dead
@@ -49,7 +49,7 @@ def test_bad_input_names_the_field(table, kwargs, field):
 
 def test_a_round_of_another_table_is_refused(table, casino):
     other = PokerTableFactory(casino=casino, number=9)
-    played = record_round(table=other, round_in=RoundIn(started_at=timezone.now(), players=[
+    played = record_round_of_play(table=other, round_in=RoundIn(started_at=timezone.now(), players=[
         PlayerIn(seat=1, contributed=Decimal("2")), PlayerIn(seat=2, contributed=Decimal("1"), folded=True)]))
     with pytest.raises(DomainError) as exc:
         log_irregularity(table=table, kind=IrregularityKind.MISDEAL, description="x", round_of_play=played)

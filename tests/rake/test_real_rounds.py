@@ -7,9 +7,9 @@ from pokerkit import HandHistory
 from pokerkit.state import BetCollection, ChipsPulling
 
 from apps.core.roles import Role
+from apps.feed.services import import_phh
 from apps.rake.models import RakeMethod, RakeRecord
 from apps.rake.services import post_rake_structure
-from apps.rounds.services import import_phh
 from tests.factories import PokerTableFactory
 
 SESSION = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "phh" / "pluribus" / "30.phhs"
@@ -61,7 +61,7 @@ def test_14_14_b_1_percentage_rake_on_real_rounds_betting_round_by_betting_round
     """At most 10 % of the sums bet in each betting round, each rounded down to the $1 chip, at most $500."""
     table = PokerTableFactory(bad_beat_participation=False)
     post_rake_structure(table=table, percentage=D("10"), maximum=D("500.00"), minimum_pot=D("200"))
-    import_phh(table=table, text=SESSION.read_text(), name=SESSION.name)
+    import_phh(casino=table.casino, table=table, text=SESSION.read_text(), name=SESSION.name)
     found = records(table)
     assert len(found) == len(expected_hands) > 50
     several_rounds = checked_by_round = 0
@@ -84,7 +84,7 @@ def test_14_14_b_2_incremental_rake_on_real_rounds(expected_pots):
     levels = [{"pot": "200", "take": "1"}, {"pot": "500", "take": "1"}, {"pot": "1000", "take": "2"},
               {"pot": "3000", "take": "3"}]
     post_rake_structure(table=table, method=RakeMethod.INCREMENTAL, maximum=D("5.00"), levels=levels)
-    import_phh(table=table, text=SESSION.read_text(), name=SESSION.name)
+    import_phh(casino=table.casino, table=table, text=SESSION.read_text(), name=SESSION.name)
     found = records(table)
     for name, pot in expected_pots.items():
         expected = min(sum((D(lv["take"]) for lv in levels if pot >= D(lv["pot"])), D(0)), D("5"))

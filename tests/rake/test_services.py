@@ -5,9 +5,9 @@ import pytest
 from django.utils import timezone
 
 from apps.core.exceptions import DomainError
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rake.models import RakeRecord
 from apps.rake.services import compute_percentage_rake, post_rake_structure
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import PokerTableFactory, RakeStructureFactory
 
 D = Decimal
@@ -44,7 +44,7 @@ class TestPercentageRake:
 
 
 def record(table, players, board=""):
-    return record_round(table=table, round_in=RoundIn(players=players, board=board, started_at=timezone.now()))
+    return record_round_of_play(table=table, round_in=RoundIn(players=players, board=board, started_at=timezone.now()))
 
 
 class TestRakeRound:
@@ -90,11 +90,11 @@ class TestPerBettingRound:
 
 
 def test_14_14_e_nothing_is_raked_after_the_pot_is_pushed():
-    from apps.rake.services import rake_round
+    from apps.rake.services import take_rake
 
     table = RakeStructureFactory().table
     round_of_play = record(table, [PlayerIn(seat=1, contributed=D("50"), hole_cards="As Ks"),
                                    PlayerIn(seat=2, contributed=D("50"), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h")
     with pytest.raises(DomainError, match=r"14.14\(e\)"):
-        rake_round(round_of_play=round_of_play, pot_total=D("100"), already_deducted=D("0"))
+        take_rake(rounds=[round_of_play])
     assert RakeRecord.objects.filter(round_of_play=round_of_play).count() == 1

@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from apps.core.roles import Role
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rake.selectors import rake_by_hour, rake_by_shift
-from apps.rounds.services import PlayerIn, RoundIn, record_round
 from tests.factories import RakeStructureFactory
 
 NEW_YORK = ZoneInfo("America/New_York")
@@ -21,7 +21,7 @@ def day_of_rounds(casino):
     """Three raked rounds of gaming day 20 Nov 2026 (06:00 to 06:00): 07:10, 15:30 and 05:59 next morning."""
     table = RakeStructureFactory(table__casino=casino, table__number=3).table
     for at, each in [((20, 7, 10), "30.00"), ((20, 15, 30), "100.00"), ((21, 5, 59), "20.00")]:
-        record_round(table=table, round_in=RoundIn(started_at=datetime(2026, 11, *at, tzinfo=NEW_YORK), players=[
+        record_round_of_play(table=table, round_in=RoundIn(started_at=datetime(2026, 11, *at, tzinfo=NEW_YORK), players=[
             PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
             PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h"))
     return table

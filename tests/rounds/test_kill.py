@@ -5,8 +5,9 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import KillMove, KillRecord
-from apps.rounds.services import PlayerIn, RoundIn, current_kill, kill_limits, record_round
+from apps.rounds.services import current_kill, kill_limits
 from apps.tables.models import BettingStructure, Game, KillOption
 from tests.factories import PokerTableFactory
 
@@ -24,7 +25,7 @@ def table(casino):
 
 def play(table, each, hands, minute):
     """Seats 1-3 each put in `each`; hands: seat -> four hole cards."""
-    return record_round(table=table, round_in=RoundIn(
+    return record_round_of_play(table=table, round_in=RoundIn(
         started_at=timezone.now() - timedelta(minutes=60 - minute), board=BOARD,
         players=[PlayerIn(seat=s, contributed=D(each), hole_cards=h) for s, h in hands.items()]))
 

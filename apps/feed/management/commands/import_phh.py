@@ -1,4 +1,5 @@
 """python manage.py import_phh PATH... — take PHH hand histories in as rounds of play."""
+import re
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -6,43 +7,77 @@ from tqdm import tqdm
 
 from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
-from apps.rounds.services import import_phh
-from apps.tables.models import Game, PokerTable
+from apps.feed.services import ImportSummary, import_phh
+from apps.tables.models import PokerTable
+
+_HEADER = re.compile(r"^\s*\[[^\]]+\]\s*$", re.MULTILINE)
 
 
 class Command(BaseCommand):
-    help = ("Import PHH hand histories (.phh, .phhs; files or folders) as rounds of play at a table. "
-            "Each source hand is stored once: importing again changes nothing.")
+    help = ("Import PHH hand histories (.phh, .phhs; files or folders) as rounds of play. Each hand goes to a table "
+            "of the casino that deals its game (or to --table). Each source hand is stored once: importing again "
+            "changes nothing. A malformed file is refused whole; a hand no table can take is refused with the reason.")
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", help="PHH files or folders holding them")
         parser.add_argument("--casino", help="casino code (default: the only casino)")
-        parser.add_argument("--table", type=int, help="table number (default: the lowest hold'em table)")
+        parser.add_argument("--table", type=int, help="record every hand at this table number (hands of a game it "
+                                                      "does not deal are refused)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, **options):
-        table = self._table(options["casino"], options["table"])
+        casino = self._casino(options["casino"])
+        table = None
+        if options["table"] is not None:
+            table = PokerTable.objects.filter(casino=casino, number=options["table"]).first()
+            if table is None:
+                raise CommandError(f"No table {options['table']} at {casino.code}.")
         files = self._files(options["paths"])
         if not files:
             raise CommandError("No .phh or .phhs file found under the given paths.")
-        imported = skipped = 0
-        failures = []
-        with tqdm(total=len(files), unit="file", disable=options["no_progress"] or None,
-                  desc=f"Table {table.number}") as bar:
-            for path in files:
+        texts = []
+        summary = ImportSummary()
+        for path in files:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError) as exc:
+                summary.files_refused.append((str(path), f"cannot be read as UTF-8 text ({exc})"))
+                continue
+            texts.append((path, text, max(1, len(_HEADER.findall(text)))))
+        with tqdm(total=sum(n for _, _, n in texts), unit="hand", disable=options["no_progress"] or None,
+                  desc="Importing", dynamic_ncols=True) as bar:
+            for path, text, count in texts:
+                before = bar.n
                 try:
-                    result = import_phh(table=table, text=path.read_text(encoding="utf-8"), name=path.name)
-                except (DomainError, UnicodeDecodeError) as exc:
-                    failures.append(f"{path}: {getattr(exc, 'message', exc)}")
-                else:
-                    imported += result.imported
-                    skipped += result.skipped
-                bar.update(1)
-                bar.set_postfix(imported=imported, skipped=skipped)
-        self.stdout.write(f"Imported {imported} rounds of play at table {table.number}; "
-                          f"{skipped} already stored; {len(failures)} file(s) refused.")
-        if failures:
-            raise CommandError("Refused (nothing stored from these files):\n" + "\n".join(failures))
+                    import_phh(casino=casino, text=text, name=path.name, table=table, summary=summary,
+                               progress=bar.update)
+                except DomainError as exc:
+                    summary.files_refused.append((str(path), exc.message))
+                bar.update(max(0, before + count - bar.n))
+                bar.set_postfix(imported=summary.imported, stored=summary.already_stored, refused=summary.refused)
+        self._report(summary)
+        if summary.files_refused or (summary.refused and not (summary.imported or summary.already_stored)):
+            reasons = [f"{name}: {reason}" for name, reason in summary.files_refused] + [
+                f"{label}: {reason}" for t in summary.variants.values() for label, reason in t.refused]
+            raise CommandError(f"{len(summary.files_refused)} file(s) refused (nothing stored from them), "
+                               f"{summary.refused} hand(s) refused:\n" + "\n".join(reasons))
+
+    def _report(self, summary: ImportSummary) -> None:
+        tables = ", ".join(f"table {n}: {c}" for n, c in sorted(summary.tables.items())) or "none"
+        self.stdout.write(f"Imported {summary.imported} rounds of play ({tables}); {summary.already_stored} already "
+                          f"stored; {summary.refused} hand(s) refused; {len(summary.files_refused)} file(s) refused.")
+        for code, tally in sorted(summary.variants.items()):
+            self.stdout.write(f"  {code:<6} imported {tally.imported:>6}, already stored {tally.already_stored:>6}, "
+                              f"refused {len(tally.refused):>4}")
+        refused = [(label, reason) for t in summary.variants.values() for label, reason in t.refused]
+        if refused:
+            self.stdout.write("Hands refused:")
+            for label, reason in refused:
+                self.stdout.write(f"  {label}: {reason}")
+        if summary.files_refused:
+            self.stdout.write("Files refused (nothing stored from these files):")
+            for name, reason in summary.files_refused:
+                self.stdout.write(f"  {name}: {reason}")
 
     def _files(self, paths: list[str]) -> list[Path]:
         files: list[Path] = []
@@ -56,16 +91,11 @@ class Command(BaseCommand):
                 raise CommandError(f"{raw}: no such file or folder.")
         return files
 
-    def _table(self, casino_code: str | None, number: int | None) -> PokerTable:
+    def _casino(self, code: str | None) -> Casino:
         casinos = Casino.objects.all()
-        if casino_code:
-            casinos = casinos.filter(code=casino_code)
+        if code:
+            casinos = casinos.filter(code=code)
         if casinos.count() != 1:
             raise CommandError("Name the casino with --casino CODE (none or several exist). "
                                "A fresh database is set up with `python manage.py seed_demo`.")
-        tables = PokerTable.objects.filter(casino=casinos.get())
-        tables = tables.filter(number=number) if number is not None else tables.filter(game=Game.HOLDEM)
-        table = tables.order_by("number").first()
-        if table is None:
-            raise CommandError("No such table: create it first (or give --table NUMBER of a hold'em table).")
-        return table
+        return casinos.get()

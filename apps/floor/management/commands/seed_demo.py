@@ -20,10 +20,10 @@ from apps.counts.selectors import uncounted_total
 from apps.counts.services import close_gaming_day, receive_form_part, reconcile_gaming_day, record_count
 from apps.decks.models import Deck
 from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
+from apps.feed.services import ImportSummary, PlayerIn, RoundIn, import_phh, record_round_of_play
+from apps.feed.simulator import simulate_day
 from apps.rake.services import post_rake_structure
 from apps.rounds.models import RoundOfPlay, RoundSource
-from apps.rounds.services import PlayerIn, RoundIn, import_phh, record_round
-from apps.rounds.simulator import simulate_day
 from apps.tables.models import BettingStructure, Game, PokerTable
 from apps.tables.services import create_table, open_table
 
@@ -36,8 +36,57 @@ DEMO_TABLES = [
     (4, Game.OMAHA_HILO8, BettingStructure.FIXED_LIMIT, 10, D("2"), D("4"), D("4"), D("8"), "Back room", False, False),
     (5, Game.STUD, BettingStructure.FIXED_LIMIT, 8, D("0"), D("0"), D("5"), D("10"), "Back room", False, False),
     (9, Game.HOLDEM, BettingStructure.NO_LIMIT, 6, D("50"), D("100"), D("100"), None, "High limit", True, True),
+    # one table of each other game form of 14.8, 14.12A and 14.12B (closed until the room opens them)
+    (10, Game.HOLDEM, BettingStructure.FIXED_LIMIT, 10, D("2"), D("4"), D("4"), D("8"), "Main floor", True, False),
+    (11, Game.OMAHA, BettingStructure.POT_LIMIT, 9, D("1"), D("2"), D("2"), None, "Main floor", True, False),
+    (12, Game.STUD_LOW, BettingStructure.FIXED_LIMIT, 8, D("0"), D("0"), D("5"), D("10"), "Back room", False, False),
+    (13, Game.STUD_HILO, BettingStructure.FIXED_LIMIT, 8, D("0"), D("0"), D("5"), D("10"), "Back room", False, False),
+    (14, Game.STUD_HILO8, BettingStructure.FIXED_LIMIT, 8, D("0"), D("0"), D("5"), D("10"), "Back room", False, False),
+    (15, Game.FIVE_CARD_STUD, BettingStructure.FIXED_LIMIT, 8, D("0"), D("0"), D("5"), D("10"), "Back room", False,
+     False),
+    (16, Game.DRAW_HIGH, BettingStructure.FIXED_LIMIT, 8, D("1"), D("2"), D("2"), D("4"), "Back room", False, False),
+    (17, Game.DRAW_LOW, BettingStructure.FIXED_LIMIT, 8, D("1"), D("2"), D("2"), D("4"), "Back room", False, False),
+    (18, Game.TRIPLE_DRAW_27, BettingStructure.FIXED_LIMIT, 7, D("1"), D("2"), D("2"), D("4"), "Back room", False,
+     False),
+    (19, Game.BADUGI, BettingStructure.FIXED_LIMIT, 8, D("1"), D("2"), D("2"), D("4"), "Back room", False, False),
+    (20, Game.MAMBO_STUD, BettingStructure.FIXED_LIMIT, 10, D("0"), D("0"), D("2"), D("4"), "Back room", False, False),
 ]
-PLURIBUS = Path(settings.BASE_DIR).parent / "shared" / "data" / "phh" / "pluribus"
+FIXED, NO_LIMIT, POT_LIMIT = BettingStructure.FIXED_LIMIT, BettingStructure.NO_LIMIT, BettingStructure.POT_LIMIT
+#: Mixed-game tables: number, rotation name, seats, rounds of each game, games (14.8, 14.17)
+DEMO_ROTATIONS = [
+    (21, "H.O.R.S.E.", 8, 8, [
+        {"game": Game.HOLDEM, "betting_structure": FIXED, "small_blind": D("10"), "big_blind": D("20"),
+         "minimum_wager": D("20"), "maximum_wager": D("40"), "bad_beat_participation": True},
+        {"game": Game.OMAHA_HILO8, "betting_structure": FIXED, "small_blind": D("10"), "big_blind": D("20"),
+         "minimum_wager": D("20"), "maximum_wager": D("40")},
+        {"game": Game.STUD_LOW, "betting_structure": FIXED, "ante": D("3"), "bring_in": D("5"),
+         "minimum_wager": D("20"), "maximum_wager": D("40")},
+        {"game": Game.STUD, "betting_structure": FIXED, "ante": D("3"), "bring_in": D("5"),
+         "minimum_wager": D("20"), "maximum_wager": D("40")},
+        {"game": Game.STUD_HILO8, "betting_structure": FIXED, "ante": D("3"), "bring_in": D("5"),
+         "minimum_wager": D("20"), "maximum_wager": D("40")}]),
+    (22, "Players Championship (nine games)", 6, None, [
+        {"game": Game.HOLDEM, "betting_structure": NO_LIMIT, "small_blind": D("25"), "big_blind": D("50"),
+         "minimum_wager": D("50"), "bad_beat_participation": True},
+        {"game": Game.HOLDEM, "betting_structure": FIXED, "small_blind": D("25"), "big_blind": D("50"),
+         "minimum_wager": D("50"), "maximum_wager": D("100"), "bad_beat_participation": True},
+        {"game": Game.OMAHA, "betting_structure": POT_LIMIT, "small_blind": D("25"), "big_blind": D("50"),
+         "minimum_wager": D("50")},
+        {"game": Game.OMAHA_HILO8, "betting_structure": FIXED, "small_blind": D("25"), "big_blind": D("50"),
+         "minimum_wager": D("50"), "maximum_wager": D("100")},
+        {"game": Game.STUD, "betting_structure": FIXED, "ante": D("10"), "bring_in": D("15"),
+         "minimum_wager": D("50"), "maximum_wager": D("100")},
+        {"game": Game.STUD_HILO8, "betting_structure": FIXED, "ante": D("10"), "bring_in": D("15"),
+         "minimum_wager": D("50"), "maximum_wager": D("100")},
+        {"game": Game.STUD_LOW, "betting_structure": FIXED, "ante": D("10"), "bring_in": D("15"),
+         "minimum_wager": D("50"), "maximum_wager": D("100")},
+        {"game": Game.TRIPLE_DRAW_27, "betting_structure": FIXED, "small_blind": D("25"), "big_blind": D("50"),
+         "minimum_wager": D("50"), "maximum_wager": D("100")},
+        {"game": Game.SINGLE_DRAW_27, "betting_structure": NO_LIMIT, "small_blind": D("25"), "big_blind": D("50"),
+         "minimum_wager": D("50")}]),
+]
+PHH_DIR = Path(settings.BASE_DIR).parent / "shared" / "data" / "phh"
+PLURIBUS = PHH_DIR / "pluribus"
 
 
 class Command(BaseCommand):
@@ -83,6 +132,12 @@ class Command(BaseCommand):
                                 minimum_pot=D("10"))
             if is_open:
                 open_table(table=table)
+            tables[number] = table
+        for number, name, seats, per_game, rotation in DEMO_ROTATIONS:
+            table = PokerTable.objects.filter(casino=casino, number=number).first() or create_table(
+                casino=casino, number=number, seats=seats, rotation_name=name, rounds_per_game=per_game,
+                rotation=rotation, location="Mixed games", bad_beat_participation=True)
+            post_rake_structure(table=table, percentage=D("10"), maximum=D("10"), minimum_pot=D("20"))
             tables[number] = table
         if not Jackpot.objects.filter(casino=casino).exists():
             primary = post_jackpot_rules(
@@ -131,7 +186,7 @@ class Command(BaseCommand):
         for table_id, round_in in simulate_day(seed=seed + 1, start=start, end=end - timedelta(minutes=20),
                                                rounds_per_hour=20, tables=[(t.pk, t.small_blind, t.big_blind)
                                                                            for n, t in tables.items() if n in (1, 2, 3)]):
-            record_round(table=PokerTable.objects.get(pk=table_id), round_in=round_in)
+            record_round_of_play(table=PokerTable.objects.get(pk=table_id), round_in=round_in)
         people = {r: User.objects.get(username=r.value) for r in Role}
         forms = []
         for number in (1, 2, 3):
@@ -160,11 +215,11 @@ class Command(BaseCommand):
         count = 0
         for table_id, round_in in simulate_day(seed=seed, start=start, end=now, rounds_per_hour=25, tables=[
                 (t.pk, t.small_blind, t.big_blind) for n, t in tables.items() if n in (1, 2, 3)]):
-            record_round(table=PokerTable.objects.get(pk=table_id), round_in=round_in)
+            record_round_of_play(table=PokerTable.objects.get(pk=table_id), round_in=round_in)
             count += 1
         self.stdout.write(f"Dealt {count} simulated rounds on tables 1-3.")
         # A bad beat for the supervisor to look at: four nines lose to a straight flush.
-        record_round(table=tables[3], round_in=RoundIn(
+        record_round_of_play(table=tables[3], round_in=RoundIn(
             started_at=now - timedelta(minutes=3), board="9h 9d 6s 7s 8s", source=RoundSource.SIMULATOR,
             source_name="scripted bad beat", players=[
                 PlayerIn(seat=1, name="Ana", contributed=D("480.00"), hole_cards="9s 9c"),
@@ -174,8 +229,14 @@ class Command(BaseCommand):
         self.stdout.write("A bad beat waits for the supervisor's verification at table 3 (Bad beat claims).")
         if PLURIBUS.is_dir():
             files = sorted(PLURIBUS.glob("*.phhs"))[:2]
-            imported = sum(import_phh(table=tables[9], text=f.read_text(), name=f.name).imported for f in files)
+            imported = sum(import_phh(casino=casino, table=tables[9], text=f.read_text(), name=f.name).imported
+                           for f in files)
             self.stdout.write(f"Imported {imported} real hands (Pluribus) at table 9.")
+            famous = ImportSummary()
+            for path in sorted(PHH_DIR.glob("*.phh")):  # each to the table that deals its game; short-deck refused
+                import_phh(casino=casino, text=path.read_text(), name=path.name, summary=famous)
+            self.stdout.write(f"Imported {famous.imported} famous hands (badugi, 2-7 triple draw, Omaha, hold 'em) "
+                              f"at the tables dealing their games; {famous.refused} refused (short-deck).")
         from apps.casinos.models import User
 
         clerk, boss = (User.objects.get(username=r.value) for r in (Role.ACCOUNTING, Role.POKER_SHIFT_SUPERVISOR))

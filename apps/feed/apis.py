@@ -1,0 +1,181 @@
+"""The hand feed's API: a round of play as JSON, PHH text, and import jobs. Thin: validate, call one service."""
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.core.permissions import RulesPermission
+from apps.rounds.apis import RoundListApi, RoundOutput
+from apps.rounds.models import RoundSource
+from apps.tables.models import BettingStructure, Game, PokerTable
+
+from . import selectors
+from .models import ImportJob
+from .services import (
+    ASYNC_IMPORT_HANDS,
+    DrawIn,
+    PlayerIn,
+    RoundIn,
+    count_hands,
+    import_phh,
+    queue_import,
+    record_round_of_play,
+)
+
+
+class DrawInput(serializers.Serializer):
+    discarded = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                      help_text="Cards thrown away ('' to stand pat), e.g. 'As Qs'.")
+    drawn = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                  help_text="Cards dealt in their place.")
+
+
+class PlayerInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=11)
+    name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    contributed = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    hole_cards = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                       help_text="The cards held at the end (in a draw game, after the last draw).")
+    dealt_cards = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                        help_text="Draw games: the hand as first dealt.")
+    draws = DrawInput(many=True, required=False, default=list, help_text="Draw games: each draw, in order.")
+    folded = serializers.BooleanField(required=False, default=False)
+    mucked = serializers.BooleanField(required=False, default=False)
+    starting_stack = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
+                                              allow_null=True, default=None)
+    streets = serializers.ListField(child=serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0),
+                                    required=False, default=list, max_length=8,
+                                    help_text="What the player put in each betting round (they add up to contributed).")
+
+
+class RoundCreateInput(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=PokerTable.objects.all())
+    game = serializers.ChoiceField(choices=Game.choices, required=False, allow_null=True, default=None,
+                                   help_text="The game dealt; required at a mixed-game table.")
+    betting_structure = serializers.ChoiceField(choices=BettingStructure.choices, required=False, allow_null=True,
+                                                default=None, help_text="Where the rotation deals the game in several.")
+    started_at = serializers.DateTimeField(required=False)
+    board = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    players = PlayerInput(many=True)
+    external_id = serializers.CharField(max_length=120, required=False, allow_blank=True, default="",
+                                        help_text="The feed's id of this round; a repeated id is refused.")
+    deck = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+                                 help_text="Serial of the deck dealt (checked for shuffler alternation, 14.2(d)3).")
+    dead_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+                                        help_text="Set when the round was called dead: every chip is returned "
+                                                  "(N.J.A.C. 13:69F-14.15(g)).")
+
+
+class RoundsApi(RoundListApi):
+    """GET: rounds of play of the user's casino, newest first. POST: record one round of play (JSON) along the
+    money path: pots, rake, contribution, awards, deck, bad beat check."""
+
+    perms_by_method = {"POST": "rounds.add_roundofplay"}
+
+    @extend_schema(request=RoundCreateInput, responses={201: RoundOutput})
+    def post(self, request):
+        data = RoundCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        table = get_object_or_404(PokerTable.objects.select_related("casino").prefetch_related("rotation"),
+                                  pk=values["table"].pk, casino_id=request.user.casino_id)
+        self.check_object_permissions(request, table)
+        external_id = values["external_id"]
+        digest = None
+        if external_id:
+            import hashlib
+
+            digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest()
+        players = [PlayerIn(**(p | {"streets": tuple(p["streets"]), "draws": tuple(DrawIn(**d) for d in p["draws"])}))
+                   for p in values["players"]]
+        round_of_play = record_round_of_play(table=table, recorded_by=request.user, round_in=RoundIn(
+            players=players, started_at=values.get("started_at") or timezone.now(), board=values["board"],
+            game=values["game"], betting_structure=values["betting_structure"], source=RoundSource.JSON,
+            source_name=external_id, source_digest=digest, dead_reason=values["dead_reason"], deck=values["deck"]))
+        return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)
+
+
+class PhhImportInput(serializers.Serializer):
+    table = serializers.PrimaryKeyRelatedField(queryset=PokerTable.objects.all(), required=False, allow_null=True,
+                                               default=None,
+                                               help_text="Record every hand at this table; without it each hand goes "
+                                                         "to a table of the casino that deals its game.")
+    phh = serializers.CharField(help_text="The text of a .phh or .phhs hand history.")
+    name = serializers.CharField(max_length=200, required=False, default="api.phhs")
+
+
+class VariantSummaryOutput(serializers.Serializer):
+    imported = serializers.IntegerField()
+    already_stored = serializers.IntegerField()
+    refused = serializers.ListField(child=serializers.DictField(child=serializers.CharField()))
+
+
+class PhhImportOutput(serializers.Serializer):
+    imported = serializers.IntegerField()
+    skipped = serializers.IntegerField(help_text="Hands already stored.")
+    refused = serializers.IntegerField(help_text="Hands no table of the casino can take (see variants).")
+    variants = serializers.DictField(child=VariantSummaryOutput())
+    tables = serializers.DictField(child=serializers.IntegerField(), help_text="Table number -> rounds imported.")
+
+
+class ImportJobOutput(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ImportJob
+        fields = ["id", "url", "name", "status", "hands", "processed", "summary", "error", "created_at", "started_at",
+                  "finished_at"]
+
+    def get_url(self, job) -> str:
+        return reverse("phh-import", args=[job.pk])
+
+
+class ImportPhhApi(APIView):
+    """Import a PHH text (.phh or .phhs): up to 1,000 hands at once (201 with the summary per variant); more as a
+    background job (202 with the job, whose progress GET /api/phh-imports/{id}/ reports)."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "rounds.add_roundofplay"
+
+    @extend_schema(request=PhhImportInput, responses={201: PhhImportOutput, 202: ImportJobOutput,
+                                                      400: OpenApiResponse(description="Malformed PHH: nothing stored")})
+    def post(self, request):
+        data = PhhImportInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        table = values["table"]
+        if table is not None:
+            table = get_object_or_404(PokerTable, pk=table.pk, casino_id=request.user.casino_id)
+            self.check_object_permissions(request, table)
+        hands_count = count_hands(text=values["phh"], name=values["name"])
+        if hands_count > ASYNC_IMPORT_HANDS:
+            job = queue_import(casino=request.user.casino, text=values["phh"], name=values["name"], table=table,
+                               hands_count=hands_count, requested_by=request.user)
+            job.refresh_from_db()
+            response = Response(ImportJobOutput(job).data, status=status.HTTP_202_ACCEPTED)
+            response["Location"] = reverse("phh-import", args=[job.pk])
+            return response
+        summary = import_phh(casino=request.user.casino, text=values["phh"], name=values["name"], table=table,
+                             recorded_by=request.user)
+        if summary.refused and not (summary.imported or summary.already_stored):
+            reasons = "; ".join(f"{label}: {reason}" for t in summary.variants.values() for label, reason in t.refused)
+            return Response({"phh": [f"No hand could be taken in. {reasons}"[:2000]]},
+                            status=status.HTTP_400_BAD_REQUEST)
+        return Response(summary.as_json(), status=status.HTTP_201_CREATED)
+
+
+class ImportJobApi(APIView):
+    """A PHH import job: its status and progress (hands processed of all), then its summary."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "rounds.add_roundofplay"
+
+    @extend_schema(responses={200: ImportJobOutput})
+    def get(self, request, pk: int):
+        job = selectors.import_job(casino=request.user.casino, pk=pk)
+        if job is None:
+            return Response({"detail": "No such import."}, status=status.HTTP_404_NOT_FOUND)
+        return Response(ImportJobOutput(job).data)

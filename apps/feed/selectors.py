@@ -1,0 +1,54 @@
+"""Reads of the hand feed: which table a hand goes to, and import jobs."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db.models import QuerySet
+
+from apps.casinos.models import Casino
+from apps.tables.models import Game, PokerTable
+
+from .models import ImportJob
+from .phh import ParsedHand
+
+
+def tables_dealing(*, casino: Casino) -> QuerySet[PokerTable]:
+    """The casino's tables with their rotations, in number order (one query for the tables, one for rotations)."""
+    return PokerTable.objects.filter(casino=casino).select_related("casino").prefetch_related("rotation") \
+        .order_by("number")
+
+
+def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: bool = False
+                   ) -> tuple[PokerTable | None, str]:
+    """The table a PHH hand is recorded at, or (None, why not).
+
+    A table deals the hand's game when it is its game or a game of its rotation (N.J.A.C. 13:69F-14.8, 14.17) and
+    seats the hand's players (14.9(b) ... 14.13A(b)). Among those: first a table that posts the hand's forced bets
+    and limits, then one of the same betting structure, then a single-game table before a mixed-game one, then
+    the lowest number. `fixed`: the one table given must deal the game.
+    """
+    variant, players = hand.variant, len(hand.round_in.players)
+    label = f"a {variant.label} hand ({variant.code})"
+    candidates = []
+    for table in tables:
+        posting = table.posting_for(variant.game, variant.betting_structure)
+        if posting is None:
+            if fixed:
+                return None, (f"table {table.number} does not deal {Game(variant.game).label}; {label} cannot be "
+                              "recorded there")
+            continue
+        if players > table.seat_maximum:
+            if fixed:
+                return None, f"table {table.number} seats at most {table.seat_maximum}; {label} has {players} players"
+            continue
+        candidates.append(((hand.stakes.posted_at(posting), posting.betting_structure == variant.betting_structure,
+                            not table.is_mixed, -table.number), table))
+    if not candidates:
+        return None, (f"no table of the casino deals {Game(variant.game).label} for {players} players; create one "
+                      f"(or a mixed-game table whose rotation includes it) to take in {label}")
+    return max(candidates, key=lambda c: c[0])[1], ""
+
+
+def import_job(*, casino: Casino, pk: int) -> ImportJob | None:
+    """One import job of the casino, or None."""
+    return ImportJob.objects.filter(casino=casino, pk=pk).first()

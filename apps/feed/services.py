@@ -1,0 +1,595 @@
+"""The hand feed's writes: rounds of play recorded along the money path, in the regulation's order.
+
+Every dollar of this system enters here. `record_rounds_of_play` is the one money path, read top to bottom:
+
+    1. verify the round: players, cards, the game of the table or of its rotation    (14.6, 14.8, 14.9-14.13A)
+    2. build the pots and side pots, give back the uncalled bet, rank the showdown    (14.7(c)4, 14.14(d), 14.3)
+    3. take the rake                                     rake.services.take_rake       (14.14)
+    4. take the bad beat contribution, after the rake    badbeat.services.take_contributions  (14.19(c))
+    5. award the pots; move the kill button                                           (14.3, 14.10(j), 14.11(i))
+    6. record the deck dealt                             decks.services.record_round_decks    (14.2(d)3)
+    7. check the showdown for a bad beat                 badbeat.services.check_showdowns     (14.19(i))
+
+Steps 1 and 2 touch no table of the database; 3 to 7 run in one transaction, which takes the jackpot row locks at
+step 4 and commits right after step 7. A round called dead returns every chip and is logged as an irregularity
+(14.15(g)). Work that may wait for the commit (alerts, notifications, sending to a multi-casino host) is started
+after it; nothing after the commit can undo a round.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from apps import hands
+from apps.badbeat import services as badbeat
+from apps.casinos.models import Casino
+from apps.casinos.selectors import gaming_day_of
+from apps.core.exceptions import DomainError
+from apps.core.money import CENT, ZERO
+from apps.decks import services as decks
+from apps.irregularities.models import IrregularityKind
+from apps.irregularities.services import log_irregularity
+from apps.rake import services as rake
+from apps.rounds import services as records
+from apps.rounds.models import RoundOfPlay
+from apps.tables.models import Game, GamePosting, KillOption, PokerTable
+
+from . import selectors
+from .models import ImportJob, ImportStatus
+from .phh import ParsedHand, PhhError, RefusedHand, parse_phh, sections
+from .types import DrawIn, PlayerIn, RoundIn
+
+__all__ = ["DrawIn", "ImportSummary", "PlayerIn", "RoundIn", "VerifiedRound", "betting_round_totals", "build_round",
+           "import_phh", "record_round_of_play", "record_rounds_of_play", "verify_round"]
+
+#: Cards a player may hold at the end, and the most community cards, by game (14.9(c)-(h), 14.10(e), 14.11(d),
+#: 14.12(d), 14.12A(d), 14.12B(d), 14.13(c)-(g), 14.13A(c)-(h)). Stud hands may be reported short of the last cards.
+CARD_COUNTS: dict[str, tuple[tuple[int, ...], int]] = {
+    hands.Game.HOLDEM: ((2,), 5), hands.Game.OMAHA: ((4,), 5), hands.Game.OMAHA_HILO8: ((4,), 5),
+    hands.Game.STUD: ((2, 3, 4, 5, 6, 7), 1), hands.Game.STUD_LOW: ((2, 3, 4, 5, 6, 7), 1),
+    hands.Game.STUD_HILO: ((2, 3, 4, 5, 6, 7), 1), hands.Game.STUD_HILO8: ((2, 3, 4, 5, 6, 7), 1),
+    hands.Game.FIVE_CARD_STUD: ((2, 3, 4, 5), 0), hands.Game.DRAW_HIGH: ((5,), 0), hands.Game.DRAW_LOW: ((5,), 0),
+    hands.Game.TRIPLE_DRAW_27: ((5,), 0), hands.Game.SINGLE_DRAW_27: ((5,), 0), hands.Game.BADUGI: ((4,), 0),
+    hands.Game.MAMBO_STUD: ((2, 3, 4), 1),
+}
+#: Draws each draw game has (14.12(f), 14.12A(f), (h), (j), 14.12B(f), (h), (j)).
+DRAWS = {hands.Game.DRAW_HIGH: 1, hands.Game.DRAW_LOW: 1, hands.Game.SINGLE_DRAW_27: 1,
+         hands.Game.TRIPLE_DRAW_27: 3, hands.Game.BADUGI: 3}
+
+
+@dataclass
+class VerifiedRound:
+    """A round of play that passed step 1 (and, unless called dead, step 2): its table and posted game, its gaming
+    day, the cards as parsed and, for a settled round, the pots as built and the showdown as ranked."""
+
+    table: PokerTable
+    posting: GamePosting
+    game: hands.Game
+    round_in: RoundIn
+    gaming_day: date
+    board: tuple[hands.Card, ...]
+    hole: dict[str, tuple[hands.Card, ...]]
+    out: frozenset[str] = frozenset()
+    build: hands.PotBuild | None = None
+    showdown: dict[str, hands.ShowdownHand] | None = None
+    contested: bool = False
+
+    @property
+    def dead(self) -> bool:
+        return bool(self.round_in.dead_reason)
+
+    @property
+    def total_bet(self) -> Decimal:
+        return sum((p.contributed for p in self.round_in.players), ZERO)
+
+    @property
+    def uncalled(self) -> Decimal:
+        return sum(self.build.uncalled.values(), ZERO) if self.build else ZERO
+
+    @property
+    def pot_total(self) -> Decimal:
+        """The sums bet: every pot before rake and contribution, the uncalled bet excluded (14.14(d))."""
+        return ZERO if self.dead else self.total_bet - self.uncalled
+
+
+# --- the money path --------------------------------------------------------------------------------------------
+
+def record_round_of_play(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> RoundOfPlay:
+    """Record and settle one round of play at `table`: `record_rounds_of_play` for one round. Raises DomainError
+    (field-level) and writes nothing for bad input."""
+    return record_rounds_of_play(rounds=[(table, round_in)], recorded_by=recorded_by)[0]
+
+
+def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | VerifiedRound],
+                          recorded_by=None) -> list[RoundOfPlay]:
+    """Record and settle rounds of play, each at its table, in one transaction; the recorded rounds in order.
+
+    rounds: (table, round as the feed reports it), or a VerifiedRound that already passed steps 1 and 2 (a PHH
+    file is verified whole before any of it is written).
+
+    The money path in the regulation's order (see the module's docstring). Chips are conserved in every round:
+    what the players put in = the uncalled bet given back + the rake + the contributions + the awards. Amounts are
+    Decimal dollars. A round with a `dead_reason` is called dead: every chip goes back, nothing is raked or
+    contributed, and the irregularity is logged (14.15(g)). Every jackpot of the casinos concerned is row-locked
+    from step 4 to the commit: keep batches small (the PHH import writes ~50 rounds at a time).
+
+    Raises DomainError naming the field — fewer than two players, more than the game seats, a game the table does
+    not deal, unknown, duplicate or miscounted cards, a source hand already stored, a deck not at the table — and
+    writes nothing then.
+    """
+    # 1. Verify each round: players, cards, the game of the table or its rotation, its gaming day.
+    verified = [r if isinstance(r, VerifiedRound) else verify_round(table=r[0], round_in=r[1]) for r in rounds]
+    # 2. Build the main pot and side pots, give back the uncalled bet (14.7(c)4, 14.14(d)), rank the showdown.
+    for round_ in verified:
+        if round_.build is None:
+            build_round(round_)
+    with transaction.atomic():
+        recorded = _create_rounds(verified, recorded_by)
+        settled = [(v, r) for v, r in zip(verified, recorded, strict=True) if not v.dead]
+        # 3. The rake, first from the pots (14.14).
+        raked = rake.take_rake(rounds=[r for _, r in settled])
+        # 4. The bad beat contribution, from the pot after the rake (14.19(c)).
+        contributed = badbeat.take_contributions(
+            rounds=[r for _, r in settled],
+            after_rake=[r.pot_total - taken for (_, r), taken in zip(settled, raked, strict=True)])
+        # 5. Award the pots, the deductions coming out of the main pot first (14.3, 14.10(j)); the kill (14.11(i)).
+        settlements = [_award(v, r, taken + contribution)
+                       for (v, r), taken, contribution in zip(settled, raked, contributed, strict=True)]
+        _record_seats_and_pots(verified, recorded, dict(zip([r.pk for _, r in settled], settlements, strict=True)))
+        for (verified_round, round_of_play), settlement in zip(settled, settlements, strict=True):
+            if verified_round.table.kill_option != KillOption.NONE and not verified_round.table.is_mixed:
+                records.move_kill_button(round_of_play=round_of_play, table=verified_round.table,
+                                         awards=settlement.awards)
+        for verified_round, round_of_play in zip(verified, recorded, strict=True):
+            if verified_round.dead:  # called dead: an irregularity of the shift (14.15(g))
+                log_irregularity(table=verified_round.table, kind=IrregularityKind.DEAD_ROUND,
+                                 description=f"Round called dead: {round_of_play.dead_reason}; "
+                                             f"${round_of_play.refunded_amount:,.2f} returned to the players.",
+                                 at=min(round_of_play.started_at, timezone.now()), reported_by=recorded_by,
+                                 round_of_play=round_of_play)
+        # 6. The deck dealt (14.2(d)3).
+        decks.record_round_decks(rounds=[(r, v.round_in.deck) for v, r in zip(verified, recorded, strict=True)])
+        # 7. Every showdown checked for a bad beat: a pending claim for the supervisor (14.19(i)).
+        badbeat.check_showdowns(settled=[(r, s) for (_, r), s in zip(settled, settlements, strict=True)])
+    return recorded
+
+
+def verify_round(*, table: PokerTable, round_in: RoundIn) -> VerifiedRound:
+    """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.6(b), 14.8, 14.9 to
+    14.13A). The game must be one the table deals (its game, or a game of its rotation; a mixed-game table needs the
+    round to name it); two players at least and no more than the table seats; amounts in dollars and cents, the
+    betting rounds adding up; the cards known, distinct, and as many as the game deals. Raises DomainError naming
+    the field."""
+    posting = _posting(table, round_in)
+    game = hands.Game(posting.game)
+    if timezone.is_naive(round_in.started_at):
+        raise DomainError("The round's time must carry a time zone.", field="started_at")
+    _verify_players(table, round_in.players)
+    hole, board = _verify_cards(game, round_in)
+    return VerifiedRound(table=table, posting=posting, game=game, round_in=round_in, hole=hole, board=board,
+                         gaming_day=gaming_day_of(casino=table.casino, moment=round_in.started_at))
+
+
+def build_round(round_: VerifiedRound) -> None:
+    """Step 2: the main pot and side pots from what each player put in (14.7(c)4), the uncalled bet given back
+    (14.14(d)), and the best hands of the players who contest a pot (14.3), on `round_`. A dead round has none.
+    Raises DomainError when a contender's cards are missing or cannot make the game's hand."""
+    if round_.dead:
+        return
+    players = round_.round_in.players
+    out = frozenset(str(p.seat) for p in players if p.folded or p.mucked)
+    tracked = all(p.returned is not None for p in players)
+    try:
+        build = hands.build_pots({str(p.seat): p.contributed for p in players}, folded=out,
+                                 uncalled={str(p.seat): p.returned for p in players} if tracked else None,
+                                 dead={str(p.seat): p.dead for p in players if p.dead})
+    except hands.HandError as exc:
+        raise DomainError(str(exc), field="players") from exc
+    contested = any(len(pot.eligible) > 1 for pot in build.pots)
+    showdown = {}
+    if contested:
+        missing = [p.seat for p in players if str(p.seat) not in out and str(p.seat) not in round_.hole
+                   and any(str(p.seat) in pot.eligible for pot in build.pots if len(pot.eligible) > 1)]
+        if missing:
+            raise DomainError(f"The showdown needs the hole cards of seat(s) {', '.join(map(str, missing))}.",
+                              field="players")
+        try:
+            showdown = hands.showdown_hands(round_.game, build.pots, round_.hole, round_.board)
+        except hands.HandError as exc:
+            raise DomainError(str(exc), field="players") from exc
+    round_.out, round_.build, round_.showdown, round_.contested = out, build, showdown, contested
+
+
+def betting_round_totals(players: Sequence[PlayerIn], uncalled: dict[str, Decimal]) -> list[Decimal]:
+    """Sums bet in each betting round (N.J.A.C. 13:69F-14.14(b)1.i, (d)), Decimal dollars; empty when the feed gave
+    no betting rounds. The uncalled final bet is taken out of the rounds where it was bet, last first, unless the
+    feed tracked it (`PlayerIn.returned`), in which case its betting rounds already leave it out."""
+    if not players or any(not p.streets for p in players if p.contributed > 0):
+        return []
+    width = max(len(p.streets) for p in players)
+    totals = [ZERO] * width
+    for p in players:
+        streets = list(p.streets) + [ZERO] * (width - len(p.streets))
+        left = ZERO if p.returned is not None else uncalled.get(str(p.seat), ZERO)
+        for i in reversed(range(width)):
+            take = min(left, streets[i])
+            streets[i] -= take
+            left -= take
+        for i, amount in enumerate(streets):
+            totals[i] += amount
+    return [t.quantize(CENT) for t in totals]
+
+
+# --- step 1: verification --------------------------------------------------------------------------------------
+
+def _posting(table: PokerTable, round_in: RoundIn) -> GamePosting:
+    """The game, as posted at the table, a round was dealt in (14.8, 14.17)."""
+    postings = table.posted_games()
+    if round_in.game is None:
+        if table.is_mixed:
+            raise DomainError(f"Table {table.number} deals a rotation ({table.rotation_name}): name the game of the "
+                              "round.", field="game")
+        return postings[0]
+    posting = table.posting_for(round_in.game, round_in.betting_structure)
+    if posting is None:
+        dealt = ", ".join(p.get_game_display() for p in postings)
+        raise DomainError(f"Table {table.number} does not deal {_game_label(round_in.game)}; it deals {dealt}.",
+                          field="game")
+    return posting
+
+
+def _game_label(game: str) -> str:
+    return Game(game).label if game in Game.values else repr(game)
+
+
+def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
+    if len(players) < 2:
+        raise DomainError("A round of play needs at least two players (N.J.A.C. 13:69F-14.6(b)).", field="players")
+    if len(players) > table.seat_maximum:
+        raise DomainError(f"This game seats at most {table.seat_maximum} players.", field="players")
+    seats = [p.seat for p in players]
+    if len(set(seats)) != len(seats):
+        raise DomainError("Each seat may appear once.", field="players")
+    for index, player in enumerate(players):
+        where = f"players[{index}]"
+        if not 1 <= player.seat <= 11:
+            raise DomainError("A seat is numbered 1 to 11 (14.6(b)).", field=f"{where}.seat")
+        for name in ("contributed", "returned", "dead"):
+            amount = getattr(player, name)
+            if amount is not None and (amount < 0 or amount != amount.quantize(CENT)):
+                raise DomainError("Amounts are dollars of at least $0.00 with cents.", field=f"{where}.{name}")
+        if (player.returned or ZERO) + player.dead > player.contributed:
+            raise DomainError("What is given back and dead money are part of what the player put in.",
+                              field=f"{where}.returned")
+        if player.streets:
+            net = player.contributed - (player.returned or ZERO)
+            if any(a < 0 for a in player.streets) or sum(player.streets, ZERO) not in (player.contributed, net):
+                raise DomainError("The betting rounds must add up to what the player put in.",
+                                  field=f"{where}.streets")
+    if all(p.folded for p in players):
+        raise DomainError("At least one player must remain in the round.", field="players")
+    if any(p.streets for p in players) and any(not p.streets for p in players if p.contributed > 0):
+        raise DomainError("Give the betting rounds of every player who put chips in, or of none.", field="players")
+
+
+def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple], tuple]:
+    """Every known card parsed; unknown, duplicate or wrongly counted cards refused with the field at fault, e.g.
+    two hole cards in hold 'em (14.10(e)), four in Omaha (14.11(d)), five in draw (14.12(d)), at most five on the
+    board. In a draw game a discarded card may be dealt again after the discards are reshuffled (14.12(f)2)."""
+    holding, most_on_board = CARD_COUNTS[game]
+    try:
+        board = hands.parse_cards(round_in.board)
+    except hands.HandError as exc:
+        raise DomainError(str(exc), field="board") from exc
+    if len(board) > most_on_board:
+        raise DomainError(f"{game.value}: at most {most_on_board} community cards, got {len(board)}.", field="board")
+    hole: dict[str, tuple] = {}
+    for index, player in enumerate(round_in.players):
+        where = f"players[{index}]"
+        if player.draws or player.dealt_cards:
+            _verify_draws(game, player, where)
+        if not player.hole_cards:
+            continue
+        try:
+            cards = hands.parse_cards(player.hole_cards)
+        except hands.HandError as exc:
+            raise DomainError(f"Seat {player.seat}: {exc}", field=f"{where}.hole_cards") from exc
+        if len(cards) not in holding:
+            raise DomainError(f"Seat {player.seat}: {game.value} players hold {' or '.join(map(str, holding))} "
+                              f"cards, got {len(cards)}.", field=f"{where}.hole_cards")
+        hole[str(player.seat)] = cards
+    # in a draw game the discards and folded hands may be reshuffled and dealt again: the hands held to the end
+    # are distinct; elsewhere every card dealt is
+    folded = {str(p.seat) for p in round_in.players if p.folded} if game in DRAWS else set()
+    try:
+        hands.check_distinct(board, *(cards for seat, cards in hole.items() if seat not in folded))
+    except hands.HandError as exc:
+        raise DomainError(str(exc), field="players") from exc
+    return hole, board
+
+
+def _verify_draws(game: hands.Game, player: PlayerIn, where: str) -> None:
+    if game not in DRAWS:
+        raise DomainError(f"{game.value} has no draw.", field=f"{where}.draws")
+    if len(player.draws) > DRAWS[game]:
+        raise DomainError(f"{game.value} has {DRAWS[game]} draw(s), got {len(player.draws)}.", field=f"{where}.draws")
+    for text, at in [(player.dealt_cards, f"{where}.dealt_cards")] + [
+            (t, f"{where}.draws[{i}]") for i, d in enumerate(player.draws) for t in (d.discarded, d.drawn)]:
+        tokens = text.replace("??", " ").split() if text else []
+        try:
+            hands.parse_cards(" ".join(tokens))
+        except hands.HandError as exc:
+            raise DomainError(f"Seat {player.seat}: {exc}", field=at) from exc
+        if len(text.replace(" ", "")) % 2:
+            raise DomainError(f"Seat {player.seat}: {text!r} is not a list of cards.", field=at)
+
+
+# --- steps 3 to 7: the records ---------------------------------------------------------------------------------
+
+def _create_rounds(verified: Sequence[VerifiedRound], recorded_by) -> list[RoundOfPlay]:
+    digests = [v.round_in.source_digest for v in verified if v.round_in.source_digest]
+    if len(set(digests)) != len(digests):
+        raise DomainError("This source hand is already recorded.", field="source_digest")
+    rows = []
+    for v in verified:
+        round_in = v.round_in
+        build = v.build
+        rows.append(RoundOfPlay(
+            table=v.table, game=v.game.value, betting_structure=v.posting.betting_structure,
+            rotation_game=v.posting.rotation_game, started_at=round_in.started_at, gaming_day=v.gaming_day,
+            board=hands.format_cards(v.board), total_bet=v.total_bet, uncalled_amount=v.uncalled,
+            refunded_amount=v.total_bet if v.dead else ZERO, pot_total=v.pot_total, is_dead=v.dead,
+            dead_reason=round_in.dead_reason[:200], went_to_showdown=v.contested,
+            betting_rounds=[] if v.dead else [str(t) for t in betting_round_totals(round_in.players, build.uncalled)],
+            source=round_in.source, source_name=round_in.source_name[:300], source_digest=round_in.source_digest,
+            recorded_by=recorded_by))
+    try:
+        with transaction.atomic():
+            return records.create_rounds(rounds=rows)
+    except IntegrityError as exc:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
+        if "source_digest" not in constraint:
+            raise
+        raise DomainError("This source hand is already recorded.", field="source_digest") from exc
+
+
+def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
+    """Step 5: the rake and contribution come out of the main pot first, then the side pots in order; each pot goes
+    to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g))."""
+    net = []
+    for pot in v.build.pots:
+        take = min(pot.amount, deducted)
+        deducted -= take
+        net.append(hands.Pot(amount=pot.amount - take, eligible=pot.eligible))
+    hole = {seat: cards for seat, cards in v.hole.items() if seat not in v.out} if v.contested else {}
+    return hands.award_pots(v.game, net, hole, v.board, showdown=v.showdown or {})
+
+
+def _record_seats_and_pots(verified: Sequence[VerifiedRound], recorded: Sequence[RoundOfPlay],
+                           settlements: dict[int, hands.Settlement]) -> None:
+    seats: list[records.SeatRow] = []
+    pots: list[records.PotRow] = []
+    for v, round_of_play in zip(verified, recorded, strict=True):
+        settlement = settlements.get(round_of_play.pk)
+        for p in v.round_in.players:
+            seat = str(p.seat)
+            best = settlement.hands.get(seat) if settlement else None
+            high = best.high if best is not None else None
+            low = best.low if best is not None else None
+            seats.append(records.SeatRow(
+                round_of_play_id=round_of_play.pk, seat=p.seat, name=p.name[:80], starting_stack=p.starting_stack,
+                contributed=p.contributed, returned=p.contributed if v.dead else v.build.uncalled.get(seat, ZERO),
+                hole_cards=hands.format_cards(v.hole[seat]) if seat in v.hole else "", dealt_cards=p.dealt_cards[:40],
+                draws=[{"discarded": d.discarded, "drawn": d.drawn} for d in p.draws], folded=p.folded,
+                at_showdown=v.contested and seat not in v.out,
+                high_hand=high.category.label if high is not None else "",
+                high_cards=hands.format_cards(high.cards) if high is not None else "",
+                low_hand=low.category.label if low is not None else "",
+                low_cards=hands.format_cards(low.cards) if low is not None else "",
+                awarded=settlement.awards.get(seat, ZERO) if settlement else ZERO))
+        if settlement is None:
+            continue
+        for index, (gross, result) in enumerate(zip(v.build.pots, settlement.pots, strict=True)):
+            pots.append(records.PotRow(
+                round_of_play_id=round_of_play.pk, index=index, gross=gross.amount,
+                deducted=gross.amount - result.pot.amount, amount=result.pot.amount,
+                eligible_seats=sorted(int(s) for s in gross.eligible),
+                awards=[(int(seat), amount) for seat, amount in sorted(result.awards.items(), key=lambda kv: int(kv[0]))
+                        if amount > 0]))
+    records.record_seats_and_pots(seats=seats, pots=pots)
+
+
+# --- PHH imports -----------------------------------------------------------------------------------------------
+
+#: Rounds written per transaction by an import: the jackpot rows stay locked well under 100 ms per batch, so rounds
+#: from the tables go through while a long import runs.
+IMPORT_BATCH = 200
+
+
+@dataclass
+class VariantTally:
+    """What an import did with the hands of one PHH variant: imported, already stored, refused (label, reason)."""
+
+    imported: int = 0
+    already_stored: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class ImportSummary:
+    """What an import did, per variant, with the files refused whole (malformed: nothing of them stored) and the
+    rounds written at each table."""
+
+    variants: dict[str, VariantTally] = field(default_factory=dict)
+    files_refused: list[tuple[str, str]] = field(default_factory=list)
+    tables: dict[int, int] = field(default_factory=dict)
+
+    def tally(self, variant: str) -> VariantTally:
+        return self.variants.setdefault(variant, VariantTally())
+
+    @property
+    def imported(self) -> int:
+        return sum(t.imported for t in self.variants.values())
+
+    @property
+    def already_stored(self) -> int:
+        return sum(t.already_stored for t in self.variants.values())
+
+    @property
+    def refused(self) -> int:
+        return sum(len(t.refused) for t in self.variants.values())
+
+    def as_json(self) -> dict:
+        return {"imported": self.imported, "skipped": self.already_stored, "refused": self.refused,
+                "variants": {code: {"imported": t.imported, "already_stored": t.already_stored,
+                                    "refused": [{"hand": label, "reason": reason} for label, reason in t.refused]}
+                             for code, t in sorted(self.variants.items())},
+                "files_refused": [{"file": name, "reason": reason} for name, reason in self.files_refused],
+                "tables": {str(number): count for number, count in sorted(self.tables.items())}}
+
+
+def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None = None, recorded_by=None,
+               summary: ImportSummary | None = None, progress: Callable[[int], None] | None = None,
+               batch_size: int = IMPORT_BATCH) -> ImportSummary:
+    """Take the hands of one PHH text (`.phh` or `.phhs`) in as rounds of play of `casino`; the summary.
+
+    Each hand goes to a table of the casino that deals its game — a single-game table of that game or a mixed-game
+    table whose rotation includes it, preferably one posting the hand's blinds or bring-in and its betting
+    structure — or to `table`, which must deal the hand's game. A hand no New Jersey game matches (short-deck
+    hold 'em), or that no table deals, is refused with the reason and the others go in; a hand already stored
+    (same source digest) is counted and not stored again, so importing again changes nothing. The whole text is
+    read, accounted and verified first; then it is written `batch_size` rounds per transaction along the money
+    path (record_rounds_of_play), so no lock is held across batches. `progress(n)` is called as hands are done.
+
+    Raises DomainError (field "phh") for a malformed text — TOML, a field, cards, actions that cannot have
+    happened, cards that do not fit the game — and stores nothing of it then.
+    """
+    summary = summary if summary is not None else ImportSummary()
+    try:
+        parsed = list(parse_phh(text, name=name))
+    except PhhError as exc:
+        raise DomainError(str(exc), field="phh") from exc
+    if table is not None:
+        table = selectors.tables_dealing(casino=casino).get(pk=table.pk)
+        tables = [table]
+    else:
+        tables = list(selectors.tables_dealing(casino=casino))
+    stored = set(RoundOfPlay.objects.filter(source_digest__in=[
+        h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
+        .values_list("source_digest", flat=True))
+    fresh: list[tuple[VerifiedRound, str]] = []
+    for hand in parsed:
+        if isinstance(hand, RefusedHand):
+            summary.tally(hand.variant).refused.append((hand.label, hand.reason))
+            continue
+        if hand.round_in.source_digest in stored:
+            summary.tally(hand.variant.code).already_stored += 1
+            continue
+        chosen, reason = selectors.table_for_hand(hand=hand, tables=tables, fixed=table is not None)
+        if chosen is None:
+            summary.tally(hand.variant.code).refused.append((hand.label, reason))
+            continue
+        try:
+            verified = verify_round(table=chosen, round_in=hand.round_in)
+            build_round(verified)
+        except DomainError as exc:
+            raise DomainError(f"{hand.label}: {exc.message}", field="phh") from exc
+        stored.add(hand.round_in.source_digest)
+        fresh.append((verified, hand.variant.code))
+    if progress is not None:
+        progress(len(parsed) - len(fresh))
+    for start in range(0, len(fresh), batch_size):
+        batch = fresh[start:start + batch_size]
+        written = _write_batch(batch, recorded_by)
+        for (verified, code), was_written in zip(batch, written, strict=True):
+            if was_written:
+                summary.tally(code).imported += 1
+                summary.tables[verified.table.number] = summary.tables.get(verified.table.number, 0) + 1
+            else:
+                summary.tally(code).already_stored += 1
+        if progress is not None:
+            progress(len(batch))
+    return summary
+
+
+def _write_batch(batch: Sequence[tuple[VerifiedRound, str]], recorded_by) -> list[bool]:
+    """Record a batch of verified rounds; a hand stored meanwhile by another import is left out. Which were
+    written."""
+    todo = list(batch)
+    for _attempt in range(3):
+        try:
+            record_rounds_of_play(rounds=[v for v, _ in todo], recorded_by=recorded_by)
+            written = {id(v) for v, _ in todo}
+            return [id(v) in written for v, _ in batch]
+        except DomainError as exc:
+            if exc.field != "source_digest":
+                raise
+            taken = set(RoundOfPlay.objects.filter(source_digest__in=[v.round_in.source_digest for v, _ in todo])
+                        .values_list("source_digest", flat=True))
+            todo = [(v, code) for v, code in todo if v.round_in.source_digest not in taken]
+            if not todo:
+                return [False] * len(batch)
+    raise DomainError("This file is being imported by someone else at the same time; import it again.", field="phh")
+
+
+# --- import jobs (an API import of more than ASYNC_IMPORT_HANDS hands) -----------------------------------------
+
+#: An API import of more hands than this runs as a Celery task and answers 202 with a job to poll.
+ASYNC_IMPORT_HANDS = 1000
+
+
+def count_hands(*, text: str, name: str) -> int:
+    """How many hands a PHH text holds (its TOML read, nothing accounted). Raises DomainError (field "phh")."""
+    try:
+        return len(sections(text, name=name))
+    except PhhError as exc:
+        raise DomainError(str(exc), field="phh") from exc
+
+
+@transaction.atomic
+def queue_import(*, casino: Casino, text: str, name: str, hands_count: int, requested_by,
+                 table: PokerTable | None = None) -> ImportJob:
+    """Keep a PHH text as an import job and start it once committed (apps.feed.tasks.run_import)."""
+    from .tasks import run_import
+
+    job = ImportJob.objects.create(casino=casino, text=text, name=name[:200], hands=hands_count, table=table,
+                                   requested_by=requested_by)
+    transaction.on_commit(lambda: run_import.delay(job_id=job.pk))
+    return job
+
+
+def run_import_job(*, job_id: int) -> ImportJob:
+    """Run an import job: `import_phh` with its progress kept on the job (each batch of hands, visible at once to
+    whoever polls it) and its summary at the end; a malformed text fails the job with the reason. Idempotent: a job
+    done or failed is left as it is, and a job run again stores no hand twice."""
+    with transaction.atomic():
+        job = (ImportJob.objects.select_for_update(of=("self",)).select_related("casino", "table", "requested_by")
+               .get(pk=job_id))
+        if job.status in (ImportStatus.DONE, ImportStatus.FAILED):
+            return job
+        job.status, job.started_at, job.processed = ImportStatus.RUNNING, timezone.now(), 0
+        job.save(update_fields=["status", "started_at", "processed"])
+    summary = ImportSummary()
+    done = 0
+
+    def progress(count: int) -> None:
+        nonlocal done
+        done += count
+        ImportJob.objects.filter(pk=job.pk).update(processed=min(done, job.hands))
+
+    try:
+        import_phh(casino=job.casino, text=job.text, name=job.name, table=job.table, recorded_by=job.requested_by,
+                   summary=summary, progress=progress)
+    except DomainError as exc:
+        ImportJob.objects.filter(pk=job.pk).update(status=ImportStatus.FAILED, error=exc.message,
+                                                   summary=summary.as_json(), finished_at=timezone.now())
+    else:
+        ImportJob.objects.filter(pk=job.pk).update(status=ImportStatus.DONE, processed=job.hands,
+                                                   summary=summary.as_json(), finished_at=timezone.now())
+    job.refresh_from_db()
+    return job

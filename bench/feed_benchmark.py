@@ -1,0 +1,210 @@
+"""The hand feed at production speed (issue 12): PHH hands imported end to end on PostgreSQL against pokerkit's bare
+load-and-replay of the same hands, in one run.
+
+    python bench/feed_benchmark.py [--hands 10000] [--small 1000] [--database-url postgres://...]
+
+Measures, each in a fresh database copied from one migrated and seeded with `seed_demo --no-rounds`:
+
+1. pokerkit: load every hand (HandHistory.load_all) and replay it to its end — no database, no settlement;
+2. ours: `import_phh` of the same hands (parse, our accounting, verification, pots, rake, bad beat contribution,
+   award, bad beat check, every record written and committed), at the table posting their blinds;
+3. the same import of `--small` hands, to see that 10x the hands costs no more than 11x the time;
+4. while a full import runs in another process, rounds posted one after the other at another table (with their rake
+   and bad beat contribution, so they need the jackpot's row lock): their latency.
+
+Each timed part runs in its own process, the clock started after its imports (Django, pokerkit) are loaded. The
+last line is one JSON object with every figure.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PLURIBUS = ROOT.parent / "shared" / "data" / "phh" / "pluribus"
+DEFAULT_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/feedbench")
+
+
+def hands_text(count: int) -> list[tuple[str, str]]:
+    """The first `count` Pluribus hands as (file name, .phhs text), whole files then part of the last."""
+    out, left = [], count
+    for path in sorted(PLURIBUS.glob("*.phhs")):
+        sections = [s for s in path.read_text().split("\n\n") if s.strip()]
+        take = sections[:left]
+        out.append((path.name, "\n\n".join(take) + "\n"))
+        left -= len(take)
+        if left <= 0:
+            break
+    return out
+
+
+# --- the timed parts (each in its own process) ----------------------------------------------------------------
+
+def run_pokerkit(count: int) -> dict:
+    import warnings
+    from io import BytesIO
+
+    from pokerkit import HandHistory
+
+    warnings.simplefilter("ignore")
+    texts = hands_text(count)
+    started = time.perf_counter()
+    replayed = 0
+    for _, text in texts:
+        for hh in HandHistory.load_all(BytesIO(text.encode())):
+            for _state in hh:
+                pass
+            replayed += 1
+    return {"hands": replayed, "seconds": time.perf_counter() - started}
+
+
+def _django():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pokerroom.settings")
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only")
+    os.environ.setdefault("DJANGO_DEBUG", "false")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def run_import(count: int) -> dict:
+    _django()
+    from apps.casinos.models import Casino
+    from apps.feed.services import ImportSummary, import_phh
+    from apps.tables.models import PokerTable
+
+    casino = Casino.objects.get(code="boardwalk")
+    table = PokerTable.objects.get(casino=casino, number=9)  # no-limit hold 'em, blinds 50/100
+    texts = hands_text(count)
+    summary = ImportSummary()
+    started = time.perf_counter()
+    for name, text in texts:
+        import_phh(casino=casino, text=text, name=name, table=table, summary=summary)
+    return {"hands": summary.imported, "seconds": time.perf_counter() - started}
+
+
+def run_rounds_during_import(rounds: int) -> dict:
+    """Post rounds at table 1 while another process imports; the latency of each, in ms."""
+    _django()
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
+    from apps.rounds.models import RoundOfPlay
+    from apps.tables.models import PokerTable
+
+    table = PokerTable.objects.select_related("casino").prefetch_related("rotation").get(number=1)
+    deadline = time.time() + 120
+    while not RoundOfPlay.objects.filter(table__number=9).exists() and time.time() < deadline:
+        time.sleep(0.05)  # the import has committed its first batch
+    latencies = []
+    for n in range(rounds):
+        round_in = RoundIn(started_at=timezone.now(), board="Ah Kd 5c 9s 3h", players=[
+            PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="2c 7d"),
+            PlayerIn(seat=3, contributed=Decimal("2"), folded=True)], source_name=f"bench {n}")
+        started = time.perf_counter()
+        record_round_of_play(table=table, round_in=round_in)
+        latencies.append((time.perf_counter() - started) * 1000)
+        time.sleep(0.1)
+    still_importing = RoundOfPlay.objects.filter(table__number=9).count()
+    return {"latencies_ms": latencies, "imported_when_done": still_importing}
+
+
+# --- the conductor ------------------------------------------------------------------------------------------------
+
+def psql(url: str, sql: str) -> None:
+    base = url.rsplit("/", 1)[0] + "/postgres"
+    subprocess.run(["psql", base, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True, capture_output=True)
+
+
+def fresh(url: str, template: str, name: str) -> str:
+    psql(url, f'DROP DATABASE IF EXISTS "{name}"')
+    psql(url, f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def part(kind: str, value: int, database_url: str | None = None) -> subprocess.Popen:
+    env = {**os.environ, **({"DATABASE_URL": database_url} if database_url else {})}
+    return subprocess.Popen([sys.executable, __file__, "--part", kind, str(value)], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+
+
+def result(process: subprocess.Popen) -> dict:
+    out, _ = process.communicate()
+    if process.returncode:
+        raise SystemExit(f"a part failed ({process.args})")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=10000)
+    parser.add_argument("--small", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=20, help="rounds posted during the import")
+    parser.add_argument("--database-url", default=DEFAULT_URL)
+    parser.add_argument("--part", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.part:
+        kind, value = args.part[0], int(args.part[1])
+        runner = {"pokerkit": run_pokerkit, "import": run_import, "during": run_rounds_during_import}[kind]
+        print(json.dumps(runner(value)))
+        return
+
+    url, name = args.database_url, args.database_url.rsplit("/", 1)[1]
+    template = f"{name}_template"
+    print("Preparing the template database (migrate, seed_demo --no-rounds) ...", flush=True)
+    psql(url, f'DROP DATABASE IF EXISTS "{template}"')
+    psql(url, f'CREATE DATABASE "{template}"')
+    template_url = url.rsplit("/", 1)[0] + "/" + template
+    env = {**os.environ, "DATABASE_URL": template_url, "DJANGO_SECRET_KEY": "bench-only", "DJANGO_DEBUG": "false"}
+    for command in (["migrate", "--noinput", "-v0"], ["seed_demo", "--no-rounds"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
+
+    theirs = result(part("pokerkit", args.hands))
+    ours = result(part("import", args.hands, fresh(url, template, f"{name}_a")))
+    small = result(part("import", args.small, fresh(url, template, f"{name}_b")))
+    during_url = fresh(url, template, f"{name}_c")
+    importer = part("import", args.hands, during_url)
+    poster = part("during", args.rounds, during_url)
+    during, loaded = result(poster), result(importer)
+    latencies = sorted(during["latencies_ms"])
+
+    figures = {
+        "hands": ours["hands"], "ours_s": round(ours["seconds"], 2), "pokerkit_s": round(theirs["seconds"], 2),
+        "ours_hands_per_s": round(ours["hands"] / ours["seconds"]),
+        "pokerkit_hands_per_s": round(theirs["hands"] / theirs["seconds"]),
+        "ratio_ours_to_pokerkit_time": round(ours["seconds"] / theirs["seconds"], 3),
+        "scaling": {"small_hands": small["hands"], "small_s": round(small["seconds"], 2),
+                    "time_ratio": round(ours["seconds"] / small["seconds"], 2),
+                    "hands_ratio": round(ours["hands"] / small["hands"], 2)},
+        "round_during_import_ms": {"n": len(latencies), "p50": round(statistics.median(latencies), 1),
+                                   "p95": round(latencies[int(0.95 * (len(latencies) - 1))], 1),
+                                   "max": round(latencies[-1], 1),
+                                   "import_s": round(loaded["seconds"], 2),
+                                   "import_rows_when_last_round_done": during["imported_when_done"]},
+    }
+    for suffix in ("a", "b", "c"):
+        psql(url, f'DROP DATABASE IF EXISTS "{name}_{suffix}"')
+    print(f"pokerkit load+replay : {theirs['hands']:>6} hands {theirs['seconds']:7.2f} s "
+          f"{figures['pokerkit_hands_per_s']:>6} hands/s")
+    print(f"pokerroom import     : {ours['hands']:>6} hands {ours['seconds']:7.2f} s "
+          f"{figures['ours_hands_per_s']:>6} hands/s  ({figures['ratio_ours_to_pokerkit_time']}x pokerkit's time)")
+    print(f"pokerroom import     : {small['hands']:>6} hands {small['seconds']:7.2f} s  "
+          f"(10x the hands: {figures['scaling']['time_ratio']}x the time)")
+    d = figures["round_during_import_ms"]
+    print(f"round at another table during a {ours['hands']}-hand import: p50 {d['p50']} ms, p95 {d['p95']} ms, "
+          f"max {d['max']} ms over {d['n']} rounds")
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
