@@ -70,9 +70,15 @@ def round_detail(*, round_of_play: RoundOfPlay) -> dict:
     pots = list(round_of_play.pots.prefetch_related("awards"))
     rake = getattr(round_of_play, "rake_record", None)
     contributions = list(Contribution.objects.filter(round_of_play=round_of_play).select_related("jackpot"))
+    players = list(round_of_play.players.all())
+    draws = max((len(p.draws) for p in players), default=0)
+    for p in players:  # a player who folded before the last draw has fewer
+        p.missing_draws = range(draws - len(p.draws))
     return {
         "round": round_of_play,
-        "players": list(round_of_play.players.all()),
+        "players": players,
+        "has_draws": draws > 0 or any(p.dealt_cards for p in players),
+        "draw_numbers": range(1, draws + 1),
         "pots": pots,
         "rake": rake,
         "contributions": contributions,

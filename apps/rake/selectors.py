@@ -58,6 +58,22 @@ def rake_by_table(*, casino: Casino, gaming_day: date):
             .order_by("table__number"))
 
 
+def rake_by_game(*, casino: Casino, gaming_day: date) -> list[dict]:
+    """Per game dealt (game and betting structure; at a mixed-game table each game of its rotation on its own):
+    rounds raked, sums bet and rake (Decimal dollars) on a gaming day, most rake first."""
+    from django.db.models import Count
+
+    from apps.tables.models import BettingStructure, Game
+
+    rows = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+            .values("round_of_play__game", "round_of_play__betting_structure")
+            .annotate(rounds=Count("pk"), rake=Sum("amount"), basis=Sum("basis")).order_by("-rake"))
+    return [{"game": Game(row["round_of_play__game"]).label,
+             "structure": BettingStructure(row["round_of_play__betting_structure"]).label
+             if row["round_of_play__betting_structure"] else "", "rounds": row["rounds"], "rake": row["rake"],
+             "basis": row["basis"]} for row in rows]
+
+
 def rake_by_hour(*, casino: Casino, gaming_day: date) -> list[tuple[datetime, Decimal]]:
     """Each real hour of a gaming day (23 or 25 across a DST change) as an aware local datetime, with the rake
     of the rounds that started in it (Decimal dollars)."""

@@ -10,6 +10,7 @@ from apps.casinos.selectors import current_gaming_day
 from apps.core.views import page_access
 
 from .selectors import (
+    rake_by_game,
     rake_by_hour,
     rake_by_shift,
     rake_by_table,
@@ -47,6 +48,7 @@ def revenue(request):
     time_charge_total = time_charges_for_gaming_day(casino=casino, gaming_day=gaming_day)
     return render(request, "rake/revenue.html", {
         "gaming_day": gaming_day, "tables": tables, "shifts": rake_by_shift(casino=casino, gaming_day=gaming_day),
+        "games": rake_by_game(casino=casino, gaming_day=gaming_day),
         "time_charge_total": time_charge_total,
         "total": sum((row["rake"] for row in tables), Decimal("0.00")) + time_charge_total,
         "chart_width": len(hourly) * 40,
@@ -64,10 +66,11 @@ def revenue_csv(request):
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'
     writer = csv.writer(response)
-    writer.writerow(["gaming_day", "table", "round", "started_at", "basis", "percentage", "maximum", "rake",
-                     "explanation"])
+    writer.writerow(["gaming_day", "table", "game", "betting_structure", "round", "started_at", "basis", "percentage",
+                     "maximum", "rake", "explanation"])
     for record in rake_records_for_export(casino=casino, gaming_day=gaming_day):
-        writer.writerow([record.gaming_day, record.table.number, record.round_of_play_id,
+        writer.writerow([record.gaming_day, record.table.number, record.round_of_play.game,
+                         record.round_of_play.betting_structure, record.round_of_play_id,
                          record.round_of_play.started_at.astimezone(casino.zone).isoformat(), record.basis,
                          record.percentage if record.percentage is not None else "", record.maximum or "",
                          record.amount, record.explanation])

@@ -99,3 +99,22 @@ def test_dashboard_totals_per_table_are_not_multiplied_by_joins(casino):
     [row] = summary.open_tables
     assert (row.rounds_today, row.rake_today) == (2, Decimal("10.00"))
     assert summary.rounds_today == 2 and summary.rake_today == Decimal("10.00")
+
+
+def test_the_round_page_shows_a_draw_games_hands_as_dealt_and_each_draw(client, supervisor):
+    """14.12A: the hand as dealt, the cards thrown and drawn in each of the three draws, the hand at the showdown."""
+    from apps.feed.services import DrawIn, PlayerIn, RoundIn, record_round_of_play
+    from apps.tables.models import Game
+    from apps.tables.services import create_table
+
+    table = create_table(casino=supervisor.casino, number=18, game=Game.TRIPLE_DRAW_27, seats=6,
+                         minimum_wager=Decimal("2"))
+    round_of_play = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), players=[
+        PlayerIn(seat=1, contributed=Decimal("12"), dealt_cards="Kd 5d 4h 3s 2c", hole_cards="7c 5d 4h 3s 2c",
+                 draws=(DrawIn("Kd", "7c"), DrawIn(), DrawIn())),
+        PlayerIn(seat=2, contributed=Decimal("12"), dealt_cards="Ac Ks 6d 4c 3h", hole_cards="8c 6d 4c 3h 2d",
+                 draws=(DrawIn("Ac Ks", "8c 2d"), DrawIn(), DrawIn()))]))
+    client.force_login(supervisor)
+    page = client.get(f"/rounds/{round_of_play.pk}/").content.decode()
+    assert "Triple draw low ball deuce to seven" in page and "Draw 3: thrown / drawn" in page
+    assert "Kd → 7c" in page and "Ac Ks → 8c 2d" in page and "stood pat" in page

@@ -54,3 +54,33 @@ def test_a_bad_day_is_a_400(client, staff):
     client.force_login(staff(Role.ACCOUNTING))
     assert client.get("/rake/?day=20-11-2026").status_code == 400
     assert client.get("/rake/export.csv?day=yesterday").status_code == 400
+
+
+def test_14_14_rake_by_game_at_a_mixed_game_table(client, staff, casino):
+    """A mixed-game table's rake is shown game by game, each game paying the rake it posts (14.14(c))."""
+    from apps.rake.selectors import rake_by_game
+    from apps.rake.services import post_rake_structure
+    from apps.tables.services import create_table
+
+    table = create_table(casino=casino, number=8, seats=8, rotation_name="HO", rotation=[
+        {"game": "holdem", "betting_structure": "fixed_limit", "minimum_wager": "4", "maximum_wager": "8"},
+        {"game": "omaha_hilo8", "betting_structure": "fixed_limit", "minimum_wager": "4", "maximum_wager": "8"}])
+    post_rake_structure(table=table, percentage=Decimal("10"), maximum=Decimal("3"))
+    post_rake_structure(table=table, rotation_game=table.rotation.get(game="holdem"), percentage=Decimal("5"),
+                        maximum=Decimal("2"))
+    at = datetime(2026, 11, 20, 9, 0, tzinfo=NEW_YORK)
+    record_round_of_play(table=table, round_in=RoundIn(started_at=at, game="holdem", board="Ah Kd 5c 9s 3h", players=[
+        PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="As Ks"),
+        PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="2c 7d")]))
+    record_round_of_play(table=table, round_in=RoundIn(started_at=at, game="omaha_hilo8", board="2c 5d 7h Kd Ks",
+                                                       players=[
+        PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="Ah 3s Qc Jd"),
+        PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="Kc Kh 9s 9c")]))
+    rows = {row["game"]: row for row in rake_by_game(casino=casino, gaming_day=at.date())}
+    assert rows["Texas hold 'em (high)"]["rake"] == Decimal("2.00")
+    assert rows["Omaha high-low split eight or better"]["rake"] == Decimal("3.00")
+    client.force_login(staff(Role.ACCOUNTING))
+    page = client.get("/rake/?day=2026-11-20").content.decode()
+    assert "Omaha high-low split eight or better" in page
+    export = client.get("/rake/export.csv?day=2026-11-20").content.decode()
+    assert {row["game"] for row in csv.DictReader(io.StringIO(export))} == {"holdem", "omaha_hilo8"}
