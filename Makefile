@@ -6,8 +6,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/pokerroom
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+# 1 (CI): the suite connects as an app role that owns nothing, as production does (README, "Database roles"); the
+# roles test_<database>_owner and _app are created when missing. 0: as TEST_DATABASE_URL's login.
+TEST_DATABASE_APP_ROLE ?= 1
 
-.PHONY: demo test lint bench bench-feed chaos install services chromium clean
+.PHONY: demo test fuzz probe lint bench bench-feed chaos install services chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,16 +32,34 @@ chromium:
 	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
 	  (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null; fi
 
+# With MIGRATION_DATABASE_URL (the owner's login; README, "Database roles"), migrate runs as the owner and grants
+# DATABASE_APP_ROLE its privileges; the demo itself runs on DATABASE_URL (SQLite when unset).
 demo: install
-	DJANGO_DEBUG=true $(PY) manage.py migrate --noinput
+	$(if $(MIGRATION_DATABASE_URL),DATABASE_URL='$(MIGRATION_DATABASE_URL)') DJANGO_DEBUG=true $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=true $(PY) manage.py seed_demo
 	@echo "Serving on http://127.0.0.1:8000/ — log in with a demo login above."
 	DJANGO_DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000
 
 test: install services chromium
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
-	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false \
+	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
+	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) \
 	  $(PY) -m pytest -n 2 --dist loadfile -q --durations=10
+
+# Schema-driven fuzzing of the API with a larger budget than CI's (tests/core/test_schema_fuzz.py): every operation
+# with every role's token, FUZZ_MAX_EXAMPLES examples an operation (CI: 5), seed FUZZ_SEED; prints the summary line.
+FUZZ_MAX_EXAMPLES ?= 100
+FUZZ_SEED ?= 1313
+fuzz: install services
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
+	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) FUZZ_MAX_EXAMPLES=$(FUZZ_MAX_EXAMPLES) FUZZ_SEED=$(FUZZ_SEED) \
+	  $(PY) -m pytest -n 2 -q tests/core/test_schema_fuzz.py
+
+# Issue 13's "Done when": make demo's data served by gunicorn on PostgreSQL with DEBUG off, probed by schemathesis over
+# HTTP with every role's token and by hostile page URLs (bench/hostile_probe.sh; PROBE_EXAMPLES, PROBE_DATABASE_URL).
+probe: install services
+	bench/hostile_probe.sh
 
 lint: install
 	$(VENV)/bin/ruff check .

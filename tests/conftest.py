@@ -8,8 +8,12 @@ from rest_framework.test import APIClient
 
 from apps.core.roles import Role
 from tests.factories import CasinoFactory, StaffFactory
+from tests.support import database_roles
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
+# The suite connects as the app's database role, as production does (README, "Database roles"): TEST_DATABASE_APP_ROLE=1
+# (make test does). The test databases are created, migrated, flushed and dropped by an owner role.
+APP_ROLE = os.environ.get("TEST_DATABASE_APP_ROLE", "").lower() in {"1", "true", "yes"}
 
 
 def pytest_configure(config):
@@ -19,6 +23,63 @@ def pytest_configure(config):
     settings.WHITENOISE_AUTOREFRESH = True
     if IN_CI and settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise pytest.UsageError("CI runs the suite on PostgreSQL: set DATABASE_URL (make test does).")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """With APP_ROLE: the roles exist (made by DATABASE_URL's superuser), and the owner creates and migrates the test
+    database, which then grants the app role its privileges (apps/core/database_roles.py, after migrate)."""
+    if not APP_ROLE:
+        return
+    from django.db import connections
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"] != "django.db.backends.postgresql":
+        raise pytest.UsageError("TEST_DATABASE_APP_ROLE needs PostgreSQL: set DATABASE_URL.")
+    roles = database_roles.roles_for(default["NAME"])
+    with database_roles.admin_connection(default) as admin:
+        database_roles.ensure_roles(admin, roles)
+        database_roles.hand_over_test_database(admin, connections["default"].creation._get_test_db_name(),
+                                               roles.owner)
+    database_roles.log_in_as(roles.owner)
+    settings.DATABASE_APP_ROLE = roles.app
+    database_roles.in_use = roles
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """With APP_ROLE, every test runs as the app role; a transactional test's flush (TRUNCATE, which the app may not)
+    runs as the owner on a connection of its own; the owner drops the test database at the end."""
+    if not APP_ROLE:
+        yield
+        return
+    from django.core.management.commands import flush
+
+    roles = database_roles.in_use
+    truncate = flush.Command.handle
+
+    def flush_as_owner(self, **options):
+        with database_roles.connected_as(roles.owner, options.get("database") or "default"):
+            return truncate(self, **options)
+
+    with django_db_blocker.unblock():
+        database_roles.log_in_as(roles.app)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flush.Command, "handle", flush_as_owner)
+        yield
+    with django_db_blocker.unblock():
+        database_roles.log_in_as(roles.owner)
+
+
+@pytest.fixture
+def database_roles_in_use(django_db_setup):
+    """The suite's owner and app roles; fails in CI (skips elsewhere) when the suite is not run as the app role."""
+    if not APP_ROLE:
+        message = "The suite runs as the superuser: set TEST_DATABASE_APP_ROLE=1 (make test does)."
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return database_roles.in_use
 
 
 @pytest.fixture(autouse=True)
