@@ -1,6 +1,7 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from apps.core.admin import AppendOnlyAdmin
+from apps.core.exceptions import DomainError
 
 from .models import (
     Claim,
@@ -15,6 +16,7 @@ from .models import (
     RuleChange,
     Transfer,
 )
+from .services import withdraw_rule_change
 
 
 @admin.register(Jackpot)
@@ -48,8 +50,29 @@ for model, columns in ((ClaimShare, ["claim", "seat", "role", "amount"]),
 
 @admin.register(RuleChange)
 class RuleChangeAdmin(admin.ModelAdmin):
-    list_display = ["jackpot", "summary", "effective_at", "status", "makes_qualifying_harder"]
-    readonly_fields = ["changes", "makes_qualifying_harder", "status", "applied_at", "proposed_by"]
+    """Notices of rule changes (14.19(q)): a failed one shows its reason; the status moves only through the
+    services (applied by the scheduled job, withdrawn by the action below, the rules page or the API)."""
+
+    list_display = ["jackpot", "summary", "effective_at", "status", "failure_reason", "failed_at",
+                    "makes_qualifying_harder"]
+    list_filter = ["status", "jackpot__casino"]
+    search_fields = ["summary", "failure_reason"]
+    readonly_fields = ["changes", "makes_qualifying_harder", "status", "applied_at", "proposed_by", "failure_reason",
+                       "failed_at", "withdrawn_by", "withdrawn_at"]
+    actions = ["withdraw"]
+
+    @admin.action(description="Withdraw the selected scheduled changes (14.19(q))")
+    def withdraw(self, request, queryset):
+        done = 0
+        for change in queryset.order_by("pk"):
+            try:
+                withdraw_rule_change(change=change, withdrawn_by=request.user)
+            except DomainError as exc:
+                self.message_user(request, f"Rule change {change.pk}: {exc.message}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, f"{done} rule change(s) withdrawn.", messages.SUCCESS)
 
 
 @admin.register(PayoutNotification)

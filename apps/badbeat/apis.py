@@ -2,23 +2,45 @@
 rule-change notices. Thin: the services decide; a DomainError becomes a 400 naming the field."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.casinos.models import User
+from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
 from apps.rounds.models import RoundOfPlay
 
 from . import services
-from .models import RULE_FIELDS, Claim, ClaimShare, DisplayReason, Jackpot, PayoutLocation, PayoutMethod
+from .models import (
+    RULE_FIELDS,
+    Claim,
+    ClaimShare,
+    DisplayReason,
+    Jackpot,
+    PayoutLocation,
+    PayoutMethod,
+    RuleChange,
+)
 from .selectors import claims_for_casino, contributions_total, jackpot_of, live_jackpots, payable_amount
+
+#: Accounting's record of a payout (14.19(k), (p)), null for a role without `badbeat.view_balance` (dealers).
+BALANCE_FIELDS = ("balance", "payable_amount", "reset_reserve", "contributions_total")
+BALANCE_HELP = "Accounting's record (14.19(k), (p)); null for a role that may not read it (dealers)."
 
 
 class JackpotOutput(serializers.ModelSerializer):
-    contributions_total = serializers.SerializerMethodField()
-    payable_amount = serializers.SerializerMethodField()
+    """A bad beat payout: its posted rules (14.19(b)) and displayed amount, which every role reads as patrons do, and
+    accounting's record (BALANCE_FIELDS), null for a role without `badbeat.view_balance` (dealers), as on the pages.
+    Reads the user from the context's `request`; without one, the record is null."""
+
+    balance = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True, allow_null=True,
+                                       help_text=BALANCE_HELP)
+    reset_reserve = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True, allow_null=True,
+                                             help_text=BALANCE_HELP)
+    contributions_total = serializers.SerializerMethodField(help_text=BALANCE_HELP)
+    payable_amount = serializers.SerializerMethodField(help_text=BALANCE_HELP)
     qualifying = serializers.CharField(source="qualifying_label")
     shares = serializers.CharField(source="shares_label")
 
@@ -28,15 +50,23 @@ class JackpotOutput(serializers.ModelSerializer):
                   "displayed_amount", "reset_reserve", "contributions_total", "is_collecting", "qualifying", "shares",
                   *RULE_FIELDS, "rules_effective_at", "updated_at"]
 
-    def get_contributions_total(self, jackpot: Jackpot) -> str:
-        return f"{contributions_total(jackpot=jackpot):.2f}"
+    def _reads_balance(self, jackpot: Jackpot) -> bool:
+        request = self.context.get("request")
+        return request is not None and request.user.has_perm("badbeat.view_balance", jackpot)
 
-    def get_payable_amount(self, jackpot: Jackpot) -> str:
-        return f"{payable_amount(jackpot=jackpot):.2f}"
+    def to_representation(self, jackpot: Jackpot) -> dict:
+        data = super().to_representation(jackpot)
+        return data if self._reads_balance(jackpot) else data | dict.fromkeys(BALANCE_FIELDS)
+
+    def get_contributions_total(self, jackpot: Jackpot) -> str | None:
+        return f"{contributions_total(jackpot=jackpot):.2f}" if self._reads_balance(jackpot) else None
+
+    def get_payable_amount(self, jackpot: Jackpot) -> str | None:
+        return f"{payable_amount(jackpot=jackpot):.2f}" if self._reads_balance(jackpot) else None
 
 
 class JackpotApi(APIView):
-    """The casino's primary jackpot."""
+    """The casino's primary jackpot; to a dealer without accounting's record (JackpotOutput)."""
 
     permission_classes = [RulesPermission]
     required_perm = "badbeat.view_jackpot"
@@ -47,11 +77,12 @@ class JackpotApi(APIView):
         if jackpot is None:
             raise Http404("No bad-beat jackpot is offered.")
         self.check_object_permissions(request, jackpot)
-        return Response(JackpotOutput(jackpot).data)
+        return Response(JackpotOutput(jackpot, context={"request": request}).data)
 
 
 class JackpotListApi(APIView):
-    """Every bad beat payout the casino offers, with its posted rules (14.19(b))."""
+    """Every bad beat payout the casino offers, with its posted rules (14.19(b)); to a dealer without accounting's
+    record (JackpotOutput)."""
 
     permission_classes = [RulesPermission]
     required_perm = "badbeat.view_jackpot"
@@ -59,7 +90,7 @@ class JackpotListApi(APIView):
     @extend_schema(responses={200: JackpotOutput(many=True)})
     def get(self, request):
         return Response(JackpotOutput(live_jackpots(casino=request.user.casino).select_related("primary"),
-                                      many=True).data)
+                                      many=True, context={"request": request}).data)
 
 
 class ShareOutput(serializers.ModelSerializer):
@@ -84,7 +115,7 @@ class OpenClaimInput(serializers.Serializer):
     round_of_play = serializers.IntegerField()
 
 
-class ClaimsApi(APIView):
+class ClaimsApi(IdempotentPostMixin, APIView):
     """GET the casino's claims; POST opens one on a recorded round (supervisor, 14.19(i))."""
 
     permission_classes = [RulesPermission]
@@ -119,16 +150,16 @@ class ClaimActionInput(serializers.Serializer):
     delivered_by = serializers.IntegerField(required=False)
 
 
-class ClaimActionApi(APIView):
+class ClaimActionApi(IdempotentPostMixin, APIView):
     """POST /api/claims/<id>/<verify|reject|payout>/."""
 
     permission_classes = [RulesPermission]
-    required_perm = "badbeat.verify_claim"
     action: str = "verify"
 
-    def get_permissions(self):
-        self.required_perm = "badbeat.record_payout" if self.action == "payout" else "badbeat.verify_claim"
-        return super().get_permissions()
+    @property
+    def required_perm(self) -> str:
+        """14.19(i): a poker shift supervisor verifies or rejects; 14.19(i)2, (j): security or accounting pays."""
+        return "badbeat.record_payout" if self.action == "payout" else "badbeat.verify_claim"
 
     @extend_schema(request=ClaimActionInput, responses={200: ClaimOutput})
     def post(self, request, pk: int):
@@ -160,7 +191,7 @@ class DisplayAdjustmentInput(serializers.Serializer):
     reason = serializers.ChoiceField(choices=DisplayReason.choices, default=DisplayReason.DAILY)
 
 
-class DisplayAdjustmentApi(APIView):
+class DisplayAdjustmentApi(IdempotentPostMixin, APIView):
     """POST: accounting adjusts a display in a supervisor's presence (14.19(k)); refused if it differs from
     the record or goes down without a payout (14.19(o))."""
 
@@ -180,7 +211,7 @@ class DisplayAdjustmentApi(APIView):
                                 adjusted_by=request.user, supervisor_present=supervisor,
                                 reason=data.validated_data["reason"])
         jackpot.refresh_from_db()
-        return Response(JackpotOutput(jackpot).data, status=status.HTTP_201_CREATED)
+        return Response(JackpotOutput(jackpot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class RuleChangeInput(serializers.Serializer):
@@ -189,21 +220,51 @@ class RuleChangeInput(serializers.Serializer):
     summary = serializers.CharField(required=False, allow_blank=True)
 
 
-class RuleChangeApi(APIView):
-    """POST a notice of change to a payout's posted rules (14.19(q))."""
+class RuleChangeOutput(serializers.ModelSerializer):
+    class Meta:
+        model = RuleChange
+        fields = ["id", "jackpot", "summary", "changes", "effective_at", "makes_qualifying_harder", "status",
+                  "notice_posted_at", "applied_at", "failure_reason", "failed_at", "withdrawn_by", "withdrawn_at"]
+
+
+RULE_CHANGE_ERRORS = {
+    400: OpenApiResponse(description="A broken rule: {field: [message]} naming the field at fault; nothing written."),
+    403: OpenApiResponse(description="Not a poker shift supervisor or an administrator of the casino."),
+    404: OpenApiResponse(description="No such payout or rule change at this casino."),
+}
+
+
+class RuleChangeApi(IdempotentPostMixin, APIView):
+    """POST a notice of change to a payout's posted rules (14.19(q)); validated in full before anything is
+    written, so a notice accepted can take effect."""
 
     permission_classes = [RulesPermission]
     required_perm = "badbeat.change_rules"
 
-    @extend_schema(request=RuleChangeInput, responses={201: None})
+    @extend_schema(request=RuleChangeInput, responses={201: RuleChangeOutput, **RULE_CHANGE_ERRORS})
     def post(self, request, pk: int):
         jackpot = get_object_or_404(Jackpot, pk=pk, casino=request.user.casino)
+        self.check_object_permissions(request, jackpot)
         data = RuleChangeInput(data=request.data)
         data.is_valid(raise_exception=True)
         change = services.propose_rule_change(jackpot=jackpot, proposed_by=request.user, **data.validated_data)
-        return Response({"id": change.pk, "summary": change.summary, "effective_at": change.effective_at,
-                         "makes_qualifying_harder": change.makes_qualifying_harder, "status": change.status},
-                        status=status.HTTP_201_CREATED)
+        return Response(RuleChangeOutput(change).data, status=status.HTTP_201_CREATED)
+
+
+class RuleChangeWithdrawApi(IdempotentPostMixin, APIView):
+    """POST /api/rule-changes/<id>/withdraw/: withdraw a notice of change not yet in effect (14.19(q)); for those
+    who may propose one. A change in effect, withdrawn or failed answers 400 naming `status`."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "badbeat.change_rules"
+
+    @extend_schema(request=None, responses={200: RuleChangeOutput, **RULE_CHANGE_ERRORS})
+    def post(self, request, pk: int):
+        change = get_object_or_404(RuleChange.objects.select_related("jackpot"), pk=pk,
+                                   jackpot__casino=request.user.casino)
+        self.check_object_permissions(request, change.jackpot)
+        change = services.withdraw_rule_change(change=change, withdrawn_by=request.user)
+        return Response(RuleChangeOutput(change).data)
 
 
 class DiscontinueInput(serializers.Serializer):
@@ -211,7 +272,7 @@ class DiscontinueInput(serializers.Serializer):
     reason = serializers.CharField(max_length=300)
 
 
-class DiscontinueApi(APIView):
+class DiscontinueApi(IdempotentPostMixin, APIView):
     """POST: discontinue a payout and transfer all its funds to another (14.19(l)); administrators only."""
 
     permission_classes = [RulesPermission]
@@ -227,4 +288,4 @@ class DiscontinueApi(APIView):
             raise serializers.ValidationError({"target": ["No such bad beat payout at this casino."]})
         services.discontinue_jackpot(jackpot=jackpot, target=target, reason=data.validated_data["reason"],
                                      made_by=request.user)
-        return Response(JackpotOutput(Jackpot.objects.get(pk=target.pk)).data)
+        return Response(JackpotOutput(Jackpot.objects.get(pk=target.pk), context={"request": request}).data)

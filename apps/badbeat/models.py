@@ -409,11 +409,17 @@ class RuleChangeStatus(models.TextChoices):
     SCHEDULED = "scheduled", "Notice posted, takes effect later"
     APPLIED = "applied", "In effect"
     WITHDRAWN = "withdrawn", "Withdrawn"
+    FAILED = "failed", "Failed to take effect"
 
 
 @pghistory.track()
 class RuleChange(models.Model):
-    """A change to the posted rules: its notice is posted before it takes effect (N.J.A.C. 13:69F-14.19(q))."""
+    """A change to the posted rules: its notice is posted before it takes effect (N.J.A.C. 13:69F-14.19(q)).
+
+    A scheduled change either takes effect (applied), is withdrawn by someone who may propose rule changes, or,
+    when it cannot be put into effect at its time, is marked failed with the reason; a failed change never holds
+    up the others. Every change of status is kept by pghistory.
+    """
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="rule_changes")
     changes = models.JSONField(help_text="Field -> new value, of RULE_FIELDS.")
@@ -425,6 +431,11 @@ class RuleChange(models.Model):
     applied_at = models.DateTimeField(null=True, blank=True)
     proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
                                     blank=True, help_text="Empty for a multi-casino system's change (14.20(c)1).")
+    failure_reason = models.TextField(blank=True, help_text="Why the change could not take effect (status failed).")
+    failed_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+                                     blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["effective_at", "pk"]

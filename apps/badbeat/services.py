@@ -6,17 +6,24 @@ balance, under a row lock on the jackpot(s), always taken in primary-key order.
 """
 from __future__ import annotations
 
+import copy
+import logging
+import math
+import re
+import unicodedata
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db import transaction
-from django.db.models import Sum
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DatabaseError, DataError, IntegrityError, OperationalError, transaction
+from django.db.models import CheckConstraint, Sum
 from django.utils import timezone
 
 from apps import hands
 from apps.casinos.models import Casino, User
 from apps.casinos.selectors import current_gaming_day
+from apps.casinos.services import hold_open_gaming_days
 from apps.core.bulk import insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
@@ -108,41 +115,159 @@ def lock_casino_jackpots(*, casino_id: int) -> list[Jackpot]:
 
 # --- posted rules --------------------------------------------------------------------------------------------
 
+#: How the posted rules are typed (14.19(b)1-4, (m), (n), (p)); every value must also fit its Jackpot column.
+_MONEY_RULES = ("minimum_pot", "contribution_amount", "maximum_contribution")
+_PERCENT_RULES = ("contribution_percentage", "losing_share", "winning_share", "table_share", "reset_percentage",
+                  "primary_portion_percentage")
+_WHOLE_NUMBER_RULES = {"qualifying_minimum_rank": (2, 14, "A rank is 2 (deuces) to 14 (aces)."),
+                       "minimum_players_dealt": (2, 10, "Between 2 and 10 players.")}
+_CHOICE_RULES = {"qualifying_hand": QualifyingHand, "multiple_losers_rule": MultipleLosersRule,
+                 "when_both_qualify": BothQualifyRule}
+_TEXT_RULES = {"name": False, "other_bonus_awards": True}  # rule -> may hold several lines
+_NUMBER_TEXT = re.compile(r"[+-]?[0-9]{1,40}(?:\.[0-9]{1,40})?")
+_WHOLE_NUMBER_TEXT = re.compile(r"[+-]?[0-9]{1,6}")
+#: The rule a broken Jackpot CheckConstraint is reported on.
+_CONSTRAINT_RULES = {"jackpot_amount_or_percentage": "contribution_amount", "jackpot_shares_not_negative": "losing_share"}
+SUMMARY_MAX_LENGTH = 2000
+FAILURE_REASON_MAX_LENGTH = 2000
+logger = logging.getLogger(__name__)
+
+
+def _number(name: str, value, *, wanted: str) -> Decimal:
+    """`value` (text of digits, int, float or Decimal; never a bool) as a finite Decimal; raises DomainError."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float | Decimal):
+        raise DomainError(wanted, field=name)
+    if isinstance(value, str):
+        if not _NUMBER_TEXT.fullmatch(value.strip()):
+            raise DomainError(wanted, field=name)
+        number = Decimal(value.strip())
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise DomainError(wanted, field=name)
+        number = Decimal(repr(value))  # 0.1 is 0.1, not its binary expansion
+    else:
+        number = Decimal(value)
+    if not number.is_finite():
+        raise DomainError(wanted, field=name)
+    return number
+
+
+def _fits_column(name: str, number: Decimal, *, too_big: str, too_fine: str) -> Decimal:
+    """`number` quantized to its Jackpot column (max_digits, decimal_places) when it fits exactly; raises DomainError
+    for more digits before the point than the column holds (a numeric overflow in the database) or for a value
+    that is not a whole number of cents (hundredths)."""
+    column = Jackpot._meta.get_field(name)
+    if number and number.adjusted() >= column.max_digits - column.decimal_places:
+        raise DomainError(too_big, field=name)
+    step = Decimal(1).scaleb(-column.decimal_places)
+    if number != number.quantize(step):
+        raise DomainError(too_fine, field=name)
+    return number.quantize(step)
+
+
+def _checked_text(name: str, value, *, multiline: bool, max_length: int | None, required: bool) -> str:
+    """A text without NUL or other control characters (tab and line breaks allowed when `multiline`) nor lone
+    surrogates, within `max_length`; raises DomainError naming `name`."""
+    if not isinstance(value, str):
+        raise DomainError("Give a text.", field=name)
+    allowed = "\t\n\r" if multiline else ""
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in allowed for c in value):
+        raise DomainError("The text may not hold control characters." if multiline else
+                          "The text may not hold control characters or line breaks.", field=name)
+    if max_length is not None and len(value) > max_length:
+        raise DomainError(f"At most {max_length} characters.", field=name)
+    if required and not value.strip():
+        raise DomainError("This rule needs a value.", field=name)
+    return value
+
+
+def _typed_rule(name: str, value):
+    """One posted-rule value typed as its Jackpot column holds it; raises DomainError naming the rule."""
+    column = Jackpot._meta.get_field(name)
+    if value is None:
+        if name in _TEXT_RULES and column.blank:
+            return ""
+        if not column.null:
+            raise DomainError("This rule needs a value.", field=name)
+        return None
+    if name in _MONEY_RULES:
+        number = _number(name, value, wanted="Give an amount in dollars and cents.")
+        if number < 0:
+            raise DomainError("An amount may not be negative.", field=name)
+        return _fits_column(name, number, too_big="An amount has at most 12 digits before the point.",
+                            too_fine="An amount is in whole cents: at most 2 decimal places.")
+    if name in _PERCENT_RULES:
+        number = _number(name, value, wanted="Give a percentage.")
+        if not 0 <= number <= HUNDRED:
+            raise DomainError("A percentage is between 0 and 100.", field=name)
+        return _fits_column(name, number, too_big="A percentage is between 0 and 100.",
+                            too_fine="A percentage has at most 2 decimal places.")
+    if name in _WHOLE_NUMBER_RULES:
+        low, high, message = _WHOLE_NUMBER_RULES[name]
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and _WHOLE_NUMBER_TEXT.fullmatch(value.strip()):
+            number = int(value.strip())
+        elif isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+            number = int(value)
+        else:
+            raise DomainError("Give a whole number.", field=name)
+        if not low <= number <= high:
+            raise DomainError(message, field=name)
+        return number
+    if name in _CHOICE_RULES:
+        choices = _CHOICE_RULES[name]
+        if not isinstance(value, str) or value not in choices.values:
+            raise DomainError(f"Choose one of {', '.join(choices.values)}.", field=name)
+        return value
+    if name in _TEXT_RULES:
+        return _checked_text(name, value, multiline=_TEXT_RULES[name], max_length=column.max_length,
+                             required=not column.blank)
+    if column.get_internal_type() == "BooleanField":
+        if not isinstance(value, bool):
+            raise DomainError("Give true or false.", field=name)
+        return value
+    raise DomainError("This rule cannot be set here.", field=name)  # a RULE_FIELDS entry without a type above
+
+
+def _check_jackpot_constraints(candidate: Jackpot) -> None:
+    """The posted rules of `candidate` against the Jackpot columns and every CheckConstraint of the model that
+    reads them, as the database would check them on save; raises DomainError naming the rule."""
+    others = {f.name for f in Jackpot._meta.concrete_fields} - set(RULE_FIELDS) - {"funding", "kind"}
+    try:
+        candidate.clean_fields(exclude=others)
+    except DjangoValidationError as exc:
+        name, messages = next(iter(exc.message_dict.items()))
+        raise DomainError(" ".join(messages), field=name) from exc
+    for constraint in Jackpot._meta.constraints:
+        if isinstance(constraint, CheckConstraint):
+            try:
+                constraint.validate(Jackpot, candidate, exclude=others)
+            except DjangoValidationError as exc:
+                raise DomainError(f"The rules break {constraint.name}: {' '.join(exc.messages)}",
+                                  field=_CONSTRAINT_RULES.get(constraint.name, "changes")) from exc
+
+
 def _validated(values: dict, *, base: Jackpot | None) -> dict:
-    """Check a set of posted-rule values (14.19(b)1-4); raises DomainError naming the field."""
-    def get(name):
-        return values.get(name, getattr(base, name) if base else Jackpot._meta.get_field(name).get_default())
-    unknown = set(values) - set(RULE_FIELDS)
+    """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-4, (m), (n), (p)) and return them typed
+    as the jackpot holds them: money as Decimal dollars that fit the column (at most 12 digits before the point,
+    whole cents, finite, not negative), percentages 0-100 with at most 2 places, whole numbers in range, texts
+    without control characters and within their length, booleans, choices of their enums. The rules once merged
+    with `base` (None: the model's defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or
+    a percentage, shares adding up to 100 %). So a notice that is accepted can be put into effect (14.19(q)).
+
+    Raises DomainError naming the field at fault (an unknown rule names itself); writes nothing.
+    """
+    if not isinstance(values, dict):
+        raise DomainError("Give the rules to change as an object of rule -> value.", field="changes")
+    unknown = sorted(str(k) for k in set(values) - set(RULE_FIELDS))
     if unknown:
-        raise DomainError(f"Not a posted rule: {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
-    out = dict(values)
-    for name in ("minimum_pot", "contribution_amount", "maximum_contribution"):
-        if values.get(name) is not None:
-            try:
-                out[name] = money(values[name])
-            except Exception as exc:
-                raise DomainError("Give an amount in dollars and cents.", field=name) from exc
-    for name in ("contribution_percentage", "losing_share", "winning_share", "table_share", "reset_percentage",
-                 "primary_portion_percentage"):
-        if values.get(name) is not None:
-            try:
-                out[name] = Decimal(str(values[name])).quantize(CENT)
-            except Exception as exc:
-                raise DomainError("Give a percentage.", field=name) from exc
-            if not (0 <= out[name] <= 100):
-                raise DomainError("A percentage is between 0 and 100.", field=name)
-    for name in ("qualifying_minimum_rank", "minimum_players_dealt"):
-        if values.get(name) is not None:
-            try:
-                out[name] = int(str(values[name]))
-            except ValueError as exc:
-                raise DomainError("Give a whole number.", field=name) from exc
-    if "both_hole_cards_must_play" in values and not isinstance(values["both_hole_cards_must_play"], bool):
-        raise DomainError("Give true or false.", field="both_hole_cards_must_play")
-    for name in ("name", "other_bonus_awards"):
-        if name in values and not isinstance(values[name], str):
-            raise DomainError("Give a text.", field=name)
-    merged = {name: out.get(name, get(name)) for name in RULE_FIELDS}
+        raise DomainError(f"Not a posted rule: {', '.join(unknown)}.", field=unknown[0])
+    out = {name: _typed_rule(name, value) for name, value in values.items()}
+
+    def current(name):
+        return getattr(base, name) if base is not None else Jackpot._meta.get_field(name).get_default()
+    merged = {name: out[name] if name in out else current(name) for name in RULE_FIELDS}
     funded_from_primary = base is not None and base.funding == Funding.PRIMARY_PORTION
     if not funded_from_primary:
         if (merged["contribution_amount"] is None) == (merged["contribution_percentage"] is None):
@@ -168,6 +293,10 @@ def _validated(values: dict, *, base: Jackpot | None) -> dict:
         raise DomainError(f"Choose one of {', '.join(MultipleLosersRule.values)}.", field="multiple_losers_rule")
     if merged["when_both_qualify"] not in BothQualifyRule.values:
         raise DomainError(f"Choose one of {', '.join(BothQualifyRule.values)}.", field="when_both_qualify")
+    candidate = copy.copy(base) if base is not None else Jackpot()
+    for name, value in merged.items():
+        setattr(candidate, name, value)
+    _check_jackpot_constraints(candidate)
     return out
 
 
@@ -248,15 +377,19 @@ def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: dateti
     """Post the notice of a change to the posted rules; it takes effect at `effective_at` (N.J.A.C.
     13:69F-14.19(q)). The notice must come first: `effective_at` must be in the future. A change that makes the
     qualifying requirements harder is refused until the payout has been won (or before it has taken any
-    contribution under its current requirements). Raises DomainError naming the field."""
+    contribution under its current requirements). The change is validated in full here (`_validated`: every value
+    fits its column, the rules it leaves satisfy every Jackpot constraint), so a notice accepted can take effect.
+    `summary`: the notice to patrons (at most 2,000 characters, no control characters); empty, it is written from
+    the change. Raises DomainError naming the field; nothing is written then."""
     jackpot = _lock(jackpot.pk)[jackpot.pk]
     if jackpot.status == JackpotStatus.DISCONTINUED:
         raise DomainError("This payout is discontinued.", field="jackpot")
     if not changes:
         raise DomainError("Name at least one rule to change.", field="changes")
-    if timezone.is_naive(effective_at) or effective_at <= timezone.now():
+    if not isinstance(effective_at, datetime) or timezone.is_naive(effective_at) or effective_at <= timezone.now():
         raise DomainError("A notice is posted before the change takes effect: choose a later time (14.19(q)).",
                           field="effective_at")
+    summary = _checked_text("summary", summary or "", multiline=True, max_length=SUMMARY_MAX_LENGTH, required=False)
     values = _validated(changes, base=jackpot)
     values = {k: v for k, v in values.items() if getattr(jackpot, k) != v}
     if not values:
@@ -267,47 +400,99 @@ def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: dateti
                           "won (14.19(q)).", field="qualifying_hand")
     stored = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in values.items()}
     return RuleChange.objects.create(jackpot=jackpot, changes=stored, makes_qualifying_harder=harder,
-                                     summary=summary or _describe_change(jackpot, values),
+                                     summary=summary.strip() or _describe_change(jackpot, values),
                                      effective_at=effective_at, proposed_by=proposed_by)
 
 
 @transaction.atomic
-def withdraw_rule_change(*, change: RuleChange) -> RuleChange:
-    change = RuleChange.objects.select_for_update().get(pk=change.pk)
+def withdraw_rule_change(*, change: RuleChange, withdrawn_by: User) -> RuleChange:
+    """Withdraw the notice of a rule change that has not taken effect (N.J.A.C. 13:69F-14.19(q)): it never takes
+    effect and its notice leaves the rules page's notices and the displays. Withdrawn by whoever may propose a
+    rule change of the payout (`badbeat.change_rules`: a poker shift supervisor or an administrator of its
+    casino); recorded on the row (withdrawn_by, withdrawn_at) and in its history (pghistory).
+
+    Raises DomainError: `withdrawn_by` may not change the payout's rules (field withdrawn_by); the change is not
+    scheduled — already in effect, withdrawn or failed (field status)."""
+    change = RuleChange.objects.select_for_update(of=("self",)).select_related("jackpot").get(pk=change.pk)
+    if not withdrawn_by.has_perm("badbeat.change_rules", change.jackpot):
+        raise DomainError("Only a poker shift supervisor or an administrator of the casino withdraws a rule change.",
+                          field="withdrawn_by")
     if change.status != RuleChangeStatus.SCHEDULED:
-        raise DomainError("Only a change not yet in effect can be withdrawn.", field="status")
-    change.status = RuleChangeStatus.WITHDRAWN
-    change.save(update_fields=["status"])
+        raise DomainError(f"This change is {change.get_status_display().lower()}: only a change not yet in effect "
+                          "can be withdrawn (14.19(q)).", field="status")
+    change.status, change.withdrawn_by, change.withdrawn_at = RuleChangeStatus.WITHDRAWN, withdrawn_by, timezone.now()
+    change.save(update_fields=["status", "withdrawn_by", "withdrawn_at"])
     return change
 
 
 def apply_due_rule_changes(*, now: datetime | None = None) -> int:
     """Put into effect every scheduled rule change whose time has come (N.J.A.C. 13:69F-14.19(q)); idempotent.
-    A change that makes qualifying harder is checked again: if the payout has taken contributions under its
-    current rules since the notice without being won, it stays scheduled. Returns how many took effect."""
+
+    Oldest first, each change in a transaction of its own (a savepoint when called inside one), so one change
+    that cannot take effect never holds up the others. A change that makes qualifying harder is checked again: if
+    the payout has taken contributions under its current rules since the notice without being won, it stays
+    scheduled (not a failure). A change whose values are refused when checked again against the payout's rules as
+    they now stand (DomainError), or that the database refuses (DataError such as a numeric overflow,
+    IntegrityError), or that breaks in any other way, is rolled back alone and marked failed with the reason, in
+    a small transaction of its own. A database error that may pass (OperationalError: a deadlock, a lock or
+    statement timeout) leaves it scheduled for the next run. Raises nothing for a bad change (a lost database
+    connection propagates). Returns how many took effect."""
     now = now or timezone.now()
     applied = 0
-    for change_id in RuleChange.objects.filter(status=RuleChangeStatus.SCHEDULED, effective_at__lte=now).values_list(
-            "pk", flat=True):
-        with transaction.atomic():
-            change = RuleChange.objects.select_for_update().get(pk=change_id)
-            if change.status != RuleChangeStatus.SCHEDULED:
-                continue
-            jackpot = _lock(change.jackpot_id)[change.jackpot_id]
-            values = _validated(change.changes, base=jackpot)
-            rule = qualifying_rule(jackpot=jackpot, values=values)
-            qualifying_changed = rule != qualifying_rule(jackpot=jackpot)
-            if change.makes_qualifying_harder and not has_been_won_since_rules(jackpot=jackpot):
-                continue
-            for name, value in values.items():
-                setattr(jackpot, name, value)
-            if qualifying_changed:
-                jackpot.rules_effective_at = now
-            jackpot.save()
-            change.status, change.applied_at = RuleChangeStatus.APPLIED, now
-            change.save(update_fields=["status", "applied_at"])
-            applied += 1
+    due = list(RuleChange.objects.filter(status=RuleChangeStatus.SCHEDULED, effective_at__lte=now)
+               .order_by("effective_at", "pk").values_list("pk", flat=True))
+    for change_id in due:
+        try:
+            with transaction.atomic():
+                applied += _apply_rule_change(change_id=change_id, now=now)
+        except DomainError as exc:
+            _mark_rule_change_failed(change_id=change_id, now=now,
+                                     reason=f"{exc.field}: {exc.message}" if exc.field else exc.message)
+        except (DataError, IntegrityError) as exc:
+            _mark_rule_change_failed(change_id=change_id, now=now,
+                                     reason=f"The database refused the change: {' '.join(str(exc).split())}")
+        except OperationalError:
+            logger.warning("Rule change %s was not applied this time; it stays scheduled.", change_id, exc_info=True)
+        except DatabaseError:
+            raise  # the connection or the schema, not the change: the next run tries again
+        except Exception as exc:
+            logger.exception("Rule change %s could not be applied; it is marked failed.", change_id)
+            _mark_rule_change_failed(change_id=change_id, now=now, reason=f"{type(exc).__name__}: {exc}")
     return applied
+
+
+def _apply_rule_change(*, change_id: int, now: datetime) -> int:
+    """Put one due rule change into effect under the row locks of the change and its payout (14.19(q)); 1 when
+    it took effect, 0 when it is no longer scheduled or is a harder qualifying hand still waiting for the payout to
+    be won. Call in a transaction. Raises DomainError (values refused by `_validated`) or a DatabaseError."""
+    change = RuleChange.objects.select_for_update().get(pk=change_id)
+    if change.status != RuleChangeStatus.SCHEDULED:
+        return 0
+    jackpot = _lock(change.jackpot_id)[change.jackpot_id]
+    values = _validated(change.changes, base=jackpot)
+    qualifying_changed = qualifying_rule(jackpot=jackpot, values=values) != qualifying_rule(jackpot=jackpot)
+    if change.makes_qualifying_harder and not has_been_won_since_rules(jackpot=jackpot):
+        return 0
+    for name, value in values.items():
+        setattr(jackpot, name, value)
+    if qualifying_changed:
+        jackpot.rules_effective_at = now
+    jackpot.save()
+    change.status, change.applied_at = RuleChangeStatus.APPLIED, now
+    change.save(update_fields=["status", "applied_at"])
+    return 1
+
+
+def _mark_rule_change_failed(*, change_id: int, now: datetime, reason: str) -> None:
+    """Mark a scheduled rule change failed with the reason (14.19(q)), in a transaction of its own so the mark
+    stays once the failed attempt is rolled back; a change withdrawn meanwhile is left as it is."""
+    with transaction.atomic():
+        change = RuleChange.objects.select_for_update().get(pk=change_id)
+        if change.status != RuleChangeStatus.SCHEDULED:
+            return
+        change.status, change.failed_at = RuleChangeStatus.FAILED, now
+        change.failure_reason = reason[:FAILURE_REASON_MAX_LENGTH]
+        change.save(update_fields=["status", "failed_at", "failure_reason"])
 
 
 # --- claims ----------------------------------------------------------------------------------------------------
@@ -477,9 +662,10 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     amount = claim.payout_amount
     if debited.balance < amount:
         raise DomainError(f"{debited.name} holds ${debited.balance:,.2f}, less than ${amount:,.2f}.", field="claim")
+    today = current_gaming_day(casino=jackpot.casino)
+    hold_open_gaming_days(casino_id=jackpot.casino_id, days=[today], what="a payout")
     payout = Payout.objects.create(claim=claim, debited=debited, amount=amount, method=method, location=location,
-                                   delivered_by=delivered_by, recorded_by=recorded_by,
-                                   gaming_day=current_gaming_day(casino=jackpot.casino))
+                                   delivered_by=delivered_by, recorded_by=recorded_by, gaming_day=today)
     debited.balance -= amount
     if debited.pk == jackpot.pk and debited.reset_reserve > 0:
         ResetSeed.objects.create(jackpot=debited, payout=payout, amount=debited.reset_reserve)
@@ -568,8 +754,10 @@ def _mark_shared_claim_paid(*, claim: Claim, delivered_by: User) -> Claim:
 
 
 def validate_posted_rules(*, values: dict, jackpot: Jackpot | None) -> dict:
-    """Posted-rule values (14.19(b)1-4) checked and typed as the jackpot would hold them (Decimal dollars and
-    percentages, whole numbers); raises DomainError naming the field."""
+    """Posted-rule values (14.19(b)1-4) checked in full and typed as the jackpot would hold them (Decimal dollars
+    and percentages that fit their columns, whole numbers, texts, choices; the merged rules satisfy every Jackpot
+    constraint), as for a notice of change (14.19(q)) — the multi-casino system's rule changes (14.20(c)1) use it.
+    Raises DomainError naming the field."""
     return _validated(values, base=jackpot)
 
 
@@ -641,10 +829,11 @@ def adjust_display(*, jackpot: Jackpot, displayed_amount: Decimal, adjusted_by: 
         if not paid_since(jackpot=source, moment=last.created_at if last else None):
             raise DomainError(f"The display shows ${previous:,.2f}; it may not go down unless the payout was paid "
                               "(14.19(o)).", field="displayed_amount")
+    today = current_gaming_day(casino=jackpot.casino)
+    hold_open_gaming_days(casino_id=jackpot.casino_id, days=[today], what="a display adjustment")
     adjustment = DisplayAdjustment.objects.create(
         jackpot=jackpot, previous_amount=previous, displayed_amount=displayed_amount, accounting_amount=record,
-        reason=reason, adjusted_by=adjusted_by, supervisor_present=supervisor_present,
-        gaming_day=current_gaming_day(casino=jackpot.casino))
+        reason=reason, adjusted_by=adjusted_by, supervisor_present=supervisor_present, gaming_day=today)
     jackpot.displayed_amount = displayed_amount
     jackpot.save(update_fields=["displayed_amount", "updated_at"])
     return adjustment

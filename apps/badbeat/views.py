@@ -1,18 +1,22 @@
 """Bad beat pages: the room's display, the posted rules, claims and their verification, payouts and the
 accounting display adjustment (N.J.A.C. 13:69F-14.19)."""
+from datetime import timedelta
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import add_domain_error, page_access
+from apps.core.policy import role_policy
+from apps.core.views import add_domain_error
 from apps.rounds.models import RoundOfPlay
 
 from . import services
 from .forms import DisplayAdjustmentForm, OpenClaimForm, PayoutForm, RejectForm, RuleChangeForm
-from .models import Claim, ClaimStatus
+from .models import Claim, ClaimStatus, RuleChange, RuleChangeStatus
 from .selectors import (
     claims_for_casino,
     display_rows,
@@ -26,11 +30,10 @@ from .selectors import (
 from .shared import shared_payout_system
 
 
+@role_policy(read="badbeat.view_jackpot")
 def display(request):
     """The jackpot display for the room's screens: large type, refreshed every two seconds by htmx; shows
     "payout pending" as soon as a claim is verified (14.19(i)1) and the posted notices of changes (14.19(q))."""
-    if denied := page_access(request, "badbeat.view_jackpot"):
-        return denied
     casino = request.user.casino
     system = shared_payout_system()
     extras = system.display_panels(casino=casino) if system else []
@@ -41,17 +44,15 @@ def display(request):
     return response
 
 
+@role_policy(read="badbeat.view_jackpot", write="badbeat.change_rules")
 def posted_rules(request):
     """The posted bad beat payout rules (14.19(b)1-4, (m), (n), (p)), the notices of coming changes and their
-    history (14.19(q)); supervisors and administrators post a change here."""
-    if denied := page_access(request, "badbeat.view_jackpot"):
-        return denied
+    history (14.19(q)); supervisors and administrators post a change here. The payable amount and the reset reserve
+    are accounting's record (14.19(k), (p)): shown to those who may read it (not dealers)."""
     casino = request.user.casino
     may_change = request.user.has_perm("badbeat.change_rules")
     form = RuleChangeForm(request.POST or None, casino=casino)
     if request.method == "POST":
-        if not may_change:
-            raise PermissionDenied
         if form.is_valid():
             try:
                 change = services.propose_rule_change(jackpot=form.cleaned_data["jackpot"], changes=form.changes(),
@@ -65,22 +66,56 @@ def posted_rules(request):
                 messages.success(request, f"Notice posted: {change.summary} Takes effect "
                                           f"{change.effective_at:%Y-%m-%d %H:%M}.")
                 return redirect("badbeat:rules")
+    return _rules_page(request, form=form if may_change else None, status=400 if request.method == "POST" else 200)
+
+
+#: How long a failed rule change stays in the notice to supervisors and administrators on the rules page.
+FAILED_NOTICE_DAYS = 7
+
+
+def _rules_page(request, *, form, status: int, error: str | None = None):
+    """The posted rules page: each payout's rules, the notices and their history (scheduled changes with a
+    withdraw button for those who may propose one; failed ones with their reason) and, for supervisors and
+    administrators, a notice of the changes that failed to take effect lately (14.19(q))."""
+    casino = request.user.casino
     jackpots = list(live_jackpots(casino=casino).select_related("primary"))
+    history = list(rule_history(casino=casino).select_related("withdrawn_by")[:50])
+    since = timezone.now() - timedelta(days=FAILED_NOTICE_DAYS)
+    failed = [c for c in history if c.status == RuleChangeStatus.FAILED and c.failed_at and c.failed_at >= since]
     return render(request, "badbeat/rules.html", {
         "jackpots": [(j, payable_amount(jackpot=j)) for j in jackpots], "notices": posted_notices(casino=casino),
-        "history": rule_history(casino=casino)[:50], "form": form if may_change else None},
-        status=400 if request.method == "POST" else 200)
+        "history": history, "form": form, "may_change": form is not None, "failed": failed if form else [],
+        "withdraw_error": error, "reads_balance": request.user.has_perm("badbeat.view_balance")}, status=status)
 
 
+@role_policy(write="badbeat.change_rules")
+def withdraw_rule_change(request, pk: int):
+    """Withdraw a notice of change not yet in effect, from the rules page (14.19(q)): a POST from the row's
+    confirmation (`confirm=yes`), by a poker shift supervisor or an administrator of the casino (others: 403). A
+    change that is not scheduled, or a POST without the confirmation, answers the page with the error (400)."""
+    change = get_object_or_404(RuleChange.objects.select_related("jackpot"), pk=pk, jackpot__casino=request.user.casino)
+    if not request.user.has_perm("badbeat.change_rules", change.jackpot):
+        raise PermissionDenied
+    if request.POST.get("confirm") != "yes":
+        error = "Confirm the withdrawal with the button under “Withdraw…”."
+    else:
+        try:
+            services.withdraw_rule_change(change=change, withdrawn_by=request.user)
+        except DomainError as exc:
+            error = exc.message
+        else:
+            messages.success(request, f"Notice withdrawn: {change.summary}")
+            return redirect("badbeat:rules")
+    return _rules_page(request, form=RuleChangeForm(casino=request.user.casino), status=400,
+                       error=f"Rule change {change.pk} was not withdrawn: {error}")
+
+
+@role_policy(read="badbeat.view_claim", write="badbeat.verify_claim")
 def claim_list(request):
     """Claims of the casino, newest first; a supervisor opens a claim on a recorded round (14.19(i))."""
-    if denied := page_access(request, "badbeat.view_claim"):
-        return denied
     casino = request.user.casino
     form = OpenClaimForm(request.POST or None, casino=casino)
     if request.method == "POST":
-        if not request.user.has_perm("badbeat.verify_claim"):
-            raise PermissionDenied
         if form.is_valid():
             round_of_play = RoundOfPlay.objects.filter(pk=form.cleaned_data["round_of_play"],
                                                        table__casino=casino).select_related("table").first()
@@ -99,11 +134,11 @@ def claim_list(request):
         "notifications": open_notifications(casino=casino)}, status=400 if request.method == "POST" else 200)
 
 
+@role_policy(read="badbeat.view_claim", write="badbeat.act_on_claim")
 def claim_detail(request, pk: int):
     """A claim with the cards and the engine's verdict: the checks, the losing and winning hands as ranked and
-    which cards played; the supervisor verifies or rejects it; security or accounting records the payout."""
-    if denied := page_access(request, "badbeat.view_claim"):
-        return denied
+    which cards played; the supervisor verifies or rejects it (14.19(i)); security or accounting records the payout
+    (14.19(i)2, (j)). A POST whose action the user may not take (or no action) is refused: 403."""
     casino = request.user.casino
     claim = get_object_or_404(Claim.objects.select_related("jackpot", "round_of_play__table", "decided_by"),
                               pk=pk, jackpot__casino=casino)
@@ -147,17 +182,15 @@ def claim_detail(request, pk: int):
     }, status=400 if request.method == "POST" else 200)
 
 
+@role_policy(read="badbeat.view_display_adjustments", write="badbeat.adjust_display")
 def adjust_display(request):
     """Accounting adjusts the displayed amounts in a poker supervisor's presence and the app checks them
-    against accounting's record (14.19(k)); never lower unless paid (14.19(o))."""
-    if denied := page_access(request, "badbeat.view_jackpot"):
-        return denied
+    against accounting's record (14.19(k)); never lower unless paid (14.19(o)). The page shows accounting's record
+    and the adjustments: not for dealers (403)."""
     casino = request.user.casino
     may_adjust = request.user.has_perm("badbeat.adjust_display")
     form = DisplayAdjustmentForm(request.POST or None, casino=casino)
     if request.method == "POST":
-        if not may_adjust:
-            raise PermissionDenied
         if form.is_valid():
             try:
                 services.adjust_display(adjusted_by=request.user, **form.cleaned_data)
