@@ -1,8 +1,10 @@
 """Settings from the environment (django-environ). With nothing set, the demo runs on SQLite with
 eager Celery tasks; production and the test suite set DATABASE_URL (PostgreSQL) and REDIS_URL."""
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -27,7 +29,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -52,6 +56,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -60,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into the lockout page (apps.core.lockout)
 ]
 
 ROOT_URLCONF = "pokerroom.urls"
@@ -82,10 +88,15 @@ WSGI_APPLICATION = "pokerroom.wsgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Production connects (DATABASE_URL) as a role that owns nothing and may only read and add the append-only records;
+# `migrate` runs as the owner (DATABASE_URL=$MIGRATION_DATABASE_URL) and then grants this role its privileges
+# (apps/core/database_roles.py; README, "Database roles"). Unset (the demo), nothing is granted.
+DATABASE_APP_ROLE = env("DATABASE_APP_ROLE", default="")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "casinos.User"
 AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out sign-in before any password is checked
     "rules.permissions.ObjectPermissionBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -96,6 +107,24 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "floor:dashboard"
 LOGOUT_REDIRECT_URL = "login"
+
+# Sign-in lockout (django-axes): AXES_FAILURE_LIMIT failed sign-ins for a user name, or from an address, within the
+# cool-off lock that user name, or that address, for the cool-off; every attempt meanwhile (right password or not)
+# fails and restarts it. The sign-in page and POST /api/token/ both count. An administrator unlocks in the admin
+# (Access attempts -> "Unlock"), which records who unlocked whom (apps.core.models.SignInUnlock); axes keeps every
+# attempt (AccessAttempt), failure (AccessFailureLog) and sign-in (AccessLog).
+AXES_FAILURE_LIMIT = env.int("DJANGO_LOCKOUT_FAILURES", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("DJANGO_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # per user name and, separately, per address
+AXES_LOCKOUT_CALLABLE = "apps.core.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "apps.core.clients.client_address"
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_ENABLE_ADMIN = False  # apps.core.admin registers axes' models for administrators, with the unlock action
+AXES_RESET_ON_SUCCESS = False  # a success does not wipe an address's failures (a guesser could interleave one)
+AXES_VERBOSE = False
+# Proxies in front of gunicorn that append to X-Forwarded-For (docker-compose: 1); 0 trusts only REMOTE_ADDR. The
+# lockout (apps.core.clients) and the API's throttles (NUM_PROXIES) read the client's address the same way.
+TRUSTED_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
@@ -117,13 +146,31 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",  # Authorization: Token <token> from POST /api/token/ (apps.core.apis)
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "apps.core.pagination.BoundedLimitOffsetPagination",  # at most 200 a page
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Throttles (in the cache: Redis). Generous per user and per address for the whole API; strict on the token
+    # endpoint, where a password is guessed. A throttled request answers 429 {"detail": ...} with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env("DJANGO_THROTTLE_ANON", default="300/min"),
+        "user": env("DJANGO_THROTTLE_USER", default="1200/min"),
+        "api_token": env("DJANGO_THROTTLE_TOKEN", default="10/min"),
+    },
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
+    "DEFAULT_SCHEMA_CLASS": "apps.core.schema.ApiSchema",  # declares every operation's error answers
+    # JSON bounded in size and depth, finite numbers only (apps.core.parsers); forms within DATA_UPLOAD_MAX_*.
+    "DEFAULT_PARSER_CLASSES": [
+        "apps.core.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "pokerroom.api.exception_handler",
     "COERCE_DECIMAL_TO_STRING": True,
 }
@@ -140,8 +187,24 @@ SPECTACULAR_SETTINGS = {
         "CountMethodEnum": "apps.counts.models.CountMethod",
         "CountReasonEnum": "apps.counts.models.CountReason",
         "DisplayReasonEnum": "apps.badbeat.models.DisplayReason",
+        "CorrectionKindEnum": "apps.counts.models.CorrectionKind",
     },
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Generated without a request (check --deploy), the schema is read by a user of no casino (apps.core.schema).
+    "GET_MOCK_REQUEST": "apps.core.schema.build_mock_request",
+}
+# Hostile input (apps.core.parsers): a JSON body of at most API_JSON_MAX_BYTES (a PHH text of the 10,000 Pluribus hands,
+# about 6 MB, goes in one POST) nesting at most API_JSON_MAX_DEPTH arrays and objects; otherwise 400. Form and multipart
+# bodies (pages, the API's form posts) keep Django's bounds: 2.5 MB outside files, 1,000 fields.
+API_JSON_MAX_BYTES = env.int("DJANGO_API_JSON_MAX_BYTES", default=16 * 1024 * 1024)
+API_JSON_MAX_DEPTH = env.int("DJANGO_API_JSON_MAX_DEPTH", default=32)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1_000
+# API tokens (django-rest-knox): stored hashed, expire after DJANGO_API_TOKEN_HOURS, revoked at log-out.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env.float("DJANGO_API_TOKEN_HOURS", default=10)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
 }
 
 REDIS_URL = env("REDIS_URL", default="")
@@ -160,6 +223,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "close-gaming-days": {"task": "apps.counts.tasks.close_gaming_days", "schedule": 300.0},
     "multicasino-heartbeat": {"task": "apps.multicasino.tasks.heartbeat", "schedule": 2.0},
     "multicasino-sweep-outbox": {"task": "apps.multicasino.tasks.sweep_outbox", "schedule": 5.0},
+    "expire-idempotency-keys": {"task": "apps.core.tasks.expire_idempotency_keys", "schedule": 3600.0},
 }
 CACHES = {
     "default": (
@@ -180,9 +244,37 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="WARNING")},
 }
 
+# Content-Security-Policy (django-csp): scripts and styles from our own static files only — no inline script, no
+# inline style, no event-handler attribute (htmx's indicator style is in app.css: see base.html's htmx-config).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    # Behind a proxy that terminates TLS and sets X-Forwarded-Proto (and overwrites one sent by a client).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # The suite and the fault harness speak plain http to the test client and to gunicorn: they set it false.
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
 
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # Stamps the audit trail (pghistory events) with the user and URL; its triggers exist on PostgreSQL only.

@@ -77,7 +77,7 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     clerk.select_option("#id_supervisor_present", label="sup")
     clerk.click("[data-testid=adjust-form] button[type=submit]")
     clerk.wait_for_selector("text=Display adjusted")
-    screen.wait_for_function(f"document.querySelector('[data-testid=amount-{jackpot.pk}]').innerText === '${jackpot.balance:.2f}'")
+    screen.wait_for_function(f"() => document.querySelector('[data-testid=amount-{jackpot.pk}]').innerText === '${jackpot.balance:.2f}'")
 
     # The supervisor reviews the claim: the engine's verdict, then verifies (14.19(i)).
     sup = log_in(browser, live_server, "sup")
@@ -111,7 +111,7 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     clerk.select_option("#id_reason", "after_payout")
     clerk.click("[data-testid=adjust-form] button[type=submit]")
     clerk.wait_for_selector("text=Display adjusted")
-    screen.wait_for_function(f"document.querySelector('[data-testid=amount-{jackpot.pk}]').innerText === '${jackpot.balance:.2f}'")
+    screen.wait_for_function(f"() => document.querySelector('[data-testid=amount-{jackpot.pk}]').innerText === '${jackpot.balance:.2f}'")
     assert screen.locator("[data-testid=pending]").count() == 0
 
     # The supervisor records the table's contribution form: the chips are returned to the table inventory.

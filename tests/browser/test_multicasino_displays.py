@@ -60,14 +60,14 @@ def test_14_20_three_casinos_one_system_in_the_browser(browser, system):
         displays[name].goto(f"{deployment.url}/jackpot/display/")
     panel = "[data-testid=system-panel] .display-amount"
     for page in displays.values():
-        page.wait_for_function(f"document.querySelector('{panel}')?.textContent.trim() === '$0.00'")
+        page.wait_for_function(f"() => document.querySelector('{panel}')?.textContent.trim() === '$0.00'")
 
     # Contributions at two casinos: $1.00 a pot, 10 % of it set aside for the reset amount (14.19(p)).
     for i in range(3):
         record_round(deployments["site-a"], setup["tokens"]["site-a"], harness.PLAIN, f"a-{i}")
         record_round(deployments["site-b"], setup["tokens"]["site-b"], harness.PLAIN, f"b-{i}")
     for page in displays.values():  # the host's pool, $5.40, on every display (each refreshes by itself)
-        page.wait_for_function(f"document.querySelector('{panel}')?.textContent.trim() === '$5.40'")
+        page.wait_for_function(f"() => document.querySelector('{panel}')?.textContent.trim() === '$5.40'")
 
     # A bad beat at site-a, verified by its supervisor with the engine's verdict on the claim page.
     round_id = record_round(deployments["site-a"], setup["tokens"]["site-a"], harness.QUALIFYING, "a-bad-beat")

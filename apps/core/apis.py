@@ -1,0 +1,83 @@
+"""API tokens (django-rest-knox): sign in for a token that expires, sign out to revoke it.
+
+POST /api/token/ {"username", "password"} (JSON or form) -> 200 {"token", "expiry"}; send it as
+`Authorization: Token <token>` until `expiry` (REST_KNOX["TOKEN_TTL"]). POST /api/token/logout/ revokes the token
+sent, /api/token/logout-all/ every token of its user; signing out of the browser revokes them all too
+(apps.core.signals). Failed sign-ins count toward the lockout of the sign-in page (django-axes), and the endpoint
+has its own strict throttle (scope "api_token")."""
+from django.contrib.auth import authenticate, user_logged_in
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from knox.models import get_token_model
+from knox.settings import knox_settings
+from knox.views import LogoutAllView, LogoutView
+from rest_framework import exceptions, serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from .lockout import lockout_ends_at, lockout_message, seconds_until
+from .policy import public, signed_in
+
+
+class TokenLoginInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Token <token>`.")
+    expiry = serializers.DateTimeField(help_text="When the token stops working.")
+
+
+class SignInLocked(exceptions.Throttled):
+    default_code = "locked_out"
+
+
+@public("Signing in for a token: the user name and password are the authentication (throttled, locked out).")
+class TokenLoginApi(APIView):
+    """A new API token for the user whose user name and password are posted."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "api_token"
+
+    @extend_schema(request=TokenLoginInput, responses={
+        200: TokenOutput,
+        400: OpenApiResponse(description="Wrong user name or password: {non_field_errors: [message]}."),
+        429: OpenApiResponse(description="Locked out after repeated failures, or throttled: {detail: message}, "
+                                         "with Retry-After."),
+    })
+    def post(self, request):
+        data = TokenLoginInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        http_request = request._request  # django-axes watches Django's request (its middleware answers a lockout)
+        user = authenticate(http_request, **data.validated_data)
+        if getattr(http_request, "axes_locked_out", False):
+            raise SignInLocked(wait=seconds_until(lockout_ends_at(http_request)), detail=lockout_message(http_request))
+        if user is None:
+            raise exceptions.ValidationError({"non_field_errors": [_("Unable to log in with provided credentials.")]})
+        instance, token = get_token_model().objects.create(user=user, expiry=knox_settings.TOKEN_TTL)
+        user_logged_in.send(sender=user.__class__, request=http_request, user=user)
+        return Response(TokenOutput({"token": token, "expiry": instance.expiry}).data)
+
+
+@signed_in("Any user revokes the token the request is authenticated with.")
+class TokenLogoutApi(LogoutView):
+    """Revoke the token this request is authenticated with."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, format=None):
+        return super().post(request, format)
+
+
+@signed_in("Any user revokes every token of their own.")
+class TokenLogoutAllApi(LogoutAllView):
+    """Revoke every token of the user this request is authenticated as."""
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request, format=None):
+        return super().post(request, format)
+

@@ -1,0 +1,10 @@
+"""Celery beat: the project's plumbing."""
+from celery import shared_task
+
+from .services import delete_expired_idempotency_keys
+
+
+@shared_task(acks_late=True)
+def expire_idempotency_keys() -> int:
+    """Delete the Idempotency-Keys past their 24 hours (idempotent; hourly). Returns how many."""
+    return delete_expired_idempotency_keys()
