@@ -1,4 +1,4 @@
-from datetime import time
+from datetime import date, time
 from zoneinfo import ZoneInfo, available_timezones
 
 from django.contrib.auth.models import AbstractUser
@@ -20,6 +20,9 @@ class Casino(models.Model):
     address = models.CharField(max_length=300, blank=True)
     time_zone = models.CharField(max_length=64, default="America/New_York", validators=[validate_time_zone])
     gaming_day_starts_at = models.TimeField(default=time(6, 0), help_text="Local wall-clock time the gaming day starts.")
+    records_kept_since = models.DateField(
+        default=date(2000, 1, 1),
+        help_text="The first gaming day the room keeps records of: nothing dated before it is recorded.")
 
     class Meta:
         ordering = ["name"]
@@ -70,3 +73,26 @@ class User(AbstractUser):
 
     def has_role(self, *roles: str) -> bool:
         return self.groups.filter(name__in=[str(r) for r in roles]).exists()
+
+
+class GamingDay(models.Model):
+    """A casino's gaming day, and when it was closed (the daily count's close of the books).
+
+    Every write that changes a gaming day's money (a round of play, a time charge, a count) holds this row with a
+    share lock in its transaction and is refused once the day is closed; closing takes the row exclusively, so it
+    waits for those writes to commit and no write lands in a day after it closed. A late correction is recorded in
+    an open day and refers to the closed one.
+    """
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="gaming_days")
+    gaming_day = models.DateField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey("User", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+                                  help_text="Empty when the scheduled job closed it.")
+
+    class Meta:
+        ordering = ["casino", "-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["casino", "gaming_day"], name="one_gaming_day_row")]
+
+    def __str__(self) -> str:
+        return f"{self.casino} {self.gaming_day}{' (closed)' if self.closed_at else ''}"

@@ -25,5 +25,9 @@ def works_at_object_casino(user, obj) -> bool:
 
 floor_staff = is_supervisor | is_floorperson | is_admin
 readers = floor_staff | is_dealer | is_accounting | is_security | is_surveillance
+# Every reader but the dealers reads the room's money: jackpot balances and reserves, rake records, time charges,
+# display adjustments. A dealer collects the rake and the contribution of the rounds dealt (14.10(e)8, 9) and sees
+# what patrons see (the displayed amount, 14.19(b)), never accounting's record (14.19(k)).
+money_readers = floor_staff | is_accounting | is_security | is_surveillance
 
 rules.add_perm("casinos.view_casino", readers)

@@ -1,6 +1,8 @@
 """Reads about casinos: gaming days in the casino's own zone."""
+import re
 from datetime import date, datetime, timedelta
 
+from django.core.exceptions import BadRequest
 from django.utils import timezone
 
 from .models import Casino
@@ -28,3 +30,52 @@ def gaming_day_bounds(*, casino: Casino, gaming_day: date) -> tuple[datetime, da
 
 def current_gaming_day(*, casino: Casino) -> date:
     return gaming_day_of(casino=casino, moment=timezone.now())
+
+
+def is_gaming_day_closed(*, casino: Casino, gaming_day: date) -> bool:
+    """Whether the daily count has closed the gaming day (nothing that changes its money is recorded then)."""
+    from .models import GamingDay
+
+    return GamingDay.objects.filter(casino=casino, gaming_day=gaming_day, closed_at__isnull=False).exists()
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+#: How far ahead of the casino's clock a page may ask for a gaming day (a posted schedule, a report): a year.
+DAYS_AHEAD = 366
+
+
+def requested_gaming_day(*, casino: Casino, text: str | None, field: str = "day") -> date:
+    """The gaming day a page's query parameter or path segment names, written YYYY-MM-DD; today's gaming day when
+    `text` is empty. Raises django's BadRequest (the page answers 400 with the message, naming `field`) for any other
+    text (a month 13, a year 'abc', NUL) or a day before the casino keeps records (`records_kept_since`) or more than
+    DAYS_AHEAD days after today's."""
+    today = current_gaming_day(casino=casino)
+    if not text:
+        return today
+    try:
+        day = date.fromisoformat(text) if _DAY.fullmatch(text) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise BadRequest(f"{field}: write the day YYYY-MM-DD.")
+    if day < casino.records_kept_since:
+        raise BadRequest(f"{field}: the casino keeps records from {casino.records_kept_since:%Y-%m-%d}.")
+    if day > today + timedelta(days=DAYS_AHEAD):
+        raise BadRequest(f"{field}: no gaming day after {today + timedelta(days=DAYS_AHEAD):%Y-%m-%d} can be asked for.")
+    return day
+
+
+def requested_moment(*, casino: Casino, text: str | None, field: str = "start") -> datetime | None:
+    """The casino's local wall-clock moment a page's query parameter or form field names (YYYY-MM-DDTHH:MM), None
+    when `text` is empty; raises BadRequest naming `field` for any other text or a moment whose gaming day
+    requested_gaming_day refuses."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is not None:
+        raise BadRequest(f"{field}: write the moment YYYY-MM-DDTHH:MM, the casino's local time.")
+    requested_gaming_day(casino=casino, text=moment.date().isoformat(), field=field)
+    return moment.replace(tzinfo=casino.zone)

@@ -8,7 +8,21 @@ class DomainError(Exception):
     The API turns it into a 400 ({field: [message]}); pages into a form error.
     """
 
+    status_code = 400
+
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
+
+
+class AlreadyRecorded(DomainError):
+    """The record asked for exists already (the same external id, the same source hand, the same table number): the
+    API answers 409 with the existing record's id ({field: [message], existing_id: id}); nothing is written."""
+
+    status_code = 409
+
+    def __init__(self, message: str, *, field: str | None = None, existing_id: int | None = None) -> None:
+        super().__init__(message, field=field)
+        self.existing_id = existing_id
+

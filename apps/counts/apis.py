@@ -5,11 +5,23 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.casinos.models import User
+from apps.core.exceptions import DomainError
+from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
+from apps.core.validation import COUNT_MAX, column_decimal, column_integer, record_id
 from apps.tables.models import PokerTable
 
 from . import services
-from .models import BadBeatCount, CountMethod, CountReason, FormPart, Reconciliation, WitnessKind
+from .models import (
+    BadBeatCount,
+    CorrectionKind,
+    CountMethod,
+    CountReason,
+    FormPart,
+    LateCorrection,
+    Reconciliation,
+    WitnessKind,
+)
 
 
 class CountOutput(serializers.ModelSerializer):
@@ -22,18 +34,26 @@ class CountOutput(serializers.ModelSerializer):
 
 
 class CountInput(serializers.Serializer):
-    table = serializers.IntegerField(help_text="Table number.")
+    table = column_integer(PokerTable, "number", min_value=1, help_text="Table number.")
     method = serializers.ChoiceField(choices=CountMethod.choices)
     reason = serializers.ChoiceField(choices=CountReason.choices, default=CountReason.DAILY)
-    counted_by = serializers.IntegerField()
-    witness = serializers.IntegerField()
+    counted_by = record_id()
+    witness = record_id()
     witness_kind = serializers.ChoiceField(choices=WitnessKind.choices)
     surveillance_recorded = serializers.BooleanField(default=False)
-    amount = serializers.DecimalField(max_digits=14, decimal_places=2, required=False)
-    chips = serializers.DictField(child=serializers.IntegerField(min_value=0), required=False)
+    amount = column_decimal(BadBeatCount, "amount", min_value=0, required=False)
+    chips = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=COUNT_MAX), required=False,
+                                  help_text="Chip denomination in dollars (e.g. \"0.25\", \"5\") -> number of chips.")
+
+    def validate_chips(self, chips: dict) -> dict:
+        try:
+            services.chips_value(chips)
+        except DomainError as exc:
+            raise serializers.ValidationError(exc.message) from exc
+        return chips
 
 
-class CountsApi(APIView):
+class CountsApi(IdempotentPostMixin, APIView):
     permission_classes = [RulesPermission]
     required_perm = "counts.record_count"
 
@@ -61,7 +81,7 @@ class ReceiptInput(serializers.Serializer):
     part = serializers.ChoiceField(choices=FormPart.choices)
 
 
-class FormReceiptApi(APIView):
+class FormReceiptApi(IdempotentPostMixin, APIView):
     permission_classes = [RulesPermission]
     required_perm = "counts.reconcile"
 
@@ -86,7 +106,7 @@ class ReconcileInput(serializers.Serializer):
     gaming_day = serializers.DateField()
 
 
-class ReconciliationApi(APIView):
+class ReconciliationApi(IdempotentPostMixin, APIView):
     """POST: accounting reconciles a gaming day's forms (14.19(h))."""
 
     permission_classes = [RulesPermission]
@@ -99,3 +119,41 @@ class ReconciliationApi(APIView):
         rec = services.reconcile_gaming_day(casino=request.user.casino, reconciled_by=request.user,
                                             gaming_day=data.validated_data["gaming_day"])
         return Response(ReconciliationOutput(rec).data)
+
+
+class LateCorrectionOutput(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="table.number", allow_null=True, default=None)
+
+    class Meta:
+        model = LateCorrection
+        fields = ["id", "gaming_day", "corrects_gaming_day", "table", "kind", "amount", "reason", "made_by",
+                  "created_at"]
+
+
+class LateCorrectionInput(serializers.Serializer):
+    corrects_gaming_day = serializers.DateField(help_text="The closed gaming day to correct.")
+    kind = serializers.ChoiceField(choices=CorrectionKind.choices)
+    amount = serializers.DecimalField(max_digits=14, decimal_places=2, help_text="Signed, in dollars and cents.")
+    reason = serializers.CharField(max_length=300)
+    table = serializers.IntegerField(required=False, allow_null=True, default=None, help_text="Table number.")
+
+
+class LateCorrectionApi(IdempotentPostMixin, APIView):
+    """POST: accounting corrects a closed gaming day's money, recorded in today's open gaming day (14.19(h))."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "counts.reconcile"
+
+    @extend_schema(request=LateCorrectionInput, responses={201: LateCorrectionOutput})
+    def post(self, request):
+        data = LateCorrectionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        table = None
+        if values.pop("table") is not None:
+            table = PokerTable.objects.filter(casino=request.user.casino, number=data.validated_data["table"]).first()
+            if table is None:
+                raise serializers.ValidationError({"table": ["No such table at this casino."]})
+        correction = services.record_late_correction(casino=request.user.casino, made_by=request.user, table=table,
+                                                     **values)
+        return Response(LateCorrectionOutput(correction).data, status=status.HTTP_201_CREATED)

@@ -183,3 +183,38 @@ class GamingDayClose(models.Model):
 
     def __str__(self) -> str:
         return f"{self.casino} {self.gaming_day} closed"
+
+
+class CorrectionKind(models.TextChoices):
+    """What money of a closed gaming day a late correction amends."""
+
+    RAKE = "rake", "Rake taken from pots (14.14)"
+    TIME_CHARGE = "time_charge", "Time charges (14.14(b)3)"
+    CONTRIBUTION = "contribution", "Bad beat contributions (14.19(c))"
+    COUNT = "count", "Amount counted (14.19(d)-(f))"
+
+
+class LateCorrection(models.Model):
+    """A correction of a closed gaming day's money, recorded by accounting in the open gaming day it is made in,
+    referring to the closed day, with the reason; both days' Master Game Reports show it. The closed day's own
+    records stay as they were. Append-only."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
+    gaming_day = models.DateField(db_index=True, help_text="The open gaming day the correction is recorded in.")
+    corrects_gaming_day = models.DateField(db_index=True, help_text="The closed gaming day it amends.")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    kind = models.CharField(max_length=16, choices=CorrectionKind.choices)
+    amount = models.DecimalField(**money, help_text="Signed: what the closed day's records should have had more of.")
+    reason = models.CharField(max_length=300)
+    made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.CheckConstraint(condition=~models.Q(amount=0), name="late_correction_not_zero"),
+                       models.CheckConstraint(condition=models.Q(corrects_gaming_day__lt=models.F("gaming_day")),
+                                              name="late_correction_of_an_earlier_day")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+} {self.kind} for {self.corrects_gaming_day}, recorded {self.gaming_day}"

@@ -14,7 +14,7 @@ from apps.core.roles import Role
 from apps.rake.models import RakeRecord, TimeCharge
 from apps.tables.models import PokerTable
 
-from .models import BadBeatCount, FormPart, MasterGameReportAdjustment, Reconciliation
+from .models import BadBeatCount, FormPart, LateCorrection, MasterGameReportAdjustment, Reconciliation
 
 #: Departments whose employees may never witness a count (14.19(f)2.ii(1)): surveillance, internal audit and
 #: the department responsible for the conduct of poker.
@@ -125,6 +125,8 @@ class MasterGameReport:
     rows: list[MasterGameReportRow]
     adjustments: list[MasterGameReportAdjustment] = field(default_factory=list)
     reconciliation: Reconciliation | None = None
+    corrections_made: list[LateCorrection] = field(default_factory=list)
+    corrections_of_this_day: list[LateCorrection] = field(default_factory=list)
 
     def total(self, name: str) -> Decimal:
         return sum((getattr(r, name) for r in self.rows), ZERO)
@@ -138,7 +140,8 @@ class MasterGameReport:
 def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
     """The poker room's Master Game Report of a gaming day, table by table: rounds, rake, time charges, the
     adjustments for unmatched duplicate forms (14.19(h)) and poker revenue; beside it, the bad beat
-    contributions recorded (not revenue) and the amounts counted. Decimal dollars."""
+    contributions recorded (not revenue) and the amounts counted; the late corrections recorded on the day for
+    closed days, and those recorded later for this day once it was closed. Decimal dollars."""
     rows: dict[int, MasterGameReportRow] = {
         t.pk: MasterGameReportRow(t.number, t.get_game_display()) for t in PokerTable.objects.filter(casino=casino)}
     for r in (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
@@ -159,8 +162,12 @@ def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
         rows[a.table_id].adjustments += a.amount
     kept = sorted((r for r in rows.values() if r.rounds or r.rake or r.time_charges or r.adjustments
                    or r.contributions or r.counted), key=lambda r: r.table_number)
-    return MasterGameReport(casino=casino, gaming_day=gaming_day, rows=kept, adjustments=adjustments,
-                            reconciliation=Reconciliation.objects.filter(casino=casino, gaming_day=gaming_day).first())
+    corrections = LateCorrection.objects.filter(casino=casino).select_related("table", "made_by")
+    return MasterGameReport(
+        casino=casino, gaming_day=gaming_day, rows=kept, adjustments=adjustments,
+        reconciliation=Reconciliation.objects.filter(casino=casino, gaming_day=gaming_day).first(),
+        corrections_made=list(corrections.filter(gaming_day=gaming_day).order_by("created_at", "pk")),
+        corrections_of_this_day=list(corrections.filter(corrects_gaming_day=gaming_day).order_by("created_at", "pk")))
 
 
 def reconciliation_days(*, casino: Casino, days: list[date]) -> list[dict]:

@@ -16,20 +16,24 @@ from apps.badbeat.models import Contribution
 from apps.badbeat.selectors import live_jackpots
 from apps.badbeat.services import apply_due_rule_changes, document_daily_reset, lock_casino_jackpots
 from apps.casinos.models import Casino, User
-from apps.casinos.selectors import current_gaming_day, gaming_day_of
+from apps.casinos.selectors import current_gaming_day, gaming_day_of, is_gaming_day_closed
+from apps.casinos.services import close_gaming_day_books, hold_open_gaming_days
 from apps.core.exceptions import DomainError
 from apps.core.money import ZERO, money
 from apps.core.roles import Role
+from apps.core.validation import COUNT_MAX, fits_column
 from apps.tables.models import PokerTable
 
 from .models import (
     BadBeatCount,
+    CorrectionKind,
     CountMethod,
     CountReason,
     FormBook,
     FormPart,
     FormReceipt,
     GamingDayClose,
+    LateCorrection,
     MasterGameReportAdjustment,
     Reconciliation,
     ReconciliationStatus,
@@ -44,7 +48,8 @@ DENOMINATIONS = (Decimal("0.25"), Decimal("0.50"), Decimal("1"), Decimal("5"), D
 
 def chips_value(chips: dict) -> tuple[dict[str, int], Decimal]:
     """Normalise a {denomination: number of chips} mapping and total its value (Decimal dollars). Raises
-    DomainError (field "chips") for an unknown denomination or a negative or non-whole count."""
+    DomainError (field "chips") for an unknown denomination, a negative or non-whole count, more than COUNT_MAX chips
+    of a denomination or a value more than the count's column holds."""
     normalised: dict[str, int] = {}
     total = ZERO
     for denomination, count in (chips or {}).items():
@@ -57,10 +62,12 @@ def chips_value(chips: dict) -> tuple[dict[str, int], Decimal]:
             raise DomainError(f"${denomination} is not a chip denomination.", field="chips")
         if number < 0 or str(count).strip() not in (str(number), f"{number}.0"):
             raise DomainError("Chip counts are whole numbers, not negative.", field="chips")
+        if number > COUNT_MAX:
+            raise DomainError(f"No container holds {number:,} chips of ${denomination}.", field="chips")
         if number:
             normalised[f"{value:.2f}"] = number
             total += value * number
-    return normalised, money(total)
+    return normalised, fits_column(BadBeatCount, "amount", money(total), field="chips", what="The chips' value")
 
 
 def _check_people(*, method: str, counted_by: User, witness: User, witness_kind: str,
@@ -145,11 +152,14 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
             raise DomainError("Give the amount counted in dollars and cents.", field="amount") from exc
         if amount < 0:
             raise DomainError("An amount counted is not negative.", field="amount")
+        fits_column(BadBeatCount, "amount", amount, field="amount")
         if method == CountMethod.CLOSED_TABLE and transported_by is not None and not transported_by.has_role(
                 Role.SECURITY):
             raise DomainError("A representative of security transports the container (14.19(d)1).",
                               field="transported_by")
     counted_at = counted_at or timezone.now()
+    gaming_day = gaming_day_of(casino=table.casino, moment=counted_at)
+    hold_open_gaming_days(casino_id=table.casino_id, days=[gaming_day], what="a count", field="counted_at")
     lock_casino_jackpots(casino_id=table.casino_id)  # no contribution commits while the box is read
     previous = last_count(table=table)
     since = previous.through_contribution_id if previous else 0
@@ -163,7 +173,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         book.next_serial += 1
         book.save(update_fields=["next_serial"])
     return BadBeatCount.objects.create(
-        casino_id=table.casino_id, table=table, gaming_day=gaming_day_of(casino=table.casino, moment=counted_at),
+        casino_id=table.casino_id, table=table, gaming_day=gaming_day,
         counted_at=counted_at, method=method, reason=reason, serial_number=serial, chips=chips or {},
         amount=amount, expected=contents["total"], variance=amount - contents["total"],
         through_contribution_id=through, counted_by=counted_by, witness=witness, witness_kind=witness_kind,
@@ -195,11 +205,15 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
     counted against the originals received from the count room; missing forms are found by serial number; each
     duplicate that cannot be matched with an original adds its value to poker revenue in the Master Game Report
     (once, append-only). Originals without a duplicate, forms of which nothing arrived, and counts that differ
-    from the recorded contributions are listed as variances. May be redone while variances remain."""
+    from the recorded contributions are listed as variances. May be redone while variances remain. Raises
+    DomainError (field gaming_day) for a day not ended, before the casino's records (`records_kept_since`) or already
+    reconciled."""
     if not reconciled_by.has_role(Role.ACCOUNTING):
         raise DomainError("Only accounting reconciles the forms (14.19(h)).", field="reconciled_by")
     if gaming_day >= current_gaming_day(casino=casino):
         raise DomainError("A gaming day is reconciled once it has ended.", field="gaming_day")
+    if gaming_day < casino.records_kept_since:
+        raise DomainError(f"The casino keeps records from {casino.records_kept_since:%Y-%m-%d}.", field="gaming_day")
     existing = Reconciliation.objects.select_for_update().filter(casino=casino, gaming_day=gaming_day).first()
     if existing and existing.status == ReconciliationStatus.RECONCILED:
         raise DomainError("This gaming day is already reconciled.", field="gaming_day")
@@ -246,6 +260,8 @@ def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None
         return done
     apply_due_rule_changes()
     with transaction.atomic():
+        # from here no write changes the day's money: those in flight commit first, later ones are refused
+        close_gaming_day_books(casino=casino, gaming_day=gaming_day, closed_by=closed_by)
         resets = []
         for jackpot in live_jackpots(casino=casino):
             reset = document_daily_reset(jackpot=jackpot, gaming_day=gaming_day)
@@ -285,3 +301,36 @@ def close_due_gaming_days(*, now: datetime | None = None) -> list[GamingDayClose
         if not GamingDayClose.objects.filter(casino=casino, gaming_day=ended).exists():
             closed.append(close_gaming_day(casino=casino, gaming_day=ended))
     return closed
+
+
+@transaction.atomic
+def record_late_correction(*, casino: Casino, corrects_gaming_day: date, kind: str, amount: Decimal, reason: str,
+                           made_by: User, table: PokerTable | None = None) -> LateCorrection:
+    """Accounting corrects a closed gaming day's money: the correction is recorded in today's open gaming day,
+    refers to the closed day, and both days' Master Game Reports show it (N.J.A.C. 13:69F-14.19(h), (k)).
+
+    amount: signed Decimal dollars with cents, not zero. Raises DomainError naming the field: not accounting, a day
+    that is not closed (record the money itself then), no reason, an amount that is zero or too large, a table of
+    another casino."""
+    if not made_by.has_role(Role.ACCOUNTING) or made_by.casino_id != casino.pk:
+        raise DomainError("Accounting records a late correction.", field="made_by")
+    if kind not in CorrectionKind.values:
+        raise DomainError(f"Choose one of {', '.join(CorrectionKind.values)}.", field="kind")
+    try:
+        amount = money(amount)
+    except (InvalidOperation, TypeError, ValueError) as exc:
+        raise DomainError("Give the amount in dollars and cents.", field="amount") from exc
+    if not amount or abs(amount) >= Decimal("1e12"):
+        raise DomainError("Give an amount other than zero, below $1,000,000,000,000.", field="amount")
+    reason = (reason or "").strip()
+    if not reason:
+        raise DomainError("Say why the closed day is corrected.", field="reason")
+    if table is not None and table.casino_id != casino.pk:
+        raise DomainError("The table is at another casino.", field="table")
+    if not is_gaming_day_closed(casino=casino, gaming_day=corrects_gaming_day):
+        raise DomainError(f"Gaming day {corrects_gaming_day:%Y-%m-%d} is not closed: record its money itself.",
+                          field="corrects_gaming_day")
+    today = current_gaming_day(casino=casino)
+    hold_open_gaming_days(casino_id=casino.pk, days=[today], what="a late correction")
+    return LateCorrection.objects.create(casino=casino, gaming_day=today, corrects_gaming_day=corrects_gaming_day,
+                                         table=table, kind=kind, amount=amount, reason=reason[:300], made_by=made_by)

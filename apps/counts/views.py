@@ -3,14 +3,14 @@ Report, as pages, PDF (weasyprint) and CSV (14.19(h), (k))."""
 from datetime import date, timedelta
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 
-from apps.casinos.selectors import current_gaming_day
+from apps.casinos.selectors import current_gaming_day, requested_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import add_domain_error, csv_response, page_access, pdf_response
+from apps.core.policy import role_policy
+from apps.core.views import add_domain_error, csv_response, pdf_response
 
 from . import services
 from .forms import CountForm, ReceiptForm
@@ -19,25 +19,17 @@ from .selectors import counts_for_gaming_day, master_game_report, match_forms, r
 
 
 def _day(request, value: str | None = None) -> date:
-    casino = request.user.casino
-    if not value:
-        return current_gaming_day(casino=casino)
-    try:
-        return date.fromisoformat(value)
-    except ValueError as exc:
-        raise Http404("The day is written YYYY-MM-DD.") from exc
+    """The gaming day `value` names (YYYY-MM-DD), today's when empty; BadRequest (400) for a day no record can have."""
+    return requested_gaming_day(casino=request.user.casino, text=value)
 
 
+@role_policy(read="counts.view_counts", write="counts.record_count")
 def counts(request):
     """The gaming day's counts and forms, and the form to record one (14.19(d)-(f))."""
-    if denied := page_access(request, "counts.view_counts"):
-        return denied
     casino = request.user.casino
     gaming_day = _day(request, request.GET.get("day"))
     form = CountForm(request.POST or None, casino=casino)
     if request.method == "POST":
-        if not request.user.has_perm("counts.record_count"):
-            raise PermissionDenied
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -60,10 +52,9 @@ def counts(request):
         status=400 if request.method == "POST" else 200)
 
 
+@role_policy(read="counts.view_reconciliation")
 def reconciliation(request):
     """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h))."""
-    if denied := page_access(request, "counts.view_reconciliation"):
-        return denied
     casino = request.user.casino
     today = current_gaming_day(casino=casino)
     days = [today - timedelta(days=i) for i in range(14)]
@@ -74,18 +65,15 @@ def reconciliation(request):
     return render(request, "counts/reconciliation.html", {"rows": rows, "today": today})
 
 
+@role_policy(read="counts.view_reconciliation", write="counts.reconcile")
 def reconciliation_day(request, day: str):
     """One gaming day: the forms and which parts arrived; accounting enters the serials of the originals from
     the count room and the duplicates from the locked box, then reconciles (14.19(h))."""
-    if denied := page_access(request, "counts.view_reconciliation"):
-        return denied
     casino = request.user.casino
     gaming_day = _day(request, day)
     form = ReceiptForm(request.POST if request.POST.get("action") == "receive" else None)
     error = None
     if request.method == "POST":
-        if not request.user.has_perm("counts.reconcile"):
-            raise PermissionDenied
         try:
             if request.POST.get("action") == "receive" and form.is_valid():
                 serials = form.serials()
@@ -113,10 +101,9 @@ def reconciliation_day(request, day: str):
         "ended": gaming_day < current_gaming_day(casino=casino)}, status=400 if request.method == "POST" else 200)
 
 
+@role_policy(read="counts.view_reconciliation")
 def master_game_report_view(request, day: str, fmt: str = "html"):
     """The Master Game Report of a gaming day, as a page, PDF or CSV (14.19(h))."""
-    if denied := page_access(request, "counts.view_reconciliation"):
-        return denied
     casino = request.user.casino
     gaming_day = _day(request, day)
     report = master_game_report(casino=casino, gaming_day=gaming_day)
@@ -130,6 +117,9 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
         t = report.totals
         writer.writerow([gaming_day, "total", "", sum(r.rounds for r in report.rows), t["rake"], t["time_charges"],
                          t["adjustments"], t["revenue"], t["contributions"], t["counted"], t["count_variance"]])
+        for c in report.corrections_made + report.corrections_of_this_day:
+            writer.writerow([gaming_day, f"late correction recorded {c.gaming_day} for {c.corrects_gaming_day}",
+                             c.table.number if c.table else "", c.kind, c.amount, c.reason])
         return response
     context = {"report": report, "gaming_day": gaming_day, "casino": casino, "printable": fmt == "pdf"}
     if fmt == "pdf":
@@ -138,10 +128,9 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
     return render(request, "counts/mgr.html", context)
 
 
+@role_policy(read="counts.view_reconciliation")
 def forms_export(request, day: str, fmt: str):
     """The day's Bad Beat Payout Contribution Forms (14.19(f)3) as PDF or CSV, with the parts received."""
-    if denied := page_access(request, "counts.view_reconciliation"):
-        return denied
     casino = request.user.casino
     gaming_day = _day(request, day)
     match = match_forms(casino=casino, gaming_day=gaming_day)

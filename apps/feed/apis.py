@@ -1,4 +1,6 @@
 """The hand feed's API: a round of play as JSON, PHH text, and import jobs. Thin: validate, call one service."""
+import hashlib
+
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
@@ -7,7 +9,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.exceptions import AlreadyRecorded
+from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
+from apps.core.validation import text
 from apps.rounds.apis import RoundListApi, RoundOutput
 from apps.rounds.models import RoundSource
 from apps.tables.models import BettingStructure, Game, PokerTable
@@ -35,13 +40,14 @@ class DrawInput(serializers.Serializer):
 
 class PlayerInput(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=11)
-    name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+    name = text(max_length=80, required=False, allow_blank=True, default="")
     contributed = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
     hole_cards = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
                                        help_text="The cards held at the end (in a draw game, after the last draw).")
     dealt_cards = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
                                         help_text="Draw games: the hand as first dealt.")
-    draws = DrawInput(many=True, required=False, default=list, help_text="Draw games: each draw, in order.")
+    draws = DrawInput(many=True, required=False, default=list, max_length=3,
+                      help_text="Draw games: each draw, in order.")
     folded = serializers.BooleanField(required=False, default=False)
     mucked = serializers.BooleanField(required=False, default=False)
     starting_stack = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
@@ -59,17 +65,18 @@ class RoundCreateInput(serializers.Serializer):
                                                 default=None, help_text="Where the rotation deals the game in several.")
     started_at = serializers.DateTimeField(required=False)
     board = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
-    players = PlayerInput(many=True)
-    external_id = serializers.CharField(max_length=120, required=False, allow_blank=True, default="",
-                                        help_text="The feed's id of this round; a repeated id is refused.")
-    deck = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
+    players = PlayerInput(many=True, max_length=11)
+    external_id = text(max_length=120, required=False, allow_blank=True, default="",
+                                        help_text="The feed's id of this round; a repeated id is refused (409 with the "
+                                                  "stored round's existing_id).")
+    deck = text(max_length=40, required=False, allow_blank=True, default="",
                                  help_text="Serial of the deck dealt (checked for shuffler alternation, 14.2(d)3).")
-    dead_reason = serializers.CharField(max_length=200, required=False, allow_blank=True, default="",
+    dead_reason = text(max_length=200, required=False, allow_blank=True, default="",
                                         help_text="Set when the round was called dead: every chip is returned "
                                                   "(N.J.A.C. 13:69F-14.15(g)).")
 
 
-class RoundsApi(RoundListApi):
+class RoundsApi(IdempotentPostMixin, RoundListApi):
     """GET: rounds of play of the user's casino, newest first. POST: record one round of play (JSON) along the
     money path: pots, rake, contribution, awards, deck, bad beat check."""
 
@@ -86,8 +93,6 @@ class RoundsApi(RoundListApi):
         external_id = values["external_id"]
         digest = None
         if external_id:
-            import hashlib
-
             digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest()
         players = [PlayerIn(**(p | {"streets": tuple(p["streets"]), "draws": tuple(DrawIn(**d) for d in p["draws"])}))
                    for p in values["players"]]
@@ -103,8 +108,8 @@ class PhhImportInput(serializers.Serializer):
                                                default=None,
                                                help_text="Record every hand at this table; without it each hand goes "
                                                          "to a table of the casino that deals its game.")
-    phh = serializers.CharField(help_text="The text of a .phh or .phhs hand history.")
-    name = serializers.CharField(max_length=200, required=False, default="api.phhs")
+    phh = text(max_length=None, multiline=True, help_text="The text of a .phh or .phhs hand history.")
+    name = text(max_length=200, required=False, default="api.phhs")
 
 
 class VariantSummaryOutput(serializers.Serializer):
@@ -133,12 +138,14 @@ class ImportJobOutput(serializers.ModelSerializer):
         return reverse("phh-import", args=[job.pk])
 
 
-class ImportPhhApi(APIView):
+class ImportPhhApi(IdempotentPostMixin, APIView):
     """Import a PHH text (.phh or .phhs): up to 1,000 hands at once (201 with the summary per variant); more as a
-    background job (202 with the job, whose progress GET /api/phh-imports/{id}/ reports)."""
+    background job (202 with the job, whose progress GET /api/phh-imports/{id}/ reports). A text whose every hand
+    is stored already (posted again, or by two clients at once) is a 409 with a stored round's `existing_id`."""
 
     permission_classes = [RulesPermission]
     required_perm = "rounds.add_roundofplay"
+    idempotency_in_one_transaction = False  # commits batch by batch; a second run skips every hand already stored
 
     @extend_schema(request=PhhImportInput, responses={201: PhhImportOutput, 202: ImportJobOutput,
                                                       400: OpenApiResponse(description="Malformed PHH: nothing stored")})
@@ -160,6 +167,9 @@ class ImportPhhApi(APIView):
             return response
         summary = import_phh(casino=request.user.casino, text=values["phh"], name=values["name"], table=table,
                              recorded_by=request.user)
+        if summary.nothing_new:
+            raise AlreadyRecorded(f"Every hand of this text is already recorded ({summary.already_stored}); nothing "
+                                  "was added.", field="phh", existing_id=summary.existing_round_id)
         if summary.refused and not (summary.imported or summary.already_stored):
             reasons = "; ".join(f"{label}: {reason}" for t in summary.variants.values() for label, reason in t.refused)
             return Response({"phh": [f"No hand could be taken in. {reasons}"[:2000]]},

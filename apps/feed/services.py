@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
@@ -28,15 +28,17 @@ from django.utils import timezone
 from apps import hands
 from apps.badbeat import services as badbeat
 from apps.casinos.models import Casino
-from apps.casinos.selectors import gaming_day_of
-from apps.core.exceptions import DomainError
+from apps.casinos.selectors import gaming_day_of, is_gaming_day_closed
+from apps.casinos.services import hold_open_gaming_days
+from apps.core.exceptions import AlreadyRecorded, DomainError
 from apps.core.money import CENT, ZERO
+from apps.core.validation import fits_column
 from apps.decks import services as decks
 from apps.irregularities.models import IrregularityKind
 from apps.irregularities.services import log_irregularity
 from apps.rake import services as rake
 from apps.rounds import services as records
-from apps.rounds.models import RoundOfPlay
+from apps.rounds.models import RoundOfPlay, RoundPlayer, RoundSource
 from apps.tables.models import Game, GamePosting, KillOption, PokerTable
 
 from . import selectors
@@ -116,7 +118,7 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
     what the players put in = the uncalled bet given back + the rake + the contributions + the awards. Amounts are
     Decimal dollars. A round with a `dead_reason` is called dead: every chip goes back, nothing is raked or
     contributed, and the irregularity is logged (14.15(g)). Every jackpot of the casinos concerned is row-locked
-    from step 4 to the commit: keep batches small (the PHH import writes ~50 rounds at a time).
+    from step 4 to the commit: keep batches small (the PHH import writes IMPORT_BATCH rounds at a time).
 
     Raises DomainError naming the field — fewer than two players, more than the game seats, a game the table does
     not deal, unknown, duplicate or miscounted cards, a source hand already stored, a deck not at the table — and
@@ -129,6 +131,9 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
         if round_.build is None:
             build_round(round_)
     with transaction.atomic():
+        # ... and the gaming days stay open until these rounds commit: a closed day takes no round of play.
+        for casino_id, days in _gaming_days(verified).items():
+            hold_open_gaming_days(casino_id=casino_id, days=days, what="a round of play", field="started_at")
         recorded = _create_rounds(verified, recorded_by)
         settled = [(v, r) for v, r in zip(verified, recorded, strict=True) if not v.dead]
         # 3. The rake, first from the pots (14.14).
@@ -167,12 +172,11 @@ def verify_round(*, table: PokerTable, round_in: RoundIn) -> VerifiedRound:
     the field."""
     posting = _posting(table, round_in)
     game = hands.Game(posting.game)
-    if timezone.is_naive(round_in.started_at):
-        raise DomainError("The round's time must carry a time zone.", field="started_at")
+    gaming_day = _verify_time(table, round_in.started_at)
     _verify_players(table, round_in.players)
     hole, board = _verify_cards(game, round_in)
     return VerifiedRound(table=table, posting=posting, game=game, round_in=round_in, hole=hole, board=board,
-                         gaming_day=gaming_day_of(casino=table.casino, moment=round_in.started_at))
+                         gaming_day=gaming_day)
 
 
 def build_round(round_: VerifiedRound) -> None:
@@ -243,6 +247,35 @@ def _posting(table: PokerTable, round_in: RoundIn) -> GamePosting:
     return posting
 
 
+#: A round of play may be reported this far ahead of the casino's clock (the dealer's tablet runs its own clock).
+CLOCK_TOLERANCE = timedelta(minutes=5)
+
+
+def _verify_time(table: PokerTable, started_at) -> date:
+    """The gaming day of a round's start, refused when the time has no zone, is ahead of the casino's clock, or
+    falls before the records the casino keeps (Casino.records_kept_since)."""
+    if timezone.is_naive(started_at):
+        raise DomainError("The round's time must carry a time zone.", field="started_at")
+    if started_at > timezone.now() + CLOCK_TOLERANCE:
+        raise DomainError("A round of play cannot start in the future (at most five minutes ahead of the "
+                          "casino's clock).", field="started_at")
+    try:
+        gaming_day = gaming_day_of(casino=table.casino, moment=started_at)
+    except (OverflowError, ValueError) as exc:
+        raise DomainError("The round's time is out of range.", field="started_at") from exc
+    if gaming_day < table.casino.records_kept_since:
+        raise DomainError(f"The casino keeps records from gaming day {table.casino.records_kept_since:%Y-%m-%d}: "
+                          "a round of play before it is not recorded.", field="started_at")
+    return gaming_day
+
+
+def _gaming_days(verified: Sequence[VerifiedRound]) -> dict[int, set[date]]:
+    days: dict[int, set[date]] = {}
+    for v in verified:
+        days.setdefault(v.table.casino_id, set()).add(v.gaming_day)
+    return days
+
+
 def _game_label(game: str) -> str:
     return Game(game).label if game in Game.values else repr(game)
 
@@ -263,6 +296,8 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
             amount = getattr(player, name)
             if amount is not None and (amount < 0 or amount != amount.quantize(CENT)):
                 raise DomainError("Amounts are dollars of at least $0.00 with cents.", field=f"{where}.{name}")
+            if amount is not None:
+                fits_column(RoundPlayer, "contributed", amount, field=f"{where}.{name}")
         if (player.returned or ZERO) + player.dead > player.contributed:
             raise DomainError("What is given back and dead money are part of what the player put in.",
                               field=f"{where}.returned")
@@ -271,6 +306,8 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
             if any(a < 0 for a in player.streets) or sum(player.streets, ZERO) not in (player.contributed, net):
                 raise DomainError("The betting rounds must add up to what the player put in.",
                                   field=f"{where}.streets")
+    fits_column(RoundOfPlay, "total_bet", sum((p.contributed for p in players), ZERO), field="players",
+                what="What the players put in")
     if all(p.folded for p in players):
         raise DomainError("At least one player must remain in the round.", field="players")
     if any(p.streets for p in players) and any(not p.streets for p in players if p.contributed > 0):
@@ -334,7 +371,7 @@ def _verify_draws(game: hands.Game, player: PlayerIn, where: str) -> None:
 def _create_rounds(verified: Sequence[VerifiedRound], recorded_by) -> list[RoundOfPlay]:
     digests = [v.round_in.source_digest for v in verified if v.round_in.source_digest]
     if len(set(digests)) != len(digests):
-        raise DomainError("This source hand is already recorded.", field="source_digest")
+        raise DomainError("The same source hand is given twice.", field="source_digest")
     rows = []
     for v in verified:
         round_in = v.round_in
@@ -355,7 +392,25 @@ def _create_rounds(verified: Sequence[VerifiedRound], recorded_by) -> list[Round
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
         if "source_digest" not in constraint:
             raise
-        raise DomainError("This source hand is already recorded.", field="source_digest") from exc
+        raise _already_recorded(verified) from exc
+
+
+def _already_recorded(verified: Sequence[VerifiedRound]) -> AlreadyRecorded:
+    """The refusal of rounds one of which is stored already (the same external id of a JSON feed, the same PHH hand),
+    e.g. posted twice at once: the first commits, the second meets the unique source digest. 409 with the stored
+    round's id (`existing_id`); the field is `external_id` for a JSON round, `source_digest` otherwise."""
+    by_digest = {v.round_in.source_digest: v.round_in for v in verified if v.round_in.source_digest}
+    existing = RoundOfPlay.objects.filter(source_digest__in=by_digest).values_list("pk", "source_digest").first()
+    if existing is None:  # the other request rolled back meanwhile: this one may be tried again
+        return AlreadyRecorded("This source hand is being recorded by another request: try again.",
+                               field="source_digest")
+    pk, digest = existing
+    round_in = by_digest[digest]
+    if round_in.source == RoundSource.JSON:
+        return AlreadyRecorded(f"Round {round_in.source_name!r} is already recorded (round of play {pk}).",
+                               field="external_id", existing_id=pk)
+    return AlreadyRecorded(f"This source hand is already recorded (round of play {pk}).", field="source_digest",
+                           existing_id=pk)
 
 
 def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
@@ -428,6 +483,12 @@ class ImportSummary:
     variants: dict[str, VariantTally] = field(default_factory=dict)
     files_refused: list[tuple[str, str]] = field(default_factory=list)
     tables: dict[int, int] = field(default_factory=dict)
+    existing_round_id: int | None = None  # a round of play that held one of the hands already stored
+
+    @property
+    def nothing_new(self) -> bool:
+        """Every hand of the text was stored already (none taken in, none refused)."""
+        return self.already_stored > 0 and not self.imported and not self.refused
 
     def tally(self, variant: str) -> VariantTally:
         return self.variants.setdefault(variant, VariantTally())
@@ -479,16 +540,20 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         tables = [table]
     else:
         tables = list(selectors.tables_dealing(casino=casino))
-    stored = set(RoundOfPlay.objects.filter(source_digest__in=[
+    stored_ids = dict(RoundOfPlay.objects.filter(source_digest__in=[
         h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
-        .values_list("source_digest", flat=True))
+        .values_list("source_digest", "pk"))
+    stored = set(stored_ids)
     fresh: list[tuple[VerifiedRound, str]] = []
+    closed_days: dict[tuple[int, date], bool] = {}
     for hand in parsed:
         if isinstance(hand, RefusedHand):
             summary.tally(hand.variant).refused.append((hand.label, hand.reason))
             continue
         if hand.round_in.source_digest in stored:
             summary.tally(hand.variant.code).already_stored += 1
+            if summary.existing_round_id is None:
+                summary.existing_round_id = stored_ids.get(hand.round_in.source_digest)
             continue
         chosen, reason = selectors.table_for_hand(hand=hand, tables=tables, fixed=table is not None)
         if chosen is None:
@@ -496,6 +561,19 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
             continue
         try:
             verified = verify_round(table=chosen, round_in=hand.round_in)
+        except DomainError as exc:
+            if exc.field == "started_at":  # dated where the casino records nothing: this hand only is refused
+                summary.tally(hand.variant.code).refused.append((hand.label, exc.message))
+                continue
+            raise DomainError(f"{hand.label}: {exc.message}", field="phh") from exc
+        key = (chosen.casino_id, verified.gaming_day)
+        if key not in closed_days:
+            closed_days[key] = is_gaming_day_closed(casino=chosen.casino, gaming_day=verified.gaming_day)
+        if closed_days[key]:
+            summary.tally(hand.variant.code).refused.append((
+                hand.label, f"gaming day {verified.gaming_day:%Y-%m-%d} is closed: its money is no longer recorded"))
+            continue
+        try:
             build_round(verified)
         except DomainError as exc:
             raise DomainError(f"{hand.label}: {exc.message}", field="phh") from exc
@@ -514,6 +592,9 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
                 summary.tally(code).already_stored += 1
         if progress is not None:
             progress(len(batch))
+    if summary.existing_round_id is None and summary.already_stored:  # stored meanwhile by another import
+        summary.existing_round_id = RoundOfPlay.objects.filter(
+            source_digest__in=[v.round_in.source_digest for v, _ in fresh]).values_list("pk", flat=True).first()
     return summary
 
 

@@ -5,6 +5,7 @@ from rest_framework import mixins, serializers, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
 from apps.tables.models import PokerTable
 
@@ -20,6 +21,9 @@ class RakeRecordOutput(serializers.ModelSerializer):
 
 
 class RakeRecordViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The rake records of the user's casino (14.14), newest first: the room's revenue, read as on the revenue pages
+    (not by dealers: 403; a dealer reads the rake of a round dealt on the round itself)."""
+
     serializer_class = RakeRecordOutput
     permission_classes = [RulesPermission]
     required_perm = "rake.view_rakerecord"
@@ -47,7 +51,7 @@ class RakeStructureApi(APIView):
     """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c)): everyone reads it, supervisors change it."""
 
     permission_classes = [RulesPermission]
-    required_perm = "rake.view_rakerecord"
+    required_perm = "rake.view_rakestructure"
     perms_by_method = {"PUT": "rake.change_rakestructure"}
 
     def _table(self, request, table_id: int) -> PokerTable:
@@ -89,9 +93,10 @@ class TimeChargeInput(serializers.Serializer):
     players_seated = serializers.IntegerField(min_value=0, max_value=11)
 
 
-class TimeChargeApi(APIView):
-    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3): the dealer records a collection, a floorperson
-    verifies it at /api/time-charges/{id}/verify/."""
+class TimeChargeApi(IdempotentPostMixin, APIView):
+    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3): the dealer records a collection (POST, answered with the
+    charge recorded), a floorperson verifies it at /api/time-charges/{id}/verify/. The list (GET) is rake, the room's
+    revenue: read as rake records are (not by dealers: 403)."""
 
     permission_classes = [RulesPermission]
     required_perm = "rake.view_rakerecord"
@@ -113,7 +118,7 @@ class TimeChargeApi(APIView):
         return Response(TimeChargeOutput(charge).data, status=201)
 
 
-class TimeChargeVerifyApi(APIView):
+class TimeChargeVerifyApi(IdempotentPostMixin, APIView):
     permission_classes = [RulesPermission]
     required_perm = "rake.verify_time_charge"
 

@@ -3,10 +3,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps.casinos.selectors import gaming_day_of
+from apps.casinos.services import hold_open_gaming_days
 from apps.core.bulk import insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
@@ -205,6 +206,8 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
         raise DomainError("The period must be an aware time, not in the future.", field="period_start")
     if not 1 <= players_seated <= table.seat_maximum:
         raise DomainError(f"Seated players: 1 to {table.seat_maximum} at this game.", field="players_seated")
+    gaming_day = gaming_day_of(casino=table.casino, moment=period_start)
+    hold_open_gaming_days(casino_id=table.casino_id, days=[gaming_day], what="a time charge", field="period_start")
     if TimeCharge.objects.filter(table=table, period_start=period_start).exists():
         raise DomainError("This period was already collected.", field="period_start")
     per_interval = structure.charge_per_interval
@@ -218,21 +221,25 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
     return TimeCharge.objects.create(
         table=table, period_start=period_start, interval_minutes=structure.interval_minutes,
         players_seated=players_seated, amount=amount, collected_by=collected_by, explanation=explanation,
-        gaming_day=gaming_day_of(casino=table.casino, moment=period_start))
+        gaming_day=gaming_day)
 
 
 @transaction.atomic
 def verify_time_charge(*, time_charge: TimeCharge, verified_by) -> TimeChargeVerification:
     """A floorperson (or supervisor) verifies a collection before the dealer drops it (14.14(b)3.v).
 
-    The verifier may not be the dealer who collected it. Raises DomainError.
+    The verifier may not be the dealer who collected it. Raises DomainError (also for a collection already verified,
+    when another verification commits first: the time charge row is append-only, so the app may not lock it).
     """
     if not (verified_by.is_superuser or verified_by.has_role(Role.FLOORPERSON, Role.POKER_SHIFT_SUPERVISOR)):
         raise DomainError("Time charges are verified by a floorperson or a supervisor (14.14(b)3.v).",
                           field="verified_by")
     if verified_by.pk == time_charge.collected_by_id:
         raise DomainError("The person who collected the charges cannot verify them.", field="verified_by")
-    time_charge = TimeCharge.objects.select_for_update().get(pk=time_charge.pk)
-    if hasattr(time_charge, "verification"):
+    if TimeChargeVerification.objects.filter(time_charge_id=time_charge.pk).exists():
         raise DomainError("This collection is already verified.", field="time_charge")
-    return TimeChargeVerification.objects.create(time_charge=time_charge, verified_by=verified_by)
+    try:  # one verification a collection (its unique time_charge), also when two floorpersons verify at once
+        with transaction.atomic():
+            return TimeChargeVerification.objects.create(time_charge=time_charge, verified_by=verified_by)
+    except IntegrityError as exc:
+        raise DomainError("This collection is already verified.", field="time_charge") from exc

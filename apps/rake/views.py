@@ -1,13 +1,12 @@
 """Revenue pages: rake by table, shift and hour of a gaming day, and its CSV export."""
 import csv
-from datetime import date
 from decimal import Decimal
 
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from apps.casinos.selectors import current_gaming_day
-from apps.core.views import page_access
+from apps.casinos.selectors import requested_gaming_day
+from apps.core.policy import role_policy
 
 from .selectors import (
     rake_by_game,
@@ -21,22 +20,15 @@ from .selectors import (
 
 
 def _day(request):
-    """(casino, gaming day from ?day=YYYY-MM-DD or today's; None when malformed)."""
+    """(casino, gaming day from ?day=YYYY-MM-DD or today's); BadRequest (400) for a day no record can have."""
     casino = request.user.casino
-    try:
-        gaming_day = date.fromisoformat(request.GET["day"]) if request.GET.get("day") else current_gaming_day(casino=casino)
-    except ValueError:
-        gaming_day = None
-    return casino, gaming_day
+    return casino, requested_gaming_day(casino=casino, text=request.GET.get("day"))
 
 
+@role_policy(read="rake.view_revenue")
 def revenue(request):
     """Rake of a gaming day (?day=YYYY-MM-DD): by table, by shift, and a chart by hour."""
-    if denied := page_access(request, "rake.view_revenue"):
-        return denied
     casino, gaming_day = _day(request)
-    if gaming_day is None:
-        return render(request, "rake/revenue.html", {"error": "The day must be written YYYY-MM-DD."}, status=400)
     hourly = rake_by_hour(casino=casino, gaming_day=gaming_day)
     peak = max((amount for _, amount in hourly), default=Decimal("0")) or Decimal("1")
     tables = list(rake_by_table(casino=casino, gaming_day=gaming_day))
@@ -56,13 +48,10 @@ def revenue(request):
                   "y": 100 - int(amount / peak * 100), "label_x": i * 40 + 20} for i, (h, amount) in enumerate(hourly)]})
 
 
+@role_policy(read="rake.view_revenue")
 def revenue_csv(request):
     """Every rake record of a gaming day as CSV, one line per round of play."""
-    if denied := page_access(request, "rake.view_revenue"):
-        return denied
     casino, gaming_day = _day(request)
-    if gaming_day is None:
-        return HttpResponse("The day must be written YYYY-MM-DD.", status=400, content_type="text/plain")
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'
     writer = csv.writer(response)

@@ -1,11 +1,13 @@
 """Writes about poker tables."""
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from apps.casinos.models import Casino
-from apps.core.exceptions import DomainError
+from apps.core.exceptions import AlreadyRecorded, DomainError
 
 from .models import SEAT_MAXIMUM, BettingStructure, Game, KillOption, PokerTable, RotationGame
 
@@ -94,14 +96,19 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
 
 
 @transaction.atomic
-def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats: int,
+def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats: int | None = None,
                  minimum_wager: Decimal | None = None, maximum_wager: Decimal | None = None,
                  rotation: list[dict] | None = None, rotation_name: str = "", **posted: object) -> PokerTable:
     """Create a table with its posted game and limits (N.J.A.C. 13:69F-14.8, 14.17), or a mixed-game table with
     `rotation_name` and its `rotation` (see verify_rotation; the table's own game is then the rotation's first).
-    Raises DomainError naming the field."""
-    if PokerTable.objects.filter(casino=casino, number=number).exists():
-        raise DomainError(f"Table {number} already exists.", field="number")
+    Without `seats`, the table offers 9 seats or its game's maximum when smaller (the smallest of the rotation's).
+    Raises DomainError naming the field; AlreadyRecorded (409, the table's id) for a number the casino already has,
+    also when another request takes it at the same moment."""
+    if existing := PokerTable.objects.filter(casino=casino, number=number).values_list("pk", flat=True).first():
+        raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing)
+    if seats is None:
+        games = [entry.get("game") for entry in rotation or ()] or [game]
+        seats = min(9, *(SEAT_MAXIMUM.get(g, (9,))[0] for g in games))
     if rotation_name.strip() and not rotation:
         raise DomainError("Post the games of the rotation, in the order dealt.", field="rotation")
     if rotation:
@@ -112,10 +119,11 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
             raise DomainError("A kill is offered at a table of Omaha high-low split eight or better alone "
                               "(N.J.A.C. 13:69F-14.11(i)).", field="kill_option")
         first = entries[0]
-        table = PokerTable.objects.create(
-            casino=casino, number=number, seats=seats, rotation_name=rotation_name.strip()[:60],
-            **{k: v for k, v in posted.items() if k not in POSTING_FIELDS},
-            **{k: first[k] for k in POSTING_FIELDS if k in first})
+        with _numbered(casino_id=casino.pk, number=number):
+            table = PokerTable.objects.create(
+                casino=casino, number=number, seats=seats, rotation_name=rotation_name.strip()[:60],
+                **{k: v for k, v in posted.items() if k not in POSTING_FIELDS},
+                **{k: first[k] for k in POSTING_FIELDS if k in first})
         RotationGame.objects.bulk_create([RotationGame(table=table, position=i + 1, **entry)
                                           for i, entry in enumerate(entries)])
         return table
@@ -124,8 +132,25 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
     verify_table_configuration(game=game, seats=seats, minimum_wager=minimum_wager, maximum_wager=maximum_wager,
                                kill_option=str(posted.get("kill_option", KillOption.NONE)),
                                kill_pot_minimum=posted.get("kill_pot_minimum"))  # type: ignore[arg-type]
-    return PokerTable.objects.create(casino=casino, number=number, game=game, seats=seats,
-                                     minimum_wager=minimum_wager, maximum_wager=maximum_wager, **posted)
+    with _numbered(casino_id=casino.pk, number=number):
+        return PokerTable.objects.create(casino=casino, number=number, game=game, seats=seats,
+                                         minimum_wager=minimum_wager, maximum_wager=maximum_wager, **posted)
+
+
+@contextmanager
+def _numbered(*, casino_id: int, number: int, table_id: int | None = None) -> Iterator[None]:
+    """A savepoint around the write of a table's number: when another request took the number a moment before (the
+    unique constraint), AlreadyRecorded (409) with that table's id instead of an IntegrityError."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as exc:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
+        if constraint != "table_number_unique_per_casino":
+            raise
+        existing = (PokerTable.objects.filter(casino_id=casino_id, number=number).exclude(pk=table_id)
+                    .values_list("pk", flat=True).first())
+        raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing) from exc
 
 
 @transaction.atomic
@@ -165,10 +190,14 @@ def post_rotation(*, table: PokerTable, rotation_name: str, games: list[dict],
 
 @transaction.atomic
 def update_table(*, table: PokerTable, **changes: object) -> PokerTable:
-    """Change a table's posted configuration, re-checking it as a whole. Raises DomainError."""
+    """Change a table's posted configuration, re-checking it as a whole. Raises DomainError; AlreadyRecorded (409)
+    for a number another table of the casino has."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     if table.is_mixed and set(changes) & set(POSTING_FIELDS):
         raise DomainError("A mixed-game table's games and limits are posted with its rotation.", field="rotation")
+    if "number" in changes and (existing := PokerTable.objects.filter(casino_id=table.casino_id, number=changes["number"])
+                                .exclude(pk=table.pk).values_list("pk", flat=True).first()):
+        raise AlreadyRecorded(f"Table {changes['number']} already exists.", field="number", existing_id=existing)
     for name, value in changes.items():
         setattr(table, name, value)
     if table.is_mixed:
@@ -179,7 +208,8 @@ def update_table(*, table: PokerTable, **changes: object) -> PokerTable:
         verify_table_configuration(game=table.game, seats=table.seats, minimum_wager=table.minimum_wager,
                                    maximum_wager=table.maximum_wager, kill_option=table.kill_option,
                                    kill_pot_minimum=table.kill_pot_minimum)
-    table.save()
+    with _numbered(casino_id=table.casino_id, number=table.number, table_id=table.pk):
+        table.save()
     return table
 
 

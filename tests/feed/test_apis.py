@@ -70,9 +70,12 @@ def test_phh_text_imports_once(api, supervisor, table):
     assert first.status_code == 201, first.content
     assert first.json()["imported"] > 50 and first.json()["skipped"] == 0
     again = api.post("/api/rounds/phh/", {"table": table.pk, "phh": text}, format="json")
-    assert (again.json()["imported"], again.json()["skipped"]) == (0, first.json()["imported"])
-    assert again.json()["variants"] == {"NT": {"imported": 0, "already_stored": first.json()["imported"],
-                                               "refused": []}}
+    assert again.status_code == 409
+    assert again.json()["phh"] == [f"Every hand of this text is already recorded ({first.json()['imported']}); "
+                                   "nothing was added."]
+    first_round = RoundOfPlay.objects.order_by("pk").first()
+    assert again.json()["existing_id"] == first_round.pk
+    assert RoundOfPlay.objects.count() == first.json()["imported"]
 
 
 def test_malformed_phh_is_a_400(api, supervisor, table):

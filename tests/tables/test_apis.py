@@ -55,3 +55,22 @@ def test_token_auth(api, supervisor):
     token = api.post("/api/token/", {"username": supervisor.username, "password": "pw-for-tests-1"}).json()["token"]
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert api.get("/api/tables/").status_code == 200
+
+
+class TestTableWithoutSeats:
+    """The hostile inputs of issue 13: a table posted without `game` or `seats` is a table with the defaults, not a 500;
+    its seats are then 9 or its game's maximum when smaller (N.J.A.C. 13:69F-14.12(b): 8 at five-card draw)."""
+
+    def test_hold_em_by_default_with_nine_seats(self, api, supervisor):
+        api.force_authenticate(supervisor)
+        answer = api.post("/api/tables/", {"number": 41, "minimum_wager": "2.00"}, format="json")
+        assert answer.status_code == 201, answer.json()
+        assert (answer.json()["game"], answer.json()["seats"]) == ("holdem", 9)
+
+    def test_a_draw_table_seats_its_game_maximum(self, api, supervisor):
+        api.force_authenticate(supervisor)
+        answer = api.post("/api/tables/", {"number": 42, "game": "draw_high", "betting_structure": "fixed_limit",
+                                           "minimum_wager": "2.00", "maximum_wager": "4.00"},
+                          format="json")
+        assert answer.status_code == 201, answer.json()
+        assert answer.json()["seats"] == 8

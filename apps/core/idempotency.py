@@ -1,0 +1,246 @@
+"""`Idempotency-Key` on the API's money POSTs, as Stripe defines it (design.md, "Shapes to keep").
+
+A client sends `Idempotency-Key: <up to 255 printable characters>` with a POST (a dealer tablet retrying after a
+timeout sends the same key again). Keys are kept per user for IDEMPOTENCY_KEY_HOURS (24) hours:
+
+- the first request with a key is run, and its response (any status below 500) is stored with the key;
+- the same key with the same method, path and body again: the stored response is replayed, with the header
+  `Idempotent-Replayed: true`, and nothing is run a second time;
+- the same key with another body (or another operation): 422, nothing run;
+- the same key while the first request is still running: 409 with `Retry-After`, nothing run;
+- a first request that ended in a server error (5xx) wrote nothing (its transaction rolled back): its key is
+  released, and a retry runs again.
+
+Exactly once: the key's row is claimed in a short transaction of its own, then locked (`SELECT ... FOR UPDATE
+NOWAIT`) for the whole request, which runs in the same transaction as the storing of its response. So the money
+records and the stored response are committed together or not at all, and of ten concurrent identical requests one
+runs and the others answer 409 (or, once it has committed, its replay). A request whose first run died with its
+process left only an unlocked claim: the retry takes it over and runs.
+
+A view whose operation commits in several transactions of its own (the PHH import, batch by batch) sets
+`idempotency_in_one_transaction = False`: its response is stored after it has run, and what makes a second run
+harmless is the operation itself (every hand already stored is skipped).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import timedelta
+
+from django.db import DatabaseError, IntegrityError, transaction
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from .models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+IDEMPOTENCY_KEY_HOURS = 24
+KEY_MAX_LENGTH = 255
+KEPT_HEADERS = ("Location", "Retry-After")
+ADVISORY_LOCK_SPACE = 0x1DE0  # pg_advisory_lock(space, key): the keys of operations that commit by themselves
+
+#: For drf-spectacular: the header every idempotent operation declares (apps.core.schema).
+PARAMETER = OpenApiParameter(
+    HEADER, str, OpenApiParameter.HEADER, required=False,
+    description="Up to 255 printable characters, new for each operation. A retry with the same key and body gets "
+                "the first response again (header Idempotent-Replayed: true) and records nothing more; kept 24 "
+                "hours per user.")
+RESPONSES = {
+    409: OpenApiResponse(description="A request with this Idempotency-Key is still running: retry after "
+                                     "Retry-After seconds. Or a record that already exists: `existing_id`."),
+    422: OpenApiResponse(description="This Idempotency-Key was used for another request (another body or "
+                                     "operation)."),
+}
+
+
+class KeyReused(exceptions.APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = ("This Idempotency-Key was used for another request (another body or operation) in the last "
+                      f"{IDEMPOTENCY_KEY_HOURS} hours: use a new key for a new request.")
+    default_code = "idempotency_key_reused"
+
+
+class KeyInUse(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "A request with this Idempotency-Key is still running: retry in a moment."
+    default_code = "idempotency_key_in_use"
+    wait = 1  # seconds: DRF's exception handler sends it as Retry-After
+
+
+class _Undo(Exception):
+    """Rolls the operation back to its savepoint and carries its (error) response out."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def request_key(request) -> str | None:
+    """The request's Idempotency-Key, or None without one; raises ValidationError (400) for an empty, too long or
+    non-printable key."""
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    if not key or len(key) > KEY_MAX_LENGTH or not all(" " <= c <= "~" for c in key):
+        raise exceptions.ValidationError({HEADER: [f"Give 1 to {KEY_MAX_LENGTH} printable ASCII characters."]})
+    return key
+
+
+def fingerprint(request) -> str:
+    """SHA-256 (hex) of the request's method, path, query and parsed body (an uploaded file by its content's SHA-256),
+    so that a retry matches however its body was encoded (JSON key order, a multipart boundary)."""
+    data = request.data
+    if hasattr(data, "lists"):  # a form or multipart body (QueryDict)
+        data = {name: values for name, values in data.lists()}
+    files = {}
+    for name, uploaded in getattr(request, "FILES", {}).items():
+        digest = hashlib.sha256()
+        for chunk in uploaded.chunks():
+            digest.update(chunk)
+        uploaded.seek(0)
+        files[name] = digest.hexdigest()
+    canonical = json.dumps([request.method, request.path, request.META.get("QUERY_STRING", ""), data, files],
+                           cls=JSONEncoder, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _claim(request, key: str) -> IdempotencyKey:
+    """The user's row for `key`: created for this request, or the one a request with the key made before. A row past
+    its 24 hours is dropped first. Raises KeyReused when it was made for another request."""
+    user, now, print_ = request.user, timezone.now(), fingerprint(request)
+    IdempotencyKey.objects.filter(user=user, key=key, expires_at__lte=now).delete()
+    try:
+        with transaction.atomic():
+            record, _ = IdempotencyKey.objects.get_or_create(
+                user=user, key=key, defaults={"method": request.method, "path": request.path[:2048],
+                                              "fingerprint": print_,
+                                              "expires_at": now + timedelta(hours=IDEMPOTENCY_KEY_HOURS)})
+    except IntegrityError:  # made at this instant by a concurrent request with the key
+        record = IdempotencyKey.objects.get(user=user, key=key)
+    if record.fingerprint != print_:
+        raise KeyReused()
+    return record
+
+
+def _replay(record: IdempotencyKey) -> Response:
+    headers = {**record.response_headers, REPLAYED_HEADER: "true"}
+    return Response(record.response_data, status=record.response_status, headers=headers)
+
+
+def _complete(record: IdempotencyKey, response: Response) -> None:
+    record.completed_at = timezone.now()
+    record.response_status = response.status_code
+    record.response_data = json.loads(json.dumps(response.data, cls=JSONEncoder))
+    record.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
+    record.save(update_fields=["completed_at", "response_status", "response_data", "response_headers"])
+
+
+def _release(record: IdempotencyKey) -> None:
+    IdempotencyKey.objects.filter(pk=record.pk, completed_at__isnull=True).delete()
+
+
+def run_idempotently(request, key: str, run, *, in_one_transaction: bool = True) -> Response:
+    """Run `run()` (the view's handler, its exceptions already turned into responses) at most once for the user's
+    `key`, as the module's docstring says; returns its response or the stored one. Raises KeyReused (422) or KeyInUse
+    (409)."""
+    record = _claim(request, key)
+    if record.completed_at is not None:
+        return _replay(record)
+    try:
+        if not in_one_transaction:
+            return _run_then_store(record, run)
+        with transaction.atomic():
+            try:
+                record = IdempotencyKey.objects.select_for_update(nowait=True).get(pk=record.pk)
+            except DatabaseError as exc:  # locked: the first request is running
+                raise KeyInUse() from exc
+            except IdempotencyKey.DoesNotExist as exc:  # released this instant by a first request that failed
+                raise KeyInUse() from exc
+            if record.completed_at is not None:
+                return _replay(record)
+            try:
+                with transaction.atomic():  # a savepoint: an error response keeps nothing of the operation
+                    response = run()
+                    if response.status_code >= 400:
+                        raise _Undo(response)
+            except _Undo as undo:
+                response = undo.response
+            if response.status_code >= 500:
+                raise _Undo(response)
+            _complete(record, response)
+            return response
+    except _Undo as undo:
+        _release(record)
+        return undo.response
+    except KeyInUse:
+        raise
+    except BaseException:
+        _release(record)
+        raise
+
+
+def _run_then_store(record: IdempotencyKey, run) -> Response:
+    """The key held by a session-level advisory lock (PostgreSQL) while the operation commits by itself; the response
+    is stored after it. Raises KeyInUse while another request holds it."""
+    from django.db import connection
+
+    pk, on_postgresql = record.pk, connection.vendor == "postgresql"
+    if on_postgresql:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [ADVISORY_LOCK_SPACE, pk % 2**31])
+            if not cursor.fetchone()[0]:
+                raise KeyInUse()
+    try:
+        record = IdempotencyKey.objects.filter(pk=pk).first()
+        if record is None:
+            raise KeyInUse()
+        if record.completed_at is not None:
+            return _replay(record)
+        response = run()
+        if response.status_code >= 500:
+            raise _Undo(response)
+        _complete(record, response)
+        return response
+    finally:
+        if on_postgresql:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [ADVISORY_LOCK_SPACE, pk % 2**31])
+
+
+class IdempotentPostMixin:
+    """For an APIView (before APIView in its bases): its POST honours `Idempotency-Key` as the module's docstring says.
+    DRF's dispatch with one change: after authentication, permissions and throttles (`initial`), a POST carrying a
+    key runs its handler through `run_idempotently`."""
+
+    idempotency_in_one_transaction = True
+
+    def dispatch(self, request, *args, **kwargs):
+        self.args, self.kwargs = args, kwargs
+        request = self.initialize_request(request, *args, **kwargs)
+        self.request = request
+        self.headers = self.default_response_headers
+        try:
+            self.initial(request, *args, **kwargs)
+            method = request.method.lower()
+            handler = getattr(self, method, self.http_method_not_allowed) if method in self.http_method_names \
+                else self.http_method_not_allowed
+            key = request_key(request) if request.method == "POST" else None
+            if key is None:
+                response = handler(request, *args, **kwargs)
+            else:
+                response = run_idempotently(request, key, lambda: self._handled(handler, request, *args, **kwargs),
+                                            in_one_transaction=self.idempotency_in_one_transaction)
+        except Exception as exc:
+            response = self.handle_exception(exc)
+        self.response = self.finalize_response(request, response, *args, **kwargs)
+        return self.response
+
+    def _handled(self, handler, request, *args, **kwargs) -> Response:
+        try:
+            return handler(request, *args, **kwargs)
+        except Exception as exc:
+            return self.handle_exception(exc)
