@@ -74,7 +74,11 @@ class Deployment:
                     "DJANGO_STATIC_ROOT": str(workdir / "static"),
                     "CELERY_TASK_ALWAYS_EAGER": "false", "DJANGO_SECRET_KEY": f"chaos-{name}",
                     "DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-                    "DJANGO_SECURE_COOKIES": "false", "DJANGO_LOG_LEVEL": "ERROR"}
+                    "DJANGO_SECURE_COOKIES": "false", "DJANGO_LOG_LEVEL": "ERROR",
+                    # plain http on loopback (no TLS proxy in front), and a load test: no redirect to https, and
+                    # throttles far above what 50 writers post
+                    "DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_THROTTLE_USER": "1000000/min",
+                    "DJANGO_THROTTLE_ANON": "1000000/min"}
 
     @property
     def url(self) -> str:
@@ -250,8 +254,8 @@ def configure(deployments: dict[str, Deployment], workdir: Path) -> dict:
         path = workdir / f"{d.name}.json"
         path.write_text(json.dumps(config))
         d.manage("multicasino_configure", str(path))
-        tokens[d.name] = d.manage("drf_create_token", "poker_shift_supervisor").split()[2]
-        d.security_token = d.manage("drf_create_token", "security").split()[2]
+        tokens[d.name] = d.manage("create_api_token", "poker_shift_supervisor").split()[2]
+        d.security_token = d.manage("create_api_token", "security").split()[2]
         d.security_id = d.sql("select id from casinos_user where username = 'security'")[0][0]
         d.table_id = d.sql("select id from tables_pokertable where number = 1")[0][0]
 

@@ -1,9 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
-from rest_framework.routers import DefaultRouter
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from apps.badbeat.apis import (
     ClaimActionApi,
@@ -13,15 +12,28 @@ from apps.badbeat.apis import (
     JackpotApi,
     JackpotListApi,
     RuleChangeApi,
+    RuleChangeWithdrawApi,
 )
-from apps.counts.apis import CountsApi, FormReceiptApi, ReconciliationApi
+from apps.core.apis import TokenLoginApi, TokenLogoutAllApi, TokenLogoutApi
+from apps.core.policy import public, signed_in
+from apps.core.views import bad_request
+from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
 from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundsApi
 from apps.multicasino.apis import InboxApi
 from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundDetailApi
 from apps.tables.apis import PokerTableViewSet
 
+
+@signed_in("The API's root: links to the router's collections, no record.")
+class ApiRootView(APIRootView):
+    """GET /api/: the router's collections (DefaultRouter's root), for any signed-in user."""
+
+
+handler400 = bad_request  # a page's query parameter or path segment it cannot take: 400 with the message
+
 router = DefaultRouter()
+router.APIRootView = ApiRootView
 router.register("tables", PokerTableViewSet, basename="table")
 router.register("rake-records", RakeRecordViewSet, basename="rake-record")
 
@@ -34,8 +46,10 @@ urlpatterns = [
     path("jackpot/", include("apps.badbeat.urls")),
     path("multicasino/", include("apps.multicasino.urls")),
     path("", include("apps.counts.urls")),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/", public("The sign-in page.")(auth_views.LoginView.as_view()), name="login"),
+    path("accounts/logout/", public("Signing out ends the session that sends it (a POST, CSRF-checked).")(
+        auth_views.LogoutView.as_view()), name="logout"),
+    # The admin site checks staff status and each model's permissions itself (tests/core/test_role_policy.py).
     path("admin/", admin.site.urls),
     path("api/rounds/", RoundsApi.as_view(), name="rounds"),
     path("api/rounds/phh/", ImportPhhApi.as_view(), name="rounds-phh"),
@@ -47,6 +61,7 @@ urlpatterns = [
     path("api/jackpots/<int:pk>/display-adjustments/", DisplayAdjustmentApi.as_view(), name="display-adjustments"),
     path("api/jackpots/<int:pk>/rule-changes/", RuleChangeApi.as_view(), name="rule-changes"),
     path("api/jackpots/<int:pk>/discontinue/", DiscontinueApi.as_view(), name="jackpot-discontinue"),
+    path("api/rule-changes/<int:pk>/withdraw/", RuleChangeWithdrawApi.as_view(), name="rule-change-withdraw"),
     path("api/claims/", ClaimsApi.as_view(), name="claims"),
     path("api/claims/<int:pk>/verify/", ClaimActionApi.as_view(action="verify"), name="claim-verify"),
     path("api/claims/<int:pk>/reject/", ClaimActionApi.as_view(action="reject"), name="claim-reject"),
@@ -55,10 +70,16 @@ urlpatterns = [
     path("api/multicasino/inbox/", InboxApi.as_view(), name="multicasino-inbox"),
     path("api/form-receipts/", FormReceiptApi.as_view(), name="form-receipts"),
     path("api/reconciliations/", ReconciliationApi.as_view(), name="reconciliations"),
+    path("api/late-corrections/", LateCorrectionApi.as_view(), name="late-corrections"),
     path("api/tables/<int:table_id>/rake-structure/", RakeStructureApi.as_view(), name="rake-structure"),
     path("api/tables/<int:table_id>/time-charges/", TimeChargeApi.as_view(), name="time-charges"),
     path("api/time-charges/<int:pk>/verify/", TimeChargeVerifyApi.as_view(), name="time-charge-verify"),
-    path("api/token/", obtain_auth_token, name="api-token"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/token/", TokenLoginApi.as_view(), name="api-token"),
+    path("api/token/logout/", TokenLogoutApi.as_view(), name="api-token-logout"),
+    path("api/token/logout-all/", TokenLogoutAllApi.as_view(), name="api-token-logout-all"),
+    path("api/schema/", signed_in("The API's description (SERVE_PERMISSIONS).")(SpectacularAPIView.as_view()),
+         name="schema"),
+    # Swagger UI's start-up script is served as a file (?script), not inline: it runs under the CSP.
+    path("api/docs/", signed_in("The API's documentation (SERVE_PERMISSIONS).")(
+        SpectacularSwaggerSplitView.as_view(url_name="schema", template_name="api/swagger_ui.html")), name="swagger-ui"),
 ]

@@ -2,6 +2,13 @@
 from rest_framework.permissions import BasePermission
 
 
+def method_perm(view, method: str) -> str:
+    """The permission a class view (API or page) declares for an HTTP method: `view.perms_by_method[method]`, else
+    `view.required_perm` (apps.core.policy reads the role policy of every URL from it)."""
+    by_method = getattr(view, "perms_by_method", None) or {}
+    return by_method.get(method) or view.required_perm
+
+
 class RulesPermission(BasePermission):
     """Checks `view.required_perm` (or `view.perms_by_method[request.method]`) with django-rules.
 
@@ -9,8 +16,7 @@ class RulesPermission(BasePermission):
     """
 
     def _perm(self, request, view) -> str:
-        by_method = getattr(view, "perms_by_method", None) or {}
-        return by_method.get(request.method) or view.required_perm
+        return method_perm(view, request.method)
 
     def has_permission(self, request, view) -> bool:
         return bool(request.user and request.user.is_authenticated and request.user.has_perm(self._perm(request, view)))

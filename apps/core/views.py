@@ -2,6 +2,8 @@
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
+from .permissions import method_perm
+
 
 def page_access(request, perm: str):
     """For any page: a redirect to the login page for an anonymous user (return it), PermissionDenied for a
@@ -14,12 +16,14 @@ def page_access(request, perm: str):
 
 
 class PermissionPageMixin:
-    """Class-based pages: `page_access` with the view's `required_perm` before anything else."""
+    """Class-based pages: `page_access` with the view's `required_perm` (or `perms_by_method[request.method]`, for a
+    method that needs another permission) before anything else; its role policy (apps.core.policy)."""
 
     required_perm: str = ""
+    perms_by_method: dict[str, str] = {}
 
     def dispatch(self, request, *args, **kwargs):
-        if denied := page_access(request, self.required_perm):
+        if denied := page_access(request, method_perm(self, request.method)):
             return denied
         return super().dispatch(request, *args, **kwargs)
 
@@ -48,3 +52,12 @@ def pdf_response(html: str, filename: str):
     response = HttpResponse(HTML(string=html).write_pdf(), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+def bad_request(request, exception):
+    """The 400 page (urls.handler400): the message of the BadRequest a page raised for a query parameter or path
+    segment it cannot take (e.g. "day: write the day YYYY-MM-DD."), with a way back."""
+    from django.shortcuts import render
+
+    message = str(exception) if exception is not None and str(exception) else "The request cannot be understood."
+    return render(request, "400.html", {"message": message}, status=400)

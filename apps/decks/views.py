@@ -3,10 +3,9 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_POST
 
 from apps.core.exceptions import DomainError
-from apps.core.views import page_access
+from apps.core.policy import role_policy
 from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
@@ -15,10 +14,9 @@ from .selectors import decks_in_storage, open_alerts, propose_distribution, rota
 from .services import assign_deck, distribute_decks, receive_deck, record_deck_event
 
 
+@role_policy(read="decks.view_board")
 def board(request):
     """Rotation board (full page or, for htmx polling, the board fragment)."""
-    if denied := page_access(request, "decks.view_board"):
-        return denied
     casino = request.user.casino
     context = {"rows": rotation_board(casino=casino, now=timezone.now()), "alerts": open_alerts(casino=casino),
                "storage": decks_in_storage(casino=casino), "event_form": DeckEventForm(),
@@ -40,10 +38,9 @@ def _apply(request, action) -> None:
         messages.success(request, "Recorded.")
 
 
-@require_POST
+@role_policy(write="decks.record_event")
 def record_event(request, pk: int):
-    if denied := page_access(request, "decks.record_event"):
-        return denied
+    """Record an event of a deck from the board; which role may record which event is the service's (14.2, 14.4)."""
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
     form = DeckEventForm(request.POST)
     if not form.is_valid():
@@ -55,10 +52,9 @@ def record_event(request, pk: int):
     return redirect("decks:board")
 
 
-@require_POST
+@role_policy(write="decks.manage_decks")
 def receive(request):
-    if denied := page_access(request, "decks.manage_decks"):
-        return denied
+    """Take a new deck into storage (14.2(a))."""
     form = ReceiveDeckForm(request.POST)
     if not form.is_valid():
         messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
@@ -67,10 +63,9 @@ def receive(request):
     return redirect("decks:board")
 
 
-@require_POST
+@role_policy(write="decks.manage_decks")
 def assign(request):
-    if denied := page_access(request, "decks.manage_decks"):
-        return denied
+    """Bring a stored deck to a table (14.2(a))."""
     form = AssignDeckForm(request.POST)
     if form.is_valid():
         deck = get_object_or_404(Deck, pk=form.cleaned_data["deck"], casino=request.user.casino)
@@ -81,15 +76,12 @@ def assign(request):
     return redirect("decks:board")
 
 
+@role_policy(read="decks.view_board", write="decks.distribute")
 def distribution(request):
     """The gaming day's deck distribution (14.2(c)): a proposal to accept line by line, and the record."""
-    if denied := page_access(request, "decks.view_board"):
-        return denied
     casino = request.user.casino
     status = 200
     if request.method == "POST":
-        if denied := page_access(request, "decks.distribute"):
-            return denied
         lines = []
         for value in request.POST.getlist("line"):
             try:

@@ -1,14 +1,13 @@
 """The shift's irregularities: a list for the gaming day and a form to log one."""
-from datetime import date
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
-from apps.casinos.selectors import current_gaming_day
+from apps.casinos.selectors import requested_gaming_day
 from apps.core.exceptions import DomainError
-from apps.core.views import add_domain_error, page_access
+from apps.core.policy import role_policy
+from apps.core.views import add_domain_error
 from apps.decks.models import Deck
 from apps.tables.models import PokerTable
 
@@ -24,14 +23,12 @@ class IrregularityForm(forms.Form):
     description = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
 
 
+@role_policy(read="irregularities.view_irregularity", write="irregularities.add_irregularity")
 def irregularity_list(request):
-    if denied := page_access(request, "irregularities.view_irregularity"):
-        return denied
+    """The gaming day's irregularities (14.15) and the form to log one."""
     casino = request.user.casino
     form = IrregularityForm(request.POST or None)
     if request.method == "POST":
-        if not request.user.has_perm("irregularities.add_irregularity"):
-            raise PermissionDenied
         if form.is_valid():
             table = get_object_or_404(PokerTable, pk=form.cleaned_data["table"], casino=casino)
             deck = None
@@ -48,10 +45,7 @@ def irregularity_list(request):
                 else:
                     messages.success(request, "Irregularity logged.")
                     return redirect("irregularities:list")
-    try:
-        gaming_day = date.fromisoformat(request.GET["day"]) if request.GET.get("day") else current_gaming_day(casino=casino)
-    except ValueError:
-        gaming_day = current_gaming_day(casino=casino)
+    gaming_day = requested_gaming_day(casino=casino, text=request.GET.get("day"))
     status = 400 if request.method == "POST" else 200
     return render(request, "irregularities/list.html", {
         "form": form, "gaming_day": gaming_day, "rows": irregularities_for(casino=casino, gaming_day=gaming_day),

@@ -6,6 +6,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.policy import public
+
 from .services.inbox import InboxOutcome, InboxResult, receive
 
 #: The HTTP status of each outcome of the inbox; the JSON body is the result's own.
@@ -23,9 +25,13 @@ def http_answer(result: InboxResult) -> tuple[int, dict]:
     return HTTP_STATUS[result.outcome], result.body
 
 
+@public("Machine to machine: a configured peer's Standard Webhooks signature is the authentication (14.20(e)2).")
 class InboxApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]  # authenticated by the message signature, in the service
+    # Not throttled per address like the rest of the API: a peer's heartbeats and its backlog after an outage must
+    # get through (a refused heartbeat would suspend the link, 14.20(e)4); the signature check refuses forgeries.
+    throttle_classes: list = []
 
     @extend_schema(request=None, responses={200: None, 202: None, 400: None, 401: None, 409: None})
     def post(self, request):

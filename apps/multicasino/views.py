@@ -3,10 +3,10 @@
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.views.decorators.http import require_POST
 
 from apps.core.exceptions import DomainError
-from apps.core.views import add_domain_error, csv_response, page_access, pdf_response
+from apps.core.policy import role_policy
+from apps.core.views import add_domain_error, csv_response, pdf_response
 
 from . import selectors
 from .forms import SystemRulesForm
@@ -15,20 +15,18 @@ from .services.claims import record_notice_delivered
 from .services.rules import approve_system_rules, propose_system_rules
 
 
+@role_policy(read="multicasino.view_system")
 def posting(request):
     """What each poker room posts: the payout information, every participating casino, the host's name and
     address (N.J.A.C. 13:69F-14.20(d)1)."""
-    if denied := page_access(request, "multicasino.view_system"):
-        return denied
     systems = [(s, selectors.payouts(system=s)[:5]) for s in BadBeatSystem.objects.prefetch_related("sites")]
     return render(request, "multicasino/posting.html", {"systems": systems})
 
 
+@role_policy(read="multicasino.view_system")
 def status(request):
     """Links and their status, claims and notices, notices to deliver by other means, and at the host the
     reconciliation of every site's ledger against the pool."""
-    if denied := page_access(request, "multicasino.view_system"):
-        return denied
     may_approve = request.user.has_perm("multicasino.approve_rules")
     systems = []
     for s in BadBeatSystem.objects.prefetch_related("sites"):
@@ -44,11 +42,9 @@ def status(request):
         "may_record_delivery": request.user.has_perm("multicasino.record_notice_delivery")})
 
 
-@require_POST
+@role_policy(write="multicasino.approve_rules")
 def propose_rules(request, code: str):
     """At the host: a designated key employee proposes a new rule set (14.20(c)1 with 14.19(q))."""
-    if denied := page_access(request, "multicasino.approve_rules"):
-        return denied
     system = get_object_or_404(BadBeatSystem, code=code)
     form = SystemRulesForm(request.POST, prefix=system.code)
     if form.is_valid():
@@ -63,11 +59,9 @@ def propose_rules(request, code: str):
     return render(request, "multicasino/propose_rules.html", {"system": system, "form": form}, status=400)
 
 
-@require_POST
+@role_policy(write="multicasino.approve_rules")
 def approve_rules(request, pk: int):
     """This casino's designated key employee approves a rule change (14.20(c)1)."""
-    if denied := page_access(request, "multicasino.approve_rules"):
-        return denied
     change = get_object_or_404(SystemRuleChange, pk=pk)
     try:
         approve_system_rules(change=change, user=request.user)
@@ -77,11 +71,9 @@ def approve_rules(request, pk: int):
     return redirect("multicasino:status")
 
 
-@require_POST
+@role_policy(write="multicasino.record_notice_delivery")
 def notice_delivered(request, pk: int):
     """Record that a notice a suspended casino did not receive was delivered by other means (14.20(e)4.i)."""
-    if denied := page_access(request, "multicasino.record_notice_delivery"):
-        return denied
     undelivered = get_object_or_404(UndeliveredNotice, pk=pk)
     try:
         record_notice_delivered(undelivered=undelivered, user=request.user, means=request.POST.get("means", ""))
@@ -91,12 +83,11 @@ def notice_delivered(request, pk: int):
     return redirect("multicasino:status")
 
 
+@role_policy(read="multicasino.view_system")
 def report(request, code: str, fmt: str = "html"):
     """The host's report (14.20(c)2, 3; (d)1): contributions by casino and gaming day, payouts with their
     documentation, reset amounts, the agreement on funds and fees, and every site's ledger reconciled against the
     host's — as a page, CSV or PDF."""
-    if denied := page_access(request, "multicasino.view_system"):
-        return denied
     system = get_object_or_404(BadBeatSystem, code=code)
     context = selectors.host_report(system=system)
     if fmt == "csv":
@@ -127,10 +118,9 @@ def _report_csv(system: BadBeatSystem, context: dict):
     return response
 
 
+@role_policy(read="multicasino.view_system")
 def contributions_csv(request, code: str):
     """At the host: contributions pooled by casino and gaming day, as CSV."""
-    if denied := page_access(request, "multicasino.view_system"):
-        return denied
     system = get_object_or_404(BadBeatSystem, code=code)
     response, writer = csv_response(f"{code}-contributions.csv")
     writer.writerow(["gaming_day", "casino", "contributions"])

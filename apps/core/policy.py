@@ -1,0 +1,119 @@
+"""One role policy, declared by every URL (issue 13, item 7): which permission of the apps' rules (django-rules, and
+so which roles) may read each page, htmx partial, export and API operation (GET, HEAD) and which may write it (POST,
+PUT, PATCH, DELETE). The roles and what each may do live in the apps' `rules.py` only; a view names a permission.
+
+How a view declares its policy, so that it can be read from the URL configuration:
+
+- a function page: `@role_policy(read="app.perm", write="app.perm")`, which enforces it too: before the view runs,
+  `page_access` with the permission of the request's method (a redirect to the sign-in page for an anonymous user,
+  403 for a user of no casino or without the permission); a page that takes no write (or no read) leaves it out
+  and answers that method 405. `write` is the permission of a POST (the only write a form sends);
+- a class page (`PermissionPageMixin`) or an API view (`RulesPermission`): `required_perm`, or
+  `perms_by_method[METHOD]` for a method that needs another permission (both enforce it);
+- a URL open to anyone: `@public("why")`; open to any signed-in user whatever the role (their own API token, the
+  API's documentation): `@signed_in("why")` — on a function or a class, or around an `as_view()` in a URL
+  configuration. The view's own permission classes (or none) enforce these.
+
+`policy_of(callback)` reads the declaration back from a URL pattern's callback, or None when there is none;
+tests/core/test_role_policy.py walks every URL pattern with it and checks each role against each.
+"""
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import wraps
+
+from django.http import HttpResponseNotAllowed
+
+from .permissions import RulesPermission, method_perm
+from .views import PermissionPageMixin, page_access
+
+READ_METHODS = ("GET", "HEAD")
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Who may use one URL. `perms`: for each HTTP method the URL answers, the permission a user needs. Or, with no
+    permission, `anyone` (why anyone may) or `signed_in` (why any signed-in user may), for `methods`."""
+
+    perms: Mapping[str, str] = field(default_factory=dict)
+    anyone: str = ""
+    signed_in: str = ""
+    open_methods: tuple[str, ...] = ()
+
+    @property
+    def methods(self) -> tuple[str, ...]:
+        """The methods the URL answers (HEAD and OPTIONS aside), in a fixed order: reads first."""
+        answered = set(self.perms) | set(self.open_methods)
+        return tuple(m for m in (*READ_METHODS, *WRITE_METHODS) if m in answered and m != "HEAD")
+
+
+def role_policy(*, read: str | None = None, write: str | None = None) -> Callable:
+    """Declare and enforce a function page's policy: `read` for GET and HEAD, `write` for POST (see the module)."""
+    perms = {**dict.fromkeys(READ_METHODS, read), "POST": write}
+    perms = {method: perm for method, perm in perms.items() if perm}
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def enforced(request, *args, **kwargs):
+            perm = perms.get(request.method)
+            if perm is None:
+                return HttpResponseNotAllowed(sorted(perms))
+            if denied := page_access(request, perm):
+                return denied
+            return view(request, *args, **kwargs)
+
+        enforced.access_policy = Policy(perms=perms)
+        return enforced
+
+    return decorate
+
+
+def _open(**reason: str) -> Callable:
+    def mark(view):
+        if isinstance(view, type):  # a class: read with its methods by policy_of
+            view.access_policy = Policy(**reason)
+        else:  # a function, or an as_view() of a class
+            view_class = getattr(view, "cls", None) or getattr(view, "view_class", None)
+            methods = _class_methods(view) if view_class else ("GET",)
+            view.access_policy = Policy(**reason, open_methods=methods)
+        return view
+
+    return mark
+
+
+def public(reason: str) -> Callable:
+    """Mark a view open to anyone, saying why (the sign-in page, the token endpoint, a signed inbox...)."""
+    return _open(anyone=reason)
+
+
+def signed_in(reason: str) -> Callable:
+    """Mark a view open to any signed-in user whatever the role, saying why."""
+    return _open(signed_in=reason)
+
+
+def _class_methods(callback) -> tuple[str, ...]:
+    """The methods a class view's URL answers: a viewset's actions on this route, else the class's handlers."""
+    if actions := getattr(callback, "actions", None):
+        return tuple(method.upper() for method in actions)
+    view_class = getattr(callback, "cls", None) or callback.view_class
+    return tuple(m.upper() for m in view_class.http_method_names if m != "options" and hasattr(view_class, m))
+
+
+def policy_of(callback: Callable) -> Policy | None:
+    """The role policy a URL pattern's callback declares (see the module), or None when it declares none."""
+    if (declared := getattr(callback, "access_policy", None)) is not None:
+        return declared
+    view_class = getattr(callback, "cls", None) or getattr(callback, "view_class", None)
+    if view_class is None:
+        return None
+    methods = _class_methods(callback)
+    if (declared := view_class.__dict__.get("access_policy")) is not None:  # its own, never a parent's
+        return Policy(anyone=declared.anyone, signed_in=declared.signed_in, open_methods=methods)
+    view = view_class(**(getattr(callback, "initkwargs", None) or getattr(callback, "view_initkwargs", {})))
+    enforced = isinstance(view, PermissionPageMixin) or any(
+        isinstance(permission, type) and issubclass(permission, RulesPermission)
+        for permission in getattr(view, "permission_classes", ()))
+    if not enforced or not methods:
+        return None
+    perms = {method: method_perm(view, method) for method in methods}
+    return Policy(perms=perms) if all(perms.values()) else None

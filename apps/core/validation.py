@@ -1,0 +1,157 @@
+"""Bounds on input, shared by the API's serializers, the pages' forms and query parameters, and the services (issue 13
+item 1): nothing hostile reaches the database, and each refusal is a 400 naming the field at fault.
+
+- Text: no NUL nor other control character (tab and line breaks only in a multi-line text), no lone surrogate, at
+  most the column's length. `TextValidator`; DRF's and Django's CharField already refuse NUL and surrogates.
+- Money and counts: each value within its model column, read from the column itself (`column_decimal`,
+  `column_integer` for serializers, `form_decimal`, `form_integer` for forms): digits before and after the point
+  (max_digits, decimal_places), and the sign. Only finite numbers: DRF's and Django's DecimalField refuse NaN and
+  infinity, and the API's JSON parser (apps.core.parsers) refuses NaN, Infinity and 1e400. A sum or product a
+  service computes from valid values is checked against the column that stores it (`fits_column`).
+- Ids: whole numbers a primary key can hold (`ID_MAX`).
+- Days and moments: within the casino's records, from `Casino.records_kept_since` to a sane horizon of its clock
+  (`check_day`, `parse_day`); a moment so far from the present that its time zone's offset overflows is refused
+  before any arithmetic.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.utils.deconstruct import deconstructible
+from rest_framework import serializers
+
+from .exceptions import DomainError
+
+#: The largest primary key (a PostgreSQL bigint).
+ID_MAX = 2**63 - 1
+#: The largest chip count of one denomination (a 32-bit count; a box never holds more).
+COUNT_MAX = 2**31 - 1
+
+
+#: Unicode's control characters (category Cc: C0, DEL, C1) and lone surrogates (Cs); a multi-line text keeps tab,
+#: line feed and carriage return.
+_REFUSED = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_MULTILINE_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+@deconstructible
+class TextValidator:
+    """Refuses NUL and every other control character (Unicode category Cc: C0, DEL and C1) and lone surrogates;
+    tab, carriage return and line feed are allowed when `multiline`. Raises django ValidationError (code "control").
+
+    >>> TextValidator()("Ana")
+    >>> TextValidator(multiline=True)("two\\nlines")
+    """
+
+    def __init__(self, *, multiline: bool = False) -> None:
+        self.multiline = multiline
+
+    def __call__(self, value) -> None:
+        if (_MULTILINE_REFUSED if self.multiline else _REFUSED).search(str(value)):
+            raise ValidationError(
+                "Control characters (NUL among them) are not allowed." if self.multiline
+                else "Control characters (NUL, tabs and line breaks among them) are not allowed.", code="control")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TextValidator) and other.multiline == self.multiline
+
+
+def text(*, max_length: int | None, multiline: bool = False, **kwargs) -> serializers.CharField:
+    """A DRF CharField of at most `max_length` characters without control characters (TextValidator)."""
+    return serializers.CharField(max_length=max_length, validators=[TextValidator(multiline=multiline)], **kwargs)
+
+
+def form_text(*, max_length: int | None, multiline: bool = False, **kwargs) -> forms.CharField:
+    """A Django form CharField of at most `max_length` characters without control characters (TextValidator)."""
+    return forms.CharField(max_length=max_length, validators=[TextValidator(multiline=multiline)], **kwargs)
+
+
+def _column(model, name: str):
+    return model._meta.get_field(name)
+
+
+def _decimal_bounds(model, name: str, kwargs: dict) -> dict:
+    column = _column(model, name)
+    bound = Decimal(10) ** (column.max_digits - column.decimal_places) - Decimal(1).scaleb(-column.decimal_places)
+    return {"max_digits": column.max_digits, "decimal_places": column.decimal_places, "max_value": bound,
+            "min_value": -bound} | kwargs
+
+
+def column_decimal(model, name: str, **kwargs) -> serializers.DecimalField:
+    """A DRF DecimalField bounded by the DecimalField `model.name`: its max_digits and decimal_places, at most the
+    largest value it holds (and, unless `min_value` is given, no less than its negative). NaN and infinity are
+    refused (DRF). E.g. column_decimal(RoundPlayer, "contributed", min_value=0): 0 to 999,999,999,999.99."""
+    return serializers.DecimalField(**_decimal_bounds(model, name, kwargs))
+
+
+def form_decimal(model, name: str, **kwargs) -> forms.DecimalField:
+    """A Django form DecimalField bounded by the DecimalField `model.name` (as column_decimal)."""
+    return forms.DecimalField(**_decimal_bounds(model, name, kwargs))
+
+
+def _integer_bounds(model, name: str, kwargs: dict) -> dict:
+    low, high = connection.ops.integer_field_range(_column(model, name).get_internal_type())
+    return {"min_value": low, "max_value": high} | kwargs
+
+
+def column_integer(model, name: str, **kwargs) -> serializers.IntegerField:
+    """A DRF IntegerField within the range the IntegerField `model.name` holds on the database (e.g. 0 to 32,767
+    for a PositiveSmallIntegerField); `min_value`/`max_value` narrow it."""
+    return serializers.IntegerField(**_integer_bounds(model, name, kwargs))
+
+
+def form_integer(model, name: str, **kwargs) -> forms.IntegerField:
+    """A Django form IntegerField within the range of the IntegerField `model.name` (as column_integer)."""
+    return forms.IntegerField(**_integer_bounds(model, name, kwargs))
+
+
+def record_id(**kwargs) -> serializers.IntegerField:
+    """A DRF IntegerField for the id of a record: 1 to ID_MAX."""
+    return serializers.IntegerField(min_value=1, max_value=ID_MAX, **kwargs)
+
+
+def fits_column(model, name: str, value: Decimal, *, field: str | None = None, what: str = "The amount") -> Decimal:
+    """`value` when the DecimalField `model.name` can store it (digits before the point within max_digits -
+    decimal_places; a finite number); raises DomainError naming `field` (default: `name`) otherwise. For a sum or a
+    product a service computes from inputs that are each valid, e.g. the total bet of a round."""
+    column = _column(model, name)
+    try:
+        whole_digits = value.adjusted() + 1 if value else 0
+        finite = value.is_finite()
+    except (AttributeError, InvalidOperation):
+        finite, whole_digits = False, 0
+    if not finite or whole_digits > column.max_digits - column.decimal_places:
+        limit = Decimal(10) ** (column.max_digits - column.decimal_places) - Decimal(1).scaleb(-column.decimal_places)
+        raise DomainError(f"{what} is more than the records hold (at most {limit:,}).", field=field or name)
+    return value
+
+
+#: How far ahead of the casino's clock a day may be asked for (reports, reconciliation, notices): a year.
+DAYS_AHEAD = 366
+
+
+def check_day(value: date, *, earliest: date, latest: date, field: str | None = None) -> date:
+    """`value` when earliest <= value <= latest; raises DomainError naming `field` otherwise (a day before the casino
+    keeps records, or beyond the horizon of its clock)."""
+    if value < earliest:
+        raise DomainError(f"The casino keeps records from {earliest:%Y-%m-%d}.", field=field)
+    if value > latest:
+        raise DomainError(f"No gaming day after {latest:%Y-%m-%d} can be asked for yet.", field=field)
+    return value
+
+
+def parse_day(text: str | None, *, earliest: date, latest: date, field: str = "day") -> date:
+    """The date written YYYY-MM-DD in `text` (a query parameter or a path segment), within earliest..latest;
+    raises DomainError naming `field` for any other text (a month 13, a year 'abc', NUL) or a day out of the window."""
+    try:
+        value = date.fromisoformat(text or "")
+    except (TypeError, ValueError) as exc:
+        raise DomainError("Write the day YYYY-MM-DD.", field=field) from exc
+    if len(text) != 10:  # date.fromisoformat also takes 20240101 and 2024-W01-1
+        raise DomainError("Write the day YYYY-MM-DD.", field=field)
+    return check_day(value, earliest=earliest, latest=latest, field=field)
