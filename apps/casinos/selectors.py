@@ -1,9 +1,11 @@
 """Reads about casinos: gaming days in the casino's own zone."""
-import re
 from datetime import date, datetime, timedelta
 
 from django.core.exceptions import BadRequest
 from django.utils import timezone
+
+from apps.core.exceptions import DomainError
+from apps.core.validation import DAYS_AHEAD, parse_day
 
 from .models import Casino
 
@@ -39,30 +41,19 @@ def is_gaming_day_closed(*, casino: Casino, gaming_day: date) -> bool:
     return GamingDay.objects.filter(casino=casino, gaming_day=gaming_day, closed_at__isnull=False).exists()
 
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
-#: How far ahead of the casino's clock a page may ask for a gaming day (a posted schedule, a report): a year.
-DAYS_AHEAD = 366
-
-
 def requested_gaming_day(*, casino: Casino, text: str | None, field: str = "day") -> date:
     """The gaming day a page's query parameter or path segment names, written YYYY-MM-DD; today's gaming day when
     `text` is empty. Raises django's BadRequest (the page answers 400 with the message, naming `field`) for any other
     text (a month 13, a year 'abc', NUL) or a day before the casino keeps records (`records_kept_since`) or more than
-    DAYS_AHEAD days after today's."""
+    DAYS_AHEAD days after today's (apps.core.validation.parse_day)."""
     today = current_gaming_day(casino=casino)
     if not text:
         return today
     try:
-        day = date.fromisoformat(text) if _DAY.fullmatch(text) else None
-    except ValueError:
-        day = None
-    if day is None:
-        raise BadRequest(f"{field}: write the day YYYY-MM-DD.")
-    if day < casino.records_kept_since:
-        raise BadRequest(f"{field}: the casino keeps records from {casino.records_kept_since:%Y-%m-%d}.")
-    if day > today + timedelta(days=DAYS_AHEAD):
-        raise BadRequest(f"{field}: no gaming day after {today + timedelta(days=DAYS_AHEAD):%Y-%m-%d} can be asked for.")
-    return day
+        return parse_day(text, earliest=casino.records_kept_since, latest=today + timedelta(days=DAYS_AHEAD),
+                         field=field)
+    except DomainError as exc:
+        raise BadRequest(f"{field}: {exc.message}") from exc
 
 
 def requested_moment(*, casino: Casino, text: str | None, field: str = "start") -> datetime | None:

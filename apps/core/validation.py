@@ -1,12 +1,13 @@
-"""Bounds on input, shared by the API's serializers, the pages' forms and query parameters, and the services (issue 13
+"""Bounds on input, shared by the API's serializers, the pages' query parameters and path segments, and the services (issue 13
 item 1): nothing hostile reaches the database, and each refusal is a 400 naming the field at fault.
 
 - Text: no NUL nor other control character (tab and line breaks only in a multi-line text), no lone surrogate, at
-  most the column's length. `TextValidator`; DRF's and Django's CharField already refuse NUL and surrogates.
+  most the column's length (`text`, `TextValidator`); DRF's and Django's CharField already refuse NUL and surrogates.
 - Money and counts: each value within its model column, read from the column itself (`column_decimal`,
-  `column_integer` for serializers, `form_decimal`, `form_integer` for forms): digits before and after the point
+  `column_integer` for serializers): digits before and after the point
   (max_digits, decimal_places), and the sign. Only finite numbers: DRF's and Django's DecimalField refuse NaN and
-  infinity, and the API's JSON parser (apps.core.parsers) refuses NaN, Infinity and 1e400. A sum or product a
+  infinity, the API's JSON parser (apps.core.parsers) refuses NaN and Infinity and reads 1e400 as a Decimal no
+  column holds. A sum or product a
   service computes from valid values is checked against the column that stores it (`fits_column`).
 - Ids: whole numbers a primary key can hold (`ID_MAX`).
 - Days and moments: within the casino's records, from `Casino.records_kept_since` to a sane horizon of its clock
@@ -19,7 +20,6 @@ import re
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.utils.deconstruct import deconstructible
@@ -66,18 +66,18 @@ def text(*, max_length: int | None, multiline: bool = False, **kwargs) -> serial
     return serializers.CharField(max_length=max_length, validators=[TextValidator(multiline=multiline)], **kwargs)
 
 
-def form_text(*, max_length: int | None, multiline: bool = False, **kwargs) -> forms.CharField:
-    """A Django form CharField of at most `max_length` characters without control characters (TextValidator)."""
-    return forms.CharField(max_length=max_length, validators=[TextValidator(multiline=multiline)], **kwargs)
-
-
 def _column(model, name: str):
     return model._meta.get_field(name)
 
 
+def _largest(column) -> Decimal:
+    """The largest value a DecimalField column holds, e.g. 999999999999.99 for max_digits=14, decimal_places=2."""
+    return Decimal(10) ** (column.max_digits - column.decimal_places) - Decimal(1).scaleb(-column.decimal_places)
+
+
 def _decimal_bounds(model, name: str, kwargs: dict) -> dict:
     column = _column(model, name)
-    bound = Decimal(10) ** (column.max_digits - column.decimal_places) - Decimal(1).scaleb(-column.decimal_places)
+    bound = _largest(column)
     return {"max_digits": column.max_digits, "decimal_places": column.decimal_places, "max_value": bound,
             "min_value": -bound} | kwargs
 
@@ -89,11 +89,6 @@ def column_decimal(model, name: str, **kwargs) -> serializers.DecimalField:
     return serializers.DecimalField(**_decimal_bounds(model, name, kwargs))
 
 
-def form_decimal(model, name: str, **kwargs) -> forms.DecimalField:
-    """A Django form DecimalField bounded by the DecimalField `model.name` (as column_decimal)."""
-    return forms.DecimalField(**_decimal_bounds(model, name, kwargs))
-
-
 def _integer_bounds(model, name: str, kwargs: dict) -> dict:
     low, high = connection.ops.integer_field_range(_column(model, name).get_internal_type())
     return {"min_value": low, "max_value": high} | kwargs
@@ -103,11 +98,6 @@ def column_integer(model, name: str, **kwargs) -> serializers.IntegerField:
     """A DRF IntegerField within the range the IntegerField `model.name` holds on the database (e.g. 0 to 32,767
     for a PositiveSmallIntegerField); `min_value`/`max_value` narrow it."""
     return serializers.IntegerField(**_integer_bounds(model, name, kwargs))
-
-
-def form_integer(model, name: str, **kwargs) -> forms.IntegerField:
-    """A Django form IntegerField within the range of the IntegerField `model.name` (as column_integer)."""
-    return forms.IntegerField(**_integer_bounds(model, name, kwargs))
 
 
 def record_id(**kwargs) -> serializers.IntegerField:
@@ -126,13 +116,13 @@ def fits_column(model, name: str, value: Decimal, *, field: str | None = None, w
     except (AttributeError, InvalidOperation):
         finite, whole_digits = False, 0
     if not finite or whole_digits > column.max_digits - column.decimal_places:
-        limit = Decimal(10) ** (column.max_digits - column.decimal_places) - Decimal(1).scaleb(-column.decimal_places)
-        raise DomainError(f"{what} is more than the records hold (at most {limit:,}).", field=field or name)
+        raise DomainError(f"{what} is more than the records hold (at most {_largest(column):,}).", field=field or name)
     return value
 
 
 #: How far ahead of the casino's clock a day may be asked for (reports, reconciliation, notices): a year.
 DAYS_AHEAD = 366
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)  # date.fromisoformat alone also takes 20240101 and 2024-W01-1
 
 
 def check_day(value: date, *, earliest: date, latest: date, field: str | None = None) -> date:
@@ -149,9 +139,9 @@ def parse_day(text: str | None, *, earliest: date, latest: date, field: str = "d
     """The date written YYYY-MM-DD in `text` (a query parameter or a path segment), within earliest..latest;
     raises DomainError naming `field` for any other text (a month 13, a year 'abc', NUL) or a day out of the window."""
     try:
-        value = date.fromisoformat(text or "")
-    except (TypeError, ValueError) as exc:
-        raise DomainError("Write the day YYYY-MM-DD.", field=field) from exc
-    if len(text) != 10:  # date.fromisoformat also takes 20240101 and 2024-W01-1
+        value = date.fromisoformat(text) if text and _DAY.fullmatch(text) else None
+    except ValueError:
+        value = None
+    if value is None:
         raise DomainError("Write the day YYYY-MM-DD.", field=field)
     return check_day(value, earliest=earliest, latest=latest, field=field)

@@ -19,6 +19,7 @@ from apps.counts.models import BadBeatCount as Count
 from apps.rake.models import RakeRecord, TimeCharge
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
+from tests.core.test_idempotency import round_body
 from tests.factories import JackpotFactory, RakeStructureFactory
 
 pytestmark = pytest.mark.django_db
@@ -34,12 +35,6 @@ def written():
     """Every kind of record a hostile request might have written."""
     return tuple(model.objects.count() for model in (RoundOfPlay, RakeRecord, Contribution, Count, PokerTable,
                                                      DisplayAdjustment, RuleChange, TimeCharge))
-
-
-def round_body(table, **overrides):
-    return {"table": table.pk, "board": "Ah Kd 5c 9s 3h", "players": [
-        {"seat": 1, "name": "Ana", "contributed": "50.00", "hole_cards": "As Ks"},
-        {"seat": 2, "name": "Ben", "contributed": "50.00", "hole_cards": "2c 7d"}]} | overrides
 
 
 def players(**first):
