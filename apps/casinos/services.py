@@ -49,13 +49,19 @@ def hold_open_gaming_days(*, casino_id: int, days: Iterable[date], what: str, fi
     wanted = sorted(set(days))
     if not wanted:
         return
-    GamingDay.objects.bulk_create([GamingDay(casino_id=casino_id, gaming_day=day) for day in wanted],
-                                  ignore_conflicts=True)
-    rows = GamingDay.objects.filter(casino_id=casino_id, gaming_day__in=wanted).select_related("casino")
-    if connection.vendor == "postgresql":
-        table = GamingDay._meta.db_table
-        rows = GamingDay.objects.raw(f"SELECT * FROM {table} WHERE casino_id = %s AND gaming_day = ANY(%s) "
-                                     "FOR SHARE", [casino_id, wanted])
+
+    def held(days):
+        if connection.vendor != "postgresql":
+            return list(GamingDay.objects.filter(casino_id=casino_id, gaming_day__in=days))
+        return list(GamingDay.objects.raw(f"SELECT * FROM {GamingDay._meta.db_table} WHERE casino_id = %s AND "
+                                          "gaming_day = ANY(%s) FOR SHARE", [casino_id, days]))
+
+    rows = held(wanted)  # one statement once the day has its row (every write but the day's first)
+    missing = sorted(set(wanted) - {row.gaming_day for row in rows})
+    if missing:
+        GamingDay.objects.bulk_create([GamingDay(casino_id=casino_id, gaming_day=day) for day in missing],
+                                      ignore_conflicts=True)
+        rows += held(missing)
     for row in rows:
         if row.closed_at is not None:
             when = row.closed_at.astimezone(Casino.objects.get(pk=casino_id).zone).strftime("%Y-%m-%d at %H:%M")

@@ -1,6 +1,9 @@
 """Inserting many append-only rows at once: PostgreSQL's COPY through psycopg, with the ids taken from the table's
 sequence first so that other rows can refer to them at once; Django's bulk_create on other databases (the demo's
-SQLite). (django-pgbulk's copy leaves automatic primary keys out, so it cannot give rows their ids.)"""
+SQLite). (django-pgbulk's copy leaves automatic primary keys out, so it cannot give rows their ids.)
+
+A few rows (a round of play posted by a table, at most SMALL_BATCH) go in one INSERT ... VALUES ... RETURNING id
+instead: one round trip to the server, where the sequence and COPY take two or three."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -10,9 +13,23 @@ from django.db import connections, models, router
 
 M = TypeVar("M", bound=models.Model)
 
+#: Up to this many rows, one multi-row INSERT; more, COPY (which streams any number of rows in one statement).
+SMALL_BATCH = 32
+
+
+def _insert_returning(cursor, quote, table: str, columns: Sequence[str], rows: Sequence[Sequence],
+                      pk_column: str | None) -> list[int]:
+    """One INSERT of `rows` (values in the order of `columns`); the new ids, in order, when `pk_column` is given."""
+    placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    sql = (f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
+           + ", ".join([placeholders] * len(rows)) + (f" RETURNING {quote(pk_column)}" if pk_column else ""))
+    cursor.execute(sql, [value for row in rows for value in row])
+    return [pk for (pk,) in cursor.fetchall()] if pk_column else []
+
 
 def insert_rows(model: type[M], rows: Sequence[M]) -> Sequence[M]:
-    """Insert unsaved `rows` of `model` in one statement and give each its id; returns the rows.
+    """Insert unsaved `rows` of `model` and give each its id (one INSERT ... RETURNING for a few, the sequence and
+    one COPY for many); returns the rows.
 
     Field values are prepared as Django saves them (defaults, auto_now_add, JSON); model signals are not sent (as
     with bulk_create). Use inside the transaction that writes them."""
@@ -32,20 +49,31 @@ def insert_rows(model: type[M], rows: Sequence[M]) -> Sequence[M]:
     attnames = [f.attname for f in fields]
     special = {i: f for i, f in enumerate(fields)
                if isinstance(f, models.JSONField) or getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
+
+    def values_of(row):
+        values = [getattr(row, name) for name in attnames]
+        for i, field in special.items():
+            values[i] = Jsonb(values[i]) if isinstance(field, models.JSONField) else field.pre_save(row, True)
+        return values
+
     with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-                       [meta.db_table, meta.pk.column, len(rows)])
-        for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
-            row.pk = pk
-        columns = ", ".join(quote(f.column) for f in fields)
-        with connection.wrap_database_errors, \
-                cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                values = [getattr(row, name) for name in attnames]
-                for i, field in special.items():
-                    values[i] = (Jsonb(values[i]) if isinstance(field, models.JSONField)
-                                 else field.pre_save(row, True))
-                copy.write_row(values)
+        if len(rows) <= SMALL_BATCH:  # one statement: the ids come back from the INSERT
+            keep = [i for i, name in enumerate(attnames) if name != meta.pk.attname]
+            with connection.wrap_database_errors:
+                ids = _insert_returning(cursor, quote, meta.db_table, [fields[i].column for i in keep],
+                                        [[values[i] for i in keep] for values in map(values_of, rows)], meta.pk.column)
+            for row, pk in zip(rows, ids, strict=True):
+                row.pk = pk
+        else:
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                           [meta.db_table, meta.pk.column, len(rows)])
+            for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+                row.pk = pk
+            columns = ", ".join(quote(f.column) for f in fields)
+            with connection.wrap_database_errors, \
+                    cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(values_of(row))
     for row in rows:
         row._state.adding, row._state.db = False, alias
     return rows
@@ -54,8 +82,9 @@ def insert_rows(model: type[M], rows: Sequence[M]) -> Sequence[M]:
 def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[tuple], *,
               with_ids: bool = False) -> list[int]:
     """Insert `rows` (tuples of values in the order of `columns`, the fields' attnames, e.g. "round_of_play_id")
-    into `model`'s table in one COPY on PostgreSQL (bulk_create elsewhere), without building model instances. With
-    `with_ids`, each row gets an id from the table's sequence; the ids are returned in order. Use inside the
+    into `model`'s table in one statement on PostgreSQL (an INSERT for a few, COPY for many; bulk_create elsewhere),
+    without building model instances. With `with_ids`, each row gets an id from the table's sequence; the ids are
+    returned in order. Use inside the
     transaction that writes them."""
     if not rows:
         return []
@@ -73,7 +102,13 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[
     quote = connection.ops.quote_name
     names = [f.column for f in fields]
     ids: list[int] = []
+    if json:
+        rows = [tuple(Jsonb(v) if i in json else v for i, v in enumerate(row)) for row in rows]
     with connection.cursor() as cursor:
+        if len(rows) <= SMALL_BATCH:  # one statement: the ids come back from the INSERT
+            with connection.wrap_database_errors:
+                return _insert_returning(cursor, quote, meta.db_table, names, rows,
+                                         meta.pk.column if with_ids else None)
         if with_ids:
             cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
                            [meta.db_table, meta.pk.column, len(rows)])
@@ -82,9 +117,38 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[
         with connection.wrap_database_errors, \
                 cursor.cursor.copy(f"COPY {quote(meta.db_table)} ({', '.join(map(quote, names))}) FROM STDIN") as copy:
             for index, row in enumerate(rows):
-                if json:
-                    row = list(row)
-                    for i in json:
-                        row[i] = Jsonb(row[i])
                 copy.write_row((ids[index], *row) if with_ids else row)
     return ids
+
+
+def add_to_totals(model: type[models.Model], *, key: Sequence[str], rows: Sequence[dict]) -> None:
+    """Add amounts to running totals (one row of `model` per `key`, e.g. ("table_id", "gaming_day")) in one
+    statement: INSERT ... ON CONFLICT (key) DO UPDATE SET total = total + EXCLUDED.total, on PostgreSQL and SQLite.
+
+    rows: dicts of the key's attnames and the amounts to add (Decimal dollars or counts); rows of the same key are
+    added up first, and the keys are written in sorted order, so that concurrent writers lock the total rows in the
+    same order (no deadlock). The row lock the upsert takes is held to the commit: call inside the transaction that
+    writes the records the totals summarise. The key must be a unique constraint of `model`."""
+    if not rows:
+        return
+    amounts = [name for name in rows[0] if name not in key]
+    merged: dict[tuple, list] = {}
+    for row in rows:
+        k = tuple(row[name] for name in key)
+        total = merged.setdefault(k, [0] * len(amounts))
+        for i, name in enumerate(amounts):
+            total[i] += row[name]
+    meta = model._meta
+    connection = connections[router.db_for_write(model)]
+    quote = connection.ops.quote_name
+    column = {f.attname: f.column for f in meta.concrete_fields}
+    table = quote(meta.db_table)
+    names = [*key, *amounts]
+    values = ", ".join(["(" + ", ".join(["%s"] * len(names)) + ")"] * len(merged))
+    updates = ", ".join(f"{quote(column[n])} = {table}.{quote(column[n])} + EXCLUDED.{quote(column[n])}"
+                        for n in amounts)
+    sql = (f"INSERT INTO {table} ({', '.join(quote(column[n]) for n in names)}) VALUES {values} "
+           f"ON CONFLICT ({', '.join(quote(column[n]) for n in key)}) DO UPDATE SET {updates}")
+    params = [value for k in sorted(merged) for value in (*k, *merged[k])]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)

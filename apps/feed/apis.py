@@ -1,6 +1,8 @@
 """The hand feed's API: a round of play as JSON, PHH text, and import jobs. Thin: validate, call one service."""
 import hashlib
 
+from django.db.models import prefetch_related_objects
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
@@ -58,7 +60,7 @@ class PlayerInput(serializers.Serializer):
 
 
 class RoundCreateInput(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=PokerTable.objects.all())
+    table = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The poker table's id.")
     game = serializers.ChoiceField(choices=Game.choices, required=False, allow_null=True, default=None,
                                    help_text="The game dealt; required at a mixed-game table.")
     betting_structure = serializers.ChoiceField(choices=BettingStructure.choices, required=False, allow_null=True,
@@ -87,8 +89,13 @@ class RoundsApi(IdempotentPostMixin, RoundListApi):
         data = RoundCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        table = get_object_or_404(PokerTable.objects.select_related("casino").prefetch_related("rotation"),
-                                  pk=values["table"].pk, casino_id=request.user.casino_id)
+        table = PokerTable.objects.select_related("casino").filter(pk=values["table"]).first()
+        if table is None:
+            raise serializers.ValidationError({"table": [f"No poker table {values['table']}."]})
+        if table.casino_id != request.user.casino_id:
+            raise Http404("No such poker table at your casino.")
+        if table.is_mixed:  # its posted rotation (one query); a single-game table posts itself
+            prefetch_related_objects([table], "rotation")
         self.check_object_permissions(request, table)
         external_id = values["external_id"]
         digest = None
