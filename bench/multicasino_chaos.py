@@ -318,7 +318,7 @@ def claims_phase(deployments: dict[str, Deployment], tokens: dict) -> dict:
         api = httpx.Client(base_url=site.url, timeout=15, headers={"Authorization": f"Token {tokens[site.name]}"})
         round_id = api.post("/api/rounds/", json={**QUALIFYING, "table": site.table_id,
                                                   "external_id": f"claim-{site.name}"}).json()["id"]
-        claims[site.name] = next(c["id"] for c in api.get("/api/claims/").json() if c["round_of_play"] == round_id)
+        claims[site.name] = next(c["id"] for c in api.get("/api/claims/").json()["results"] if c["round_of_play"] == round_id)
         site.api = api
     displays = {d.name: display_session(d) for d in deployments.values()}
     verified_at, answers = {}, {}
@@ -340,7 +340,7 @@ def claims_phase(deployments: dict[str, Deployment], tokens: dict) -> dict:
     # Pay: wait for the host's answer at each site, then deliver the winner's payout twice and try the other.
     deadline, states = time.monotonic() + 60, {}
     while time.monotonic() < deadline:
-        states = {s.name: s.api.get("/api/claims/").json() for s in sites}
+        states = {s.name: s.api.get("/api/claims/").json()["results"] for s in sites}
         states = {name: next(c for c in rows if c["id"] == claims[name]) for name, rows in states.items()}
         if all(c["status"] == "rejected" or c["payout_amount"] for c in states.values()):
             break

@@ -3,12 +3,13 @@ rule-change notices. Thin: the services decide; a DomainError becomes a 400 nami
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.casinos.models import User
 from apps.core.idempotency import IdempotentPostMixin
+from apps.core.pagination import NewestFirstPagination
 from apps.core.permissions import RulesPermission
 from apps.rounds.models import RoundOfPlay
 
@@ -115,17 +116,19 @@ class OpenClaimInput(serializers.Serializer):
     round_of_play = serializers.IntegerField()
 
 
-class ClaimsApi(IdempotentPostMixin, APIView):
-    """GET the casino's claims; POST opens one on a recorded round (supervisor, 14.19(i))."""
+class ClaimsApi(IdempotentPostMixin, generics.ListAPIView):
+    """GET the casino's claims, newest first in keyset pages; POST opens one on a recorded round (supervisor,
+    14.19(i))."""
 
     permission_classes = [RulesPermission]
     required_perm = "badbeat.view_claim"
     perms_by_method = {"POST": "badbeat.verify_claim"}
+    serializer_class = ClaimOutput
+    pagination_class = NewestFirstPagination
+    filter_backends = []
 
-    @extend_schema(responses={200: ClaimOutput(many=True)})
-    def get(self, request):
-        return Response(ClaimOutput(claims_for_casino(casino=request.user.casino).prefetch_related("shares")[:500],
-                                    many=True).data)
+    def get_queryset(self):
+        return claims_for_casino(casino=self.request.user.casino).prefetch_related("shares")
 
     @extend_schema(request=OpenClaimInput, responses={201: ClaimOutput})
     def post(self, request):

@@ -91,6 +91,9 @@ class Jackpot(models.Model):
                                                      "next payout (14.19(p)).")
     displayed_amount = models.DecimalField(**money, default=Decimal("0.00"),
                                            help_text="Shown on the room's displays; set by accounting (14.19(k)).")
+    contributions_total = models.DecimalField(**money, default=Decimal("0.00"),
+                                              help_text="Every contribution ever taken, kept beside the records "
+                                                        "under the row lock (14.19(c)).")
     is_collecting = models.BooleanField(default=True, help_text="Contributions are taken (14.19(c)).")
     minimum_pot = models.DecimalField(**money, default=Decimal("20.00"),
                                       help_text="Minimum pot for a contribution (14.19(b)2).")
@@ -189,7 +192,10 @@ class Contribution(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at", "-pk"]
+        ordering = ["-id"]  # newest first: ids are taken in the order the records are written
+        indexes = [models.Index(fields=["jackpot", "-id"], name="contribution_jackpot_newest"),
+                   models.Index(fields=["table", "-id"], name="contribution_table_newest"),
+                   models.Index(fields=["gaming_day", "-id"], name="contribution_day_newest")]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gt=0), name="contribution_positive"),
             models.CheckConstraint(condition=models.Q(to_reset__gte=0) & models.Q(to_reset__lte=models.F("amount")),
@@ -220,6 +226,27 @@ class GamingDayContributions(models.Model):
 
     def __str__(self) -> str:
         return f"{self.jackpot} {self.gaming_day}: ${self.contributions}"
+
+
+class TableDayContributions(models.Model):
+    """A jackpot's contributions from one table over one gaming day (14.19(c)), kept as a running total beside the
+    Contribution records in their transaction, under the jackpot's row lock: the dashboard, the ledger and the
+    Master Game Report read a day without summing it. `selectors.table_day_problems` re-derives it."""
+
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="table_day_totals")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_contributions")
+    gaming_day = models.DateField()
+    amount = models.DecimalField(**money, default=Decimal("0.00"))
+    count = models.PositiveIntegerField(default=0, help_text="Contribution records.")
+
+    class Meta:
+        ordering = ["-gaming_day", "table"]
+        constraints = [models.UniqueConstraint(fields=["jackpot", "table", "gaming_day"],
+                                               name="one_contribution_total_per_table_day")]
+        indexes = [models.Index(fields=["gaming_day"], name="contribution_total_by_day")]
+
+    def __str__(self) -> str:
+        return f"{self.jackpot_id} table {self.table_id} {self.gaming_day}: ${self.amount}"
 
 
 class ClaimStatus(models.TextChoices):

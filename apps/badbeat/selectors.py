@@ -17,6 +17,7 @@ from .models import (
     ClaimStatus,
     Contribution,
     DisplayAdjustment,
+    GamingDayContributions,
     Jackpot,
     JackpotKind,
     JackpotStatus,
@@ -25,6 +26,7 @@ from .models import (
     QualifyingHand,
     RuleChange,
     RuleChangeStatus,
+    TableDayContributions,
 )
 from .qualifying import QualifyingRule, SeatCards, Verdict, judge
 
@@ -91,8 +93,9 @@ def payable_amount(*, jackpot: Jackpot) -> Decimal:
 
 
 def contributions_total(*, jackpot: Jackpot) -> Decimal:
-    """Sum of every contribution record of the jackpot (Decimal dollars)."""
-    return jackpot.contributions.aggregate(total=Sum("amount", default=ZERO))["total"]
+    """Every contribution the jackpot has taken (Decimal dollars, 14.19(c)): its running total, kept beside the
+    records under the jackpot's row lock; `ledger` re-derives it."""
+    return jackpot.contributions_total
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,12 @@ class Ledger:
 
 
 def ledger(*, jackpot: Jackpot) -> Ledger:
-    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k), (l), (p)); a check on `balance`."""
+    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k), (l), (p)), summed over all of history: a
+    check on the kept `balance`, `reset_reserve` and `contributions_total`, for the daily ledger check and tests, not
+    for a request."""
     def total(qs, field="amount"):
         return qs.aggregate(total=Sum(field, default=ZERO))["total"]
-    return Ledger(contributions=contributions_total(jackpot=jackpot),
+    return Ledger(contributions=total(jackpot.contributions),
                   to_reset=total(jackpot.contributions, "to_reset"),
                   payouts=total(jackpot.payouts),
                   transfers_out=total(jackpot.transfers_out), transfers_in=total(jackpot.transfers_in),
@@ -133,8 +138,9 @@ def ledger(*, jackpot: Jackpot) -> Ledger:
 
 
 def contributions_for_gaming_day(*, casino: Casino, gaming_day: date) -> QuerySet[Contribution]:
+    """The casino's contributions of a gaming day, newest first (by id, the order they were taken)."""
     return (Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day)
-            .select_related("table", "round_of_play", "jackpot").order_by("created_at", "pk"))
+            .select_related("table", "round_of_play", "jackpot").order_by("-id"))
 
 
 def pending_claims(*, casino: Casino) -> QuerySet[Claim]:
@@ -145,7 +151,7 @@ def pending_claims(*, casino: Casino) -> QuerySet[Claim]:
 def claims_for_casino(*, casino: Casino) -> QuerySet[Claim]:
     return (Claim.objects.filter(jackpot__casino=casino)
             .select_related("round_of_play__table", "jackpot", "decided_by", "opened_by", "payout__delivered_by")
-            .order_by("-opened_at"))
+            .order_by("-id"))
 
 
 def payouts_pending(*, casino: Casino) -> QuerySet[Claim]:
@@ -234,3 +240,49 @@ def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]
     kept = {t.gaming_day: (t.contributions, t.to_reset, t.count) for t in jackpot.day_totals.all()}
     return [(day, kept.get(day, (ZERO,))[0], derived.get(day, (ZERO,))[0])
             for day in sorted(set(derived) | set(kept)) if kept.get(day) != derived.get(day)]
+
+
+def ledger_problems(*, jackpot: Jackpot) -> list[str]:
+    """The jackpot's kept running totals against their re-derivation from the records (`ledger`, all of history):
+    one sentence per total that differs, empty when the books agree to the cent (14.19(c), (k), (p))."""
+    derived = ledger(jackpot=jackpot)
+    problems = [f"{jackpot.name}: {label} kept ${kept:,.2f}, records say ${value:,.2f}." for label, kept, value in (
+        ("balance", jackpot.balance, derived.balance), ("reset reserve", jackpot.reset_reserve, derived.reset_reserve),
+        ("contributions", jackpot.contributions_total, derived.contributions)) if kept != value]
+    problems += [f"{jackpot.name}: contributions of {day:%Y-%m-%d} kept ${kept:,.2f}, records say ${value:,.2f}."
+                 for day, kept, value in day_totals_agree(jackpot=jackpot)]
+    return problems
+
+
+def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
+    """The contributions of each jackpot of the casino from each table on a gaming day, kept (TableDayContributions)
+    against the Contribution records of the day: one sentence per difference, empty when they agree."""
+    derived = {(r["jackpot_id"], r["table__number"]): (r["amount"], r["count"]) for r in (
+        Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day)
+        .values("jackpot_id", "table__number").annotate(amount=Sum("amount"), count=Count("pk")).order_by())}
+    kept = {(t.jackpot_id, t.table.number): (t.amount, t.count) for t in TableDayContributions.objects.filter(
+        jackpot__casino=casino, gaming_day=gaming_day).select_related("table")}
+    return [f"Contributions of jackpot {jackpot_id} at table {number} on {gaming_day:%Y-%m-%d}: kept "
+            f"{kept.get((jackpot_id, number))}, records say {derived.get((jackpot_id, number))}."
+            for jackpot_id, number in sorted(set(kept) | set(derived)) if kept.get((jackpot_id, number)) !=
+            derived.get((jackpot_id, number))]
+
+
+def contributions_today(*, casino: Casino, gaming_day: date) -> Decimal:
+    """The contributions of every jackpot of the casino on a gaming day (Decimal dollars), from the day's running
+    totals (GamingDayContributions): one row per jackpot, whatever the day's rounds."""
+    return GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
+        total=Sum("contributions", default=ZERO))["total"]
+
+
+def contribution_count(*, casino: Casino, gaming_day: date) -> int:
+    """How many Contribution records the casino's jackpots took on a gaming day, from the day's running totals."""
+    return GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
+        n=Sum("count", default=0))["n"]
+
+
+def contribution_days(*, casino: Casino):
+    """Each jackpot's gaming days with contributions, newest first (GamingDayContributions, one row per jackpot and
+    day): the ledger's history, paged by the caller."""
+    return (GamingDayContributions.objects.filter(jackpot__casino=casino).select_related("jackpot")
+            .order_by("-gaming_day", "jackpot_id"))

@@ -24,7 +24,7 @@ from apps import hands
 from apps.casinos.models import Casino, User
 from apps.casinos.selectors import current_gaming_day
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import insert_rows
+from apps.core.bulk import add_to_totals, insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
@@ -54,6 +54,7 @@ from .models import (
     ResetSeed,
     RuleChange,
     RuleChangeStatus,
+    TableDayContributions,
     Transfer,
 )
 from .qualifying import Shares, split_payout
@@ -908,8 +909,9 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     jackpot of the casino that takes its own contributions (a primary, and a secondary funded by contributions,
     14.19(m)1), primary first, a Contribution is recorded with its reset part (14.19(p)) and added to the balance.
     Every jackpot of the casinos concerned is row-locked once, in primary-key order, for the whole batch: call in
-    the transaction that records the rounds and commit soon. Each jackpot's running total of the gaming day is
-    kept beside its records (GamingDayContributions). A jackpot funding a multi-casino system takes nothing
+    the transaction that records the rounds and commit soon. Each jackpot's running totals are kept beside its
+    records: of all time (`contributions_total`), of the gaming day (GamingDayContributions) and of each table's
+    gaming day (TableDayContributions). A jackpot funding a multi-casino system takes nothing
     while the system is suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i); the
     system records what it sends to its host in the same transaction (14.20(e)2).
     """
@@ -953,11 +955,15 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
                                      basis=after, explanation=explanation))
             jackpot.balance += amount - to_reset
             jackpot.reset_reserve += to_reset
+            jackpot.contributions_total += amount
             taken[index] += amount
     if made:
         insert_rows(Contribution, made)
         for jackpot in {c.jackpot_id: c.jackpot for c in made}.values():
-            jackpot.save(update_fields=["balance", "reset_reserve", "updated_at"])
+            jackpot.save(update_fields=["balance", "reset_reserve", "contributions_total", "updated_at"])
+        add_to_totals(TableDayContributions, key=("jackpot_id", "table_id", "gaming_day"), rows=[
+            {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
+             "count": 1} for c in made])
         GamingDayContributions.objects.bulk_create(
             [t for t in day_totals.values() if t.count], update_conflicts=True,
             unique_fields=["jackpot", "gaming_day"], update_fields=["contributions", "to_reset", "count"])

@@ -10,6 +10,7 @@ from django.utils.cache import patch_vary_headers
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
+from apps.core.pagination import keyset_page
 from apps.core.policy import role_policy
 from apps.core.views import add_domain_error
 from apps.rounds.models import RoundOfPlay
@@ -130,7 +131,7 @@ def claim_list(request):
                 else:
                     return redirect("badbeat:claim", pk=claim.pk)
     return render(request, "badbeat/claims.html", {
-        "claims": claims_for_casino(casino=casino)[:200], "form": form,
+        "claims": keyset_page(request, claims_for_casino(casino=casino), ordering=("-id",)), "form": form,
         "notifications": open_notifications(casino=casino)}, status=400 if request.method == "POST" else 200)
 
 

@@ -14,7 +14,14 @@ from apps.core.roles import Role
 from apps.rake.models import RakeRecord, TimeCharge
 from apps.tables.models import PokerTable
 
-from .models import BadBeatCount, FormPart, LateCorrection, MasterGameReportAdjustment, Reconciliation
+from .models import (
+    BadBeatCount,
+    FormPart,
+    GamingDayClose,
+    LateCorrection,
+    MasterGameReportAdjustment,
+    Reconciliation,
+)
 
 #: Departments whose employees may never witness a count (14.19(f)2.ii(1)): surveillance, internal audit and
 #: the department responsible for the conduct of poker.
@@ -179,3 +186,25 @@ def reconciliation_days(*, casino: Casino, days: list[date]) -> list[dict]:
         out.append({"gaming_day": day, "forms": len(match.forms), "originals": len(match.originals),
                     "duplicates": len(match.duplicates), "reconciliation": recs.get(day)})
     return out
+
+
+def last_ledger_check(*, casino: Casino) -> GamingDayClose | None:
+    """The casino's latest closed gaming day, whose summary holds the daily ledger check (`ledger_problems`: the kept
+    running totals against their records; empty when they agree), or None before the first close."""
+    return GamingDayClose.objects.filter(casino=casino).order_by("-gaming_day").first()
+
+
+def ledger_check(*, casino: Casino, gaming_day: date) -> list[str]:
+    """The daily ledger check (14.19(k), (p)): every running total kept beside the money records, re-derived from
+    the records — each jackpot's balance, reset reserve and contributions over all of history and by gaming day,
+    and each table's rounds, rake and contributions of `gaming_day`. One sentence per difference; empty when the
+    books agree to the cent. Sums history: run by the close job, never on a request."""
+    from apps.badbeat.selectors import ledger_problems
+    from apps.badbeat.selectors import table_day_problems as contribution_problems
+    from apps.rake.selectors import table_day_problems as rake_problems
+    from apps.rounds.selectors import table_day_problems as round_problems
+
+    problems = [p for jackpot in casino.jackpots.all() for p in ledger_problems(jackpot=jackpot)]
+    for check in (round_problems, rake_problems, contribution_problems):
+        problems += check(casino=casino, gaming_day=gaming_day)
+    return problems

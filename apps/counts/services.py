@@ -39,7 +39,7 @@ from .models import (
     ReconciliationStatus,
     WitnessKind,
 )
-from .selectors import last_count, match_forms, witness_problems
+from .selectors import last_count, ledger_check, match_forms, witness_problems
 
 #: Chip denominations accepted on a form, in dollars.
 DENOMINATIONS = (Decimal("0.25"), Decimal("0.50"), Decimal("1"), Decimal("5"), Decimal("25"), Decimal("100"),
@@ -250,7 +250,8 @@ def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None
 
     Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
     contributions were not all counted during the day (every box or container is counted at least once each
-    gaming day), counts with a variance, and jackpots whose display accounting did not adjust that day.
+    gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, and any running
+    total that differs from its records (the daily ledger check, `selectors.ledger_check`).
     Raises DomainError for a day that has not ended.
     """
     if gaming_day >= current_gaming_day(casino=casino):
@@ -283,9 +284,12 @@ def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None
                         if not j.display_adjustments.filter(gaming_day=gaming_day).exists()]
         contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
             t=Sum("amount", default=ZERO))["t"]
+        # the daily ledger check: every running total against its records (an alert when one differs)
+        problems = ledger_check(casino=casino, gaming_day=gaming_day)
         summary = {"contributions": f"{contributions:.2f}", "resets": resets, "uncounted_tables": uncounted,
                    "count_variances": variances, "displays_not_adjusted": not_adjusted,
-                   "in_order": not (uncounted or variances or not_adjusted)}
+                   "ledger_problems": problems,
+                   "in_order": not (uncounted or variances or not_adjusted or problems)}
         close, _ = GamingDayClose.objects.get_or_create(casino=casino, gaming_day=gaming_day,
                                                         defaults={"closed_by": closed_by, "summary": summary})
     return close

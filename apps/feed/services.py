@@ -385,6 +385,8 @@ def _create_rounds(verified: Sequence[VerifiedRound], recorded_by) -> list[Round
             betting_rounds=[] if v.dead else [str(t) for t in betting_round_totals(round_in.players, build.uncalled)],
             source=round_in.source, source_name=round_in.source_name[:300], source_digest=round_in.source_digest,
             recorded_by=recorded_by))
+    if not digests:  # nothing unique to collide with: no savepoint needed
+        return records.create_rounds(rounds=rows)
     try:
         with transaction.atomic():
             return records.create_rounds(rounds=rows)
@@ -456,7 +458,16 @@ def _record_seats_and_pots(verified: Sequence[VerifiedRound], recorded: Sequence
                 eligible_seats=sorted(int(s) for s in gross.eligible),
                 awards=[(int(seat), amount) for seat, amount in sorted(result.awards.items(), key=lambda kv: int(kv[0]))
                         if amount > 0]))
-    records.record_seats_and_pots(seats=seats, pots=pots)
+    written_seats, written_pots = records.record_seats_and_pots(seats=seats, pots=pots)
+    # each recorded round holds its seats and pots as written (as a prefetch would): the answer reads them from here
+    players: dict[int, list] = {r.pk: [] for r in recorded}
+    pots_of: dict[int, list] = {r.pk: [] for r in recorded}
+    for seat in sorted(written_seats, key=lambda p: p.seat):
+        players[seat.round_of_play_id].append(seat)
+    for pot in written_pots:
+        pots_of[pot.round_of_play_id].append(pot)
+    for round_of_play in recorded:
+        records.hold_prefetched(round_of_play, players=players[round_of_play.pk], pots=pots_of[round_of_play.pk])
 
 
 # --- PHH imports -----------------------------------------------------------------------------------------------

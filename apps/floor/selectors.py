@@ -3,17 +3,17 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, OuterRef, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import DecimalField, OuterRef, QuerySet, Subquery, Sum
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
-from apps.badbeat.selectors import jackpot_of, open_notifications, pending_claims
+from apps.badbeat.selectors import contributions_today, jackpot_of, open_notifications, pending_claims
 from apps.casinos.models import Casino
 from apps.decks.models import DeckAlert
 from apps.decks.selectors import open_alerts
-from apps.rake.models import RakeRecord
+from apps.rake.models import TableDayRake
 from apps.rake.selectors import rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
+from apps.rounds.selectors import rounds_by_table
 from apps.tables.models import PokerTable
 
 ZERO = Decimal("0.00")
@@ -33,25 +33,21 @@ class FloorSummary:
 
 
 def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
-    """Open tables (with their rounds, rake and contributions of the day), totals, jackpot and pending claims."""
-    # one subquery per total: two multi-valued joins in one annotate would multiply each other's rows
-    rounds = (RoundOfPlay.objects.filter(table=OuterRef("pk"), gaming_day=gaming_day).order_by()
-              .values("table").annotate(n=Count("pk")).values("n"))
-    rake = (RakeRecord.objects.filter(table=OuterRef("pk"), gaming_day=gaming_day).order_by()
-            .values("table").annotate(total=Sum("amount")).values("total"))
-    open_tables = list(
-        PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
-        .annotate(rounds_today=Coalesce(Subquery(rounds), 0),
-                  rake_today=Coalesce(Subquery(rake), ZERO, output_field=DecimalField(max_digits=14, decimal_places=2)))
-    )
-    contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
-        total=Sum("amount", default=ZERO))["total"]
+    """Open tables (with their rounds and rake of the day), totals, jackpot and pending claims. Every figure of the
+    day comes from the running totals kept beside the records (one row per table or jackpot), never a count or a sum
+    of the day's rounds."""
+    rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
+    rake = {t.table_id: t.amount for t in TableDayRake.objects.filter(table__casino=casino, gaming_day=gaming_day)}
+    open_tables = list(PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))
+    for table in open_tables:
+        table.rounds_today = rounds[table.pk].rounds if table.pk in rounds else 0
+        table.rake_today = rake.get(table.pk, ZERO)
     return FloorSummary(
         gaming_day=gaming_day,
         open_tables=open_tables,
-        rounds_today=RoundOfPlay.objects.filter(table__casino=casino, gaming_day=gaming_day).count(),
+        rounds_today=sum(t.rounds for t in rounds.values()),
         rake_today=rake_for_gaming_day(casino=casino, gaming_day=gaming_day),
-        contributions_today=contributions,
+        contributions_today=contributions_today(casino=casino, gaming_day=gaming_day),
         jackpot=jackpot_of(casino=casino),
         pending_claims=list(pending_claims(casino=casino)),
         payouts_to_deliver=list(open_notifications(casino=casino)),
@@ -60,8 +56,15 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
 
 
 def table_rounds(*, table: PokerTable, gaming_day: date | None = None) -> QuerySet[RoundOfPlay]:
+    """The table's rounds of play, newest first (started_at, id: the index round_table_newest_first), each with its
+    rake record and its bad beat contributions (`contribution_total`, Decimal dollars or None) summed per round by
+    a correlated subquery, so that a page of rounds reads only its own rows. Page it (keyset_page)."""
+    contributions = (Contribution.objects.filter(round_of_play=OuterRef("pk")).order_by().values("round_of_play")
+                     .annotate(total=Sum("amount")).values("total"))
     qs = (RoundOfPlay.objects.filter(table=table).select_related("rake_record")
-          .annotate(contribution_total=Sum("bad_beat_contributions__amount")))
+          .annotate(contribution_total=Subquery(contributions, output_field=DecimalField(max_digits=14,
+                                                                                         decimal_places=2)))
+          .order_by("-started_at", "-id"))
     return qs.filter(gaming_day=gaming_day) if gaming_day else qs
 
 

@@ -4,9 +4,18 @@ from django.utils.cache import patch_vary_headers
 from django.views.generic import TemplateView
 
 from apps.badbeat.models import DailyReset, ResetSeed
-from apps.badbeat.selectors import contributions_for_gaming_day, jackpot_of, ledger, live_jackpots
+from apps.badbeat.selectors import (
+    contribution_count,
+    contribution_days,
+    contributions_for_gaming_day,
+    contributions_today,
+    jackpot_of,
+    live_jackpots,
+)
 from apps.casinos.selectors import current_gaming_day
+from apps.core.pagination import keyset_page
 from apps.core.views import PermissionPageMixin
+from apps.counts.selectors import last_ledger_check
 from apps.rake.selectors import rake_structure_of
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.services import kill_limits
@@ -41,7 +50,7 @@ class TableView(PermissionPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
-        rounds = table_rounds(table=table)[:200]
+        rounds = keyset_page(self.request, table_rounds(table=table), ordering=("-started_at", "-id"))
         minimum, maximum, label = kill_limits(table=table)
         postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
         return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
@@ -60,7 +69,9 @@ class RoundView(PermissionPageMixin, TemplateView):
 
 
 class ContributionLedgerView(PermissionPageMixin, TemplateView):
-    """Accounting: the gaming day's bad-beat contributions and the jackpot balance check (14.19(k))."""
+    """Accounting: each fund's kept balance, reset reserve and contributions with the last daily ledger check (the
+    kept totals against their records, 14.19(k), (p)), the gaming day's contributions in keyset pages, and the
+    contributions by gaming day. Nothing here sums all of history: the check runs when the day is closed."""
 
     required_perm = "badbeat.view_contribution_ledger"
     template_name = "floor/contributions.html"
@@ -69,11 +80,15 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
         casino = self.request.user.casino
         gaming_day = current_gaming_day(casino=casino)
         jackpot = jackpot_of(casino=casino)
-        rows = contributions_for_gaming_day(casino=casino, gaming_day=gaming_day)
+        day = contributions_today(casino=casino, gaming_day=gaming_day)
         return {**super().get_context_data(**kwargs), "gaming_day": gaming_day, "jackpot": jackpot,
-                "contributions": rows, "day_total": sum((c.amount for c in rows), 0),
-                "ledgers": [(j, ledger(jackpot=j)) for j in live_jackpots(casino=casino)
-                            if not j.funded_from_primary],
+                "contributions": keyset_page(self.request, contributions_for_gaming_day(
+                    casino=casino, gaming_day=gaming_day), ordering=("-id",)),
+                "day_total": day, "day_count": contribution_count(casino=casino, gaming_day=gaming_day),
+                "funds": [j for j in live_jackpots(casino=casino) if not j.funded_from_primary],
+                "last_check": last_ledger_check(casino=casino),
+                "days": keyset_page(self.request, contribution_days(casino=casino), ordering=("-gaming_day", "jackpot_id"),
+                                    page_size=30, cursor_param="days"),
                 "daily_resets": DailyReset.objects.filter(jackpot__casino=casino).select_related("jackpot")[:30],
                 "reset_seeds": ResetSeed.objects.filter(jackpot__casino=casino).select_related("jackpot")[:30]}
 

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.idempotency import IdempotentPostMixin
+from apps.core.pagination import NewestFirstPagination
 from apps.core.permissions import RulesPermission
 from apps.tables.models import PokerTable
 
@@ -21,16 +22,17 @@ class RakeRecordOutput(serializers.ModelSerializer):
 
 
 class RakeRecordViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """The rake records of the user's casino (14.14), newest first: the room's revenue, read as on the revenue pages
+    """The rake records of the user's casino (14.14), newest first in keyset pages: the room's revenue, read as on the revenue pages
     (not by dealers: 403; a dealer reads the rake of a round dealt on the round itself)."""
 
     serializer_class = RakeRecordOutput
+    pagination_class = NewestFirstPagination  # keyset pages by id, newest first (rake_record_table_newest, the pk)
     permission_classes = [RulesPermission]
     required_perm = "rake.view_rakerecord"
     filterset_fields = ["table", "gaming_day", "round_of_play"]
 
     def get_queryset(self):
-        return RakeRecord.objects.filter(table__casino_id=self.request.user.casino_id).order_by("-created_at", "-pk")
+        return RakeRecord.objects.filter(table__casino_id=self.request.user.casino_id).order_by("-id")
 
 
 class RakeLevelSerializer(serializers.Serializer):

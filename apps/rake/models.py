@@ -77,7 +77,8 @@ class RakeRecord(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["-created_at", "-pk"]
+        ordering = ["-id"]  # newest first: ids are taken in the order the records are written
+        indexes = [models.Index(fields=["table", "-id"], name="rake_record_table_newest")]
         constraints = [
             models.CheckConstraint(condition=models.Q(amount__gte=0) & models.Q(amount__lte=models.F("basis")),
                                    name="rake_within_pot"),
@@ -86,6 +87,26 @@ class RakeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"${self.amount} rake, round {self.round_of_play_id}"
+
+
+class TableDayRake(models.Model):
+    """The rake taken from the pots of one table on one gaming day (14.14), kept as a running total beside the
+    RakeRecord rows in the transaction that writes them: the revenue pages and the dashboard read a day's rake
+    without summing it. `apps.rake.selectors.table_day_problems` re-derives it from the records."""
+
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_rake")
+    gaming_day = models.DateField()
+    rounds = models.PositiveIntegerField(default=0, help_text="Rake records (one per settled round).")
+    basis = models.DecimalField(**money, default=Decimal("0.00"), help_text="Sums bet, uncalled bets excluded.")
+    amount = models.DecimalField(**money, default=Decimal("0.00"), help_text="Rake taken.")
+
+    class Meta:
+        ordering = ["-gaming_day", "table"]
+        constraints = [models.UniqueConstraint(fields=["table", "gaming_day"], name="one_rake_total_per_table_day")]
+        indexes = [models.Index(fields=["gaming_day"], name="rake_total_by_day")]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} {self.gaming_day}: ${self.amount} rake"
 
 
 class TimeChargeBasis(models.TextChoices):

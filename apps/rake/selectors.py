@@ -7,7 +7,7 @@ from django.db.models import Sum
 from apps.casinos.models import Casino
 from apps.tables.models import PokerTable
 
-from .models import RakeRecord, RakeStructure, TimeCharge
+from .models import RakeRecord, RakeStructure, TableDayRake, TimeCharge
 
 
 def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStructure]:
@@ -24,8 +24,9 @@ def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure
 
 
 def rake_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
-    """Total rake (Decimal dollars) of a gaming day: taken from pots plus time charges collected (14.14(b))."""
-    from_pots = RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
+    """Total rake (Decimal dollars) of a gaming day: taken from pots (the tables' running totals of the day) plus
+    time charges collected (14.14(b))."""
+    from_pots = TableDayRake.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
         total=Sum("amount", default=Decimal("0.00")))["total"]
     return from_pots + time_charges_for_gaming_day(casino=casino, gaming_day=gaming_day)
 
@@ -49,13 +50,28 @@ SHIFTS = (("Day", 0, 8), ("Swing", 8, 16), ("Grave", 16, 24))
 
 
 def rake_by_table(*, casino: Casino, gaming_day: date):
-    """Per table: rounds raked and rake (Decimal dollars) on a gaming day, by table number."""
+    """Per table: rounds raked, sums bet and rake (Decimal dollars) on a gaming day, by table number, from the
+    tables' running totals of the day (TableDayRake)."""
+    from django.db.models import F
+
+    return (TableDayRake.objects.filter(table__casino=casino, gaming_day=gaming_day)
+            .values("table__number", "table__game", "rounds", "basis", rake=F("amount"))
+            .order_by("table__number"))
+
+
+def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
+    """Each table's kept rake of the gaming day (TableDayRake) against the RakeRecord rows of the day: one sentence
+    per difference, empty when they agree (14.14)."""
     from django.db.models import Count
 
-    return (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
-            .values("table__number", "table__game")
-            .annotate(rounds=Count("pk"), rake=Sum("amount"), basis=Sum("basis"))
-            .order_by("table__number"))
+    derived = {r["table__number"]: (r["n"], r["basis"], r["amount"]) for r in (
+        RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table__number")
+        .annotate(n=Count("pk"), basis=Sum("basis"), amount=Sum("amount")).order_by())}
+    kept = {t.table.number: (t.rounds, t.basis, t.amount) for t in TableDayRake.objects.filter(
+        table__casino=casino, gaming_day=gaming_day).select_related("table")}
+    return [f"Rake at table {number} on {gaming_day:%Y-%m-%d} (records, basis, rake): kept {kept.get(number)}, "
+            f"records say {derived.get(number)}." for number in sorted(set(kept) | set(derived))
+            if kept.get(number) != derived.get(number)]
 
 
 def rake_by_game(*, casino: Casino, gaming_day: date) -> list[dict]:

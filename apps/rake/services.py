@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from apps.casinos.selectors import gaming_day_of
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import insert_rows
+from apps.core.bulk import add_to_totals, insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
@@ -20,6 +20,7 @@ from .models import (
     RakeMethod,
     RakeRecord,
     RakeStructure,
+    TableDayRake,
     TimeCharge,
     TimeChargeBasis,
     TimeChargeStructure,
@@ -125,7 +126,8 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
     basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
     post its own rake (the table's applies otherwise). One RakeRecord per round, also when nothing is taken, so that
     every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push). Call in the
-    transaction that records the rounds.
+    transaction that records the rounds. Each table's running total of the gaming day (TableDayRake)
+    is added to in the same transaction.
     """
     if RakeRecord.objects.filter(round_of_play__in=[r.pk for r in rounds]).exists():
         raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
@@ -142,6 +144,9 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
             maximum=structure.maximum if structure else None, computed=computed, explanation=explanation))
         amounts.append(amount)
     insert_rows(RakeRecord, records)
+    add_to_totals(TableDayRake, key=("table_id", "gaming_day"), rows=[
+        {"table_id": r.table_id, "gaming_day": r.gaming_day, "rounds": 1, "basis": r.basis, "amount": r.amount}
+        for r in records])
     return amounts
 
 

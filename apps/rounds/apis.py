@@ -1,6 +1,7 @@
 """Rounds API: reading recorded rounds of play (the hand feed that records them is apps.feed)."""
 from rest_framework import generics, serializers
 
+from apps.core.pagination import RoundsNewestFirst
 from apps.core.permissions import RulesPermission
 
 from .models import Pot, PotAward, RoundOfPlay, RoundPlayer
@@ -40,16 +41,18 @@ class RoundOutput(serializers.ModelSerializer):
 
 
 class RoundListApi(generics.ListAPIView):
-    """Rounds of play of the user's casino, newest first."""
+    """Rounds of play of the user's casino, newest first, in keyset pages (`?cursor=` from the `next` link,
+    `?limit=` up to 200)."""
 
     serializer_class = RoundOutput
+    pagination_class = RoundsNewestFirst
     permission_classes = [RulesPermission]
     required_perm = "rounds.view_roundofplay"
     filterset_fields = ["table", "gaming_day", "went_to_showdown", "source", "game"]
 
     def get_queryset(self):
         return (RoundOfPlay.objects.filter(table__casino_id=self.request.user.casino_id)
-                .prefetch_related("players", "pots__awards").order_by("-started_at", "-pk"))
+                .prefetch_related("players", "pots__awards").order_by("-started_at", "-id"))
 
 
 class RoundDetailApi(generics.RetrieveAPIView):

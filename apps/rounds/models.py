@@ -49,7 +49,10 @@ class RoundOfPlay(models.Model):
 
     class Meta:
         ordering = ["-started_at", "-pk"]
-        indexes = [models.Index(fields=["table", "gaming_day"])]
+        indexes = [models.Index(fields=["table", "gaming_day"]),
+                   # the newest-first lists (keyset on started_at, id): all tables, and one table
+                   models.Index(fields=["-started_at", "-id"], name="round_newest_first"),
+                   models.Index(fields=["table", "-started_at", "-id"], name="round_table_newest_first")]
         constraints = [
             models.CheckConstraint(condition=models.Q(pot_total=models.F("total_bet") - models.F("uncalled_amount")
                                                       - models.F("refunded_amount")),
@@ -59,6 +62,26 @@ class RoundOfPlay(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.pk} at table {self.table.number}"
+
+
+class TableGamingDay(models.Model):
+    """The rounds of play of one table on one gaming day, kept as a running total beside the RoundOfPlay records in
+    the transaction that writes them (one upsert per batch, `apps.core.bulk.add_to_totals`): the floor pages read a
+    day's rounds without counting them. `apps.rounds.selectors.table_day_problems` re-derives it from the records."""
+
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_rounds")
+    gaming_day = models.DateField()
+    rounds = models.PositiveIntegerField(default=0, help_text="Rounds of play recorded, dead ones included.")
+    dead_rounds = models.PositiveIntegerField(default=0, help_text="Rounds called dead (14.15(g)).")
+    pot_total = models.DecimalField(**money, default=Decimal("0.00"), help_text="The sums bet in the day's rounds.")
+
+    class Meta:
+        ordering = ["-gaming_day", "table"]
+        constraints = [models.UniqueConstraint(fields=["table", "gaming_day"], name="one_round_total_per_table_day")]
+        indexes = [models.Index(fields=["gaming_day"], name="round_total_by_day")]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} {self.gaming_day}: {self.rounds} rounds"
 
 
 class RoundPlayer(models.Model):

@@ -7,17 +7,22 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import NamedTuple
 
-from apps.core.bulk import copy_rows, insert_rows
+from apps.core.bulk import add_to_totals, copy_rows, insert_rows
 from apps.core.money import CENT
 from apps.tables.models import KillOption, PokerTable
 
-from .models import KillMove, KillRecord, Pot, PotAward, RoundOfPlay, RoundPlayer
+from .models import KillMove, KillRecord, Pot, PotAward, RoundOfPlay, RoundPlayer, TableGamingDay
 
 
 def create_rounds(*, rounds: Sequence[RoundOfPlay]) -> list[RoundOfPlay]:
-    """Insert new rounds of play (unsaved RoundOfPlay rows, append-only) in one COPY; they get their ids.
-    Call in the transaction that records their money."""
-    return list(insert_rows(RoundOfPlay, rounds))
+    """Insert new rounds of play (unsaved RoundOfPlay rows, append-only) in one COPY; they get their ids. Each
+    table's running total of the gaming day (TableGamingDay: rounds, dead rounds, sums bet) is added to in the same
+    transaction. Call in the transaction that records their money."""
+    made = list(insert_rows(RoundOfPlay, rounds))
+    add_to_totals(TableGamingDay, key=("table_id", "gaming_day"), rows=[
+        {"table_id": r.table_id, "gaming_day": r.gaming_day, "rounds": 1, "dead_rounds": int(r.is_dead),
+         "pot_total": r.pot_total} for r in made])
+    return made
 
 
 class SeatRow(NamedTuple):
@@ -54,13 +59,31 @@ class PotRow(NamedTuple):
     awards: list
 
 
-def record_seats_and_pots(*, seats: Sequence[SeatRow], pots: Sequence[PotRow]) -> None:
+def record_seats_and_pots(*, seats: Sequence[SeatRow], pots: Sequence[PotRow]) -> tuple[list[RoundPlayer], list[Pot]]:
     """Insert the seats of rounds of play and their pots with the chips pushed from each (14.7(c)4, 14.3), in three
-    statements (COPY on PostgreSQL), for recorded rounds."""
+    statements (an INSERT or COPY on PostgreSQL), for recorded rounds. Returns the rows as written (seats in order;
+    pots with their ids and their awards prefetched), for an answer that need not read them back."""
     copy_rows(RoundPlayer, SeatRow._fields, seats)
     pot_ids = copy_rows(Pot, PotRow._fields[:-1], [pot[:-1] for pot in pots], with_ids=True)
     copy_rows(PotAward, ("pot_id", "seat", "amount"),
               [(pot_id, seat, amount) for pot_id, pot in zip(pot_ids, pots, strict=True) for seat, amount in pot.awards])
+    players = [RoundPlayer(**seat._asdict()) for seat in seats]
+    written = []
+    for pot_id, pot in zip(pot_ids, pots, strict=True):
+        row = Pot(pk=pot_id, **{name: value for name, value in pot._asdict().items() if name != "awards"})
+        hold_prefetched(row, awards=[PotAward(pot_id=pot_id, seat=seat, amount=amount) for seat, amount in pot.awards])
+        written.append(row)
+    return players, written
+
+
+def hold_prefetched(instance, **related: list) -> None:
+    """Give `instance` its related rows as Django's prefetch_related would (name -> rows, e.g. players=[...]):
+    `instance.players.all()` then reads them without a query; a filter on them still queries the database."""
+    cache = instance.__dict__.setdefault("_prefetched_objects_cache", {})
+    for name, rows in related.items():
+        queryset = getattr(instance, name).get_queryset()
+        queryset._result_cache, queryset._prefetch_done = list(rows), True
+        cache[name] = queryset
 
 
 def current_kill(*, table: PokerTable) -> KillRecord | None:

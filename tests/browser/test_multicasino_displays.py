@@ -72,7 +72,7 @@ def test_14_20_three_casinos_one_system_in_the_browser(browser, system):
     # A bad beat at site-a, verified by its supervisor with the engine's verdict on the claim page.
     round_id = record_round(deployments["site-a"], setup["tokens"]["site-a"], harness.QUALIFYING, "a-bad-beat")
     claims = httpx.get(f"{deployments['site-a'].url}/api/claims/", timeout=15,
-                       headers={"Authorization": f"Token {setup['tokens']['site-a']}"}).json()
+                       headers={"Authorization": f"Token {setup['tokens']['site-a']}"}).json()["results"]
     claim_id = next(c["id"] for c in claims if c["round_of_play"] == round_id)
     supervisor = log_in(browser, deployments["site-a"], "poker_shift_supervisor")
     supervisor.goto(f"{deployments['site-a'].url}/jackpot/claims/{claim_id}/")

@@ -318,7 +318,8 @@ class TestApiQueries:
     @pytest.mark.parametrize("query", [
         "table=9223372036854775808", "table=-1", "table=abc", "gaming_day=9999-12-31", "gaming_day=0001-01-01",
         "gaming_day=2024-13-01", "gaming_day=abc", "gaming_day=%00", "source=%00", "game=NT", "offset=-1",
-        "offset=99999999999999999999", "limit=abc", "limit=-5", "went_to_showdown=maybe"])
+        "offset=99999999999999999999", "limit=abc", "limit=-5", "went_to_showdown=maybe", "cursor=abc", "cursor=%00", "cursor=cD0yMDI0",
+        "cursor=" + "A" * 5000])
     @pytest.mark.parametrize("path", ["/api/rounds/", "/api/rake-records/"])
     def test_a_filter_no_record_can_have(self, api, staff, table, path, query):
         api.force_authenticate(staff(Role.ADMIN))

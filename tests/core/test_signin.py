@@ -16,7 +16,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import UserRateThrottle
 
 from apps.core.models import SignInUnlock
-from apps.core.pagination import BoundedLimitOffsetPagination
+from apps.core.pagination import BoundedLimitOffsetPagination, NewestFirstPagination
 from apps.core.roles import Role
 from tests.factories import PokerTableFactory
 
@@ -236,6 +236,9 @@ class TestPageSize:
         walk(get_resolver().url_patterns)
         assert views
         for view in views:
-            assert view.pagination_class is None or issubclass(view.pagination_class, BoundedLimitOffsetPagination), view
-            if view.pagination_class:
-                assert view.pagination_class.max_limit <= 200
+            paginator = view.pagination_class
+            assert paginator is None or issubclass(paginator, BoundedLimitOffsetPagination | NewestFirstPagination), view
+            if paginator is not None and issubclass(paginator, BoundedLimitOffsetPagination):
+                assert paginator.max_limit <= 200
+            elif paginator is not None:
+                assert paginator.max_page_size <= 200 and paginator.page_size <= 200

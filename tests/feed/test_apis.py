@@ -91,7 +91,7 @@ def test_rounds_are_listed_and_read_by_surveillance(api, staff, supervisor, tabl
     created = api.post("/api/rounds/", body(table), format="json").json()
     api.force_authenticate(staff(Role.SURVEILLANCE))
     listed = api.get("/api/rounds/").json()
-    assert listed["count"] == 1
+    assert [r["id"] for r in listed["results"]] == [created["id"]] and listed["next"] is None
     assert api.get(f"/api/rounds/{created['id']}/").json()["players"][0]["hole_cards"] == "As Ks"
     assert api.get(f"/api/rake-records/?round_of_play={created['id']}").json()["results"][0]["amount"] == "5.00"
 
@@ -209,3 +209,27 @@ def test_draws_are_checked_with_the_field_at_fault(api, casino, supervisor, play
     response = api.post("/api/rounds/", {"table": draw.pk, "players": players}, format="json")
     assert response.status_code == 400 and field in response.json(), response.json()
     assert not RoundOfPlay.objects.exists()
+
+
+def test_cursor_pages_are_stable_under_inserts(api, supervisor, table):
+    """Keyset pages: rounds recorded while a client pages through the list neither repeat nor hide a round."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    api.force_authenticate(supervisor)
+    start = timezone.now() - timedelta(hours=1)
+
+    def post(minute):
+        return api.post("/api/rounds/", body(table, started_at=(start + timedelta(minutes=minute)).isoformat()),
+                        format="json").json()["id"]
+
+    first = [post(m) for m in range(6)]
+    page = api.get("/api/rounds/?limit=2").json()
+    seen = [r["id"] for r in page["results"]]
+    later = [post(10 + m) for m in range(3)]  # newer rounds arrive between the pages
+    while page["next"]:
+        page = api.get(page["next"]).json()
+        seen += [r["id"] for r in page["results"]]
+    assert seen == first[::-1]
+    assert [r["id"] for r in api.get("/api/rounds/?limit=3").json()["results"]] == later[::-1]

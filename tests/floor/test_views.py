@@ -1,10 +1,13 @@
 """The supervisor's pages: who may open them."""
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from apps.core.roles import Role
+from apps.counts.services import close_gaming_day
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory
 
@@ -35,10 +38,31 @@ def test_a_dealer_cannot_open_accounting_pages(client, staff):
 
 @pytest.mark.parametrize("role", [Role.ACCOUNTING, Role.POKER_SHIFT_SUPERVISOR, Role.SURVEILLANCE])
 def test_accounting_page_for_accounting_and_readers(client, staff, role, round_of_play):
+    """The page shows the kept totals and the daily ledger check of the last close: nothing re-derived on a request."""
     client.force_login(staff(role))
     response = client.get("/accounting/contributions/")
     assert response.status_code == 200
-    assert b"agrees" in response.content
+    assert b"checked against its records when the first gaming day is closed" in response.content
+    assert b"$1.00 from 1 pots" in response.content  # the day's running total
+    casino = round_of_play.table.casino
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        close_gaming_day(casino=casino, gaming_day=round_of_play.gaming_day)
+        response = client.get("/accounting/contributions/")
+    assert b"every running total agrees with its records" in response.content
+
+
+def test_the_ledger_check_shows_a_variance(client, staff, round_of_play):
+    """A running total that differs from its records is named at the next close (14.19(k))."""
+    from apps.rake.models import TableDayRake
+
+    TableDayRake.objects.filter(table=round_of_play.table).update(amount=Decimal("999.00"))
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        close = close_gaming_day(casino=round_of_play.table.casino, gaming_day=round_of_play.gaming_day)
+        client.force_login(staff(Role.ACCOUNTING))
+        response = client.get("/accounting/contributions/")
+    assert not close.summary["in_order"]
+    assert [p for p in close.summary["ledger_problems"] if p.startswith("Rake at table")]
+    assert b"VARIANCE" in response.content and b"999.00" in response.content
 
 
 def test_supervisor_sees_dashboard_table_and_round(client, supervisor, round_of_play):
@@ -118,3 +142,28 @@ def test_the_round_page_shows_a_draw_games_hands_as_dealt_and_each_draw(client, 
     page = client.get(f"/rounds/{round_of_play.pk}/").content.decode()
     assert "Triple draw low ball deuce to seven" in page and "Draw 3: thrown / drawn" in page
     assert "Kd → 7c" in page and "Ac Ks → 8c 2d" in page and "stood pat" in page
+
+
+def test_the_table_page_shows_the_newest_round_first_in_pages(client, supervisor, casino):
+    """The table page lists the newest rounds first, 50 a page, and reaches every round through its Older links
+    (issue 14: it listed the oldest 200)."""
+    import re
+
+    table = PokerTableFactory(casino=casino)
+    start = timezone.now() - timedelta(hours=3)
+    ids = [record_round_of_play(table=table, round_in=RoundIn(
+        started_at=start + timedelta(minutes=i), board="Ah Kd 5c 9s 3h", players=[
+            PlayerIn(seat=1, contributed=Decimal("5"), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=Decimal("5"), hole_cards="2c 7d")])).pk for i in range(120)]
+    client.force_login(supervisor)
+    seen, url = [], f"/tables/{table.pk}/"
+    while url:
+        page = client.get(url)
+        assert page.status_code == 200
+        text = page.content.decode()
+        seen += [int(n) for n in re.findall(r'data-testid="rounds".*?</table>', text, re.S) and
+                 re.findall(r'href="/rounds/(\d+)/"', re.search(r'data-testid="rounds".*?</table>', text, re.S)[0])]
+        older = re.search(r'href="([^"]+)" rel="next"', text)
+        url = older[1].replace("&amp;", "&") if older else None
+    assert seen == ids[::-1]  # newest first, every round once
+    assert client.get(f"/tables/{table.pk}/?cursor=not-ours").status_code == 400
