@@ -10,7 +10,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 # roles test_<database>_owner and _app are created when missing. 0: as TEST_DATABASE_URL's login.
 TEST_DATABASE_APP_ROLE ?= 1
 
-.PHONY: demo test fuzz probe lint bench bench-feed chaos install services chromium clean
+.PHONY: demo test fuzz probe lint bench bench-feed bench-scale chaos install services chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,13 @@ bench: install
 # (PostgreSQL; BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/feedbench). See bench/README.md.
 bench-feed: install services
 	$(PY) bench/feed_benchmark.py $(FEED_ARGS)
+
+# A year of history (issue 14): make demo's room grown to --rounds rounds of play by SQL clones of its rounds (every
+# running total kept and checked), every page and list of the supervisor and accounting timed over gunicorn with its
+# SQL queries, and POST /api/rounds/ from concurrent clients (PostgreSQL; BENCH_DATABASE_URL, default
+# postgres://postgres@127.0.0.1:5432/historybench). E.g. make bench-scale SCALE_ARGS="--rounds 5000000 --keep-db".
+bench-scale: install services
+	$(PY) bench/history_scale.py $(SCALE_ARGS)
 
 # Fault harness of the multi-casino system: host and two sites on loopback behind a fault proxy (14.20(e)).
 # Options through CHAOS_ARGS, e.g. make chaos CHAOS_ARGS="--contributions 1000 --host-kills 3".
