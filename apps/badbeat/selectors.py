@@ -9,6 +9,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from apps import hands
 from apps.casinos.models import Casino
+from apps.core.bulk import total_differences
 from apps.core.money import CENT, ZERO, floor_to
 from apps.rounds.models import RoundOfPlay
 
@@ -262,23 +263,17 @@ def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
         .values("jackpot_id", "table__number").annotate(amount=Sum("amount"), count=Count("pk")).order_by())}
     kept = {(t.jackpot_id, t.table.number): (t.amount, t.count) for t in TableDayContributions.objects.filter(
         jackpot__casino=casino, gaming_day=gaming_day).select_related("table")}
-    return [f"Contributions of jackpot {jackpot_id} at table {number} on {gaming_day:%Y-%m-%d}: kept "
-            f"{kept.get((jackpot_id, number))}, records say {derived.get((jackpot_id, number))}."
-            for jackpot_id, number in sorted(set(kept) | set(derived)) if kept.get((jackpot_id, number)) !=
-            derived.get((jackpot_id, number))]
+    return total_differences(kept, derived, lambda key, k, d: (
+        f"Contributions of jackpot {key[0]} at table {key[1]} on {gaming_day:%Y-%m-%d}: kept {k}, records say {d}."))
 
 
-def contributions_today(*, casino: Casino, gaming_day: date) -> Decimal:
-    """The contributions of every jackpot of the casino on a gaming day (Decimal dollars), from the day's running
-    totals (GamingDayContributions): one row per jackpot, whatever the day's rounds."""
-    return GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
-        total=Sum("contributions", default=ZERO))["total"]
-
-
-def contribution_count(*, casino: Casino, gaming_day: date) -> int:
-    """How many Contribution records the casino's jackpots took on a gaming day, from the day's running totals."""
-    return GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
-        n=Sum("count", default=0))["n"]
+def contributions_of_day(*, casino: Casino, gaming_day: date) -> tuple[Decimal, int]:
+    """The contributions of every jackpot of the casino on a gaming day: (Decimal dollars, how many Contribution
+    records), from the day's running totals (GamingDayContributions): one row per jackpot, whatever the day's
+    rounds."""
+    day = GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
+        total=Sum("contributions", default=ZERO), count=Sum("count", default=0))
+    return day["total"], day["count"]
 
 
 def contribution_days(*, casino: Casino):

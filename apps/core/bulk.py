@@ -121,6 +121,13 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[
     return ids
 
 
+def total_differences(kept: dict, derived: dict, describe) -> list[str]:
+    """Running totals (key -> kept values) against their re-derivation from the records (key -> values): for each
+    key where they differ, in key order, `describe(key, kept or None, derived or None)`; empty when they agree."""
+    return [describe(key, kept.get(key), derived.get(key)) for key in sorted(set(kept) | set(derived))
+            if kept.get(key) != derived.get(key)]
+
+
 def add_to_totals(model: type[models.Model], *, key: Sequence[str], rows: Sequence[dict]) -> None:
     """Add amounts to running totals (one row of `model` per `key`, e.g. ("table_id", "gaming_day")) in one
     statement: INSERT ... ON CONFLICT (key) DO UPDATE SET total = total + EXCLUDED.total, on PostgreSQL and SQLite.

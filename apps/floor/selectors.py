@@ -6,7 +6,7 @@ from decimal import Decimal
 from django.db.models import DecimalField, OuterRef, QuerySet, Subquery, Sum
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
-from apps.badbeat.selectors import contributions_today, jackpot_of, open_notifications, pending_claims
+from apps.badbeat.selectors import contributions_of_day, jackpot_of, open_notifications, pending_claims
 from apps.casinos.models import Casino
 from apps.decks.models import DeckAlert
 from apps.decks.selectors import open_alerts
@@ -47,7 +47,7 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
         open_tables=open_tables,
         rounds_today=sum(t.rounds for t in rounds.values()),
         rake_today=rake_for_gaming_day(casino=casino, gaming_day=gaming_day),
-        contributions_today=contributions_today(casino=casino, gaming_day=gaming_day),
+        contributions_today=contributions_of_day(casino=casino, gaming_day=gaming_day)[0],
         jackpot=jackpot_of(casino=casino),
         pending_claims=list(pending_claims(casino=casino)),
         payouts_to_deliver=list(open_notifications(casino=casino)),

@@ -5,10 +5,9 @@ from django.views.generic import TemplateView
 
 from apps.badbeat.models import DailyReset, ResetSeed
 from apps.badbeat.selectors import (
-    contribution_count,
     contribution_days,
     contributions_for_gaming_day,
-    contributions_today,
+    contributions_of_day,
     jackpot_of,
     live_jackpots,
 )
@@ -80,11 +79,11 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
         casino = self.request.user.casino
         gaming_day = current_gaming_day(casino=casino)
         jackpot = jackpot_of(casino=casino)
-        day = contributions_today(casino=casino, gaming_day=gaming_day)
+        day_total, day_count = contributions_of_day(casino=casino, gaming_day=gaming_day)
         return {**super().get_context_data(**kwargs), "gaming_day": gaming_day, "jackpot": jackpot,
                 "contributions": keyset_page(self.request, contributions_for_gaming_day(
                     casino=casino, gaming_day=gaming_day), ordering=("-id",)),
-                "day_total": day, "day_count": contribution_count(casino=casino, gaming_day=gaming_day),
+                "day_total": day_total, "day_count": day_count,
                 "funds": [j for j in live_jackpots(casino=casino) if not j.funded_from_primary],
                 "last_check": last_ledger_check(casino=casino),
                 "days": keyset_page(self.request, contribution_days(casino=casino), ordering=("-gaming_day", "jackpot_id"),

@@ -5,6 +5,7 @@ from decimal import Decimal
 from django.db.models import Sum
 
 from apps.casinos.models import Casino
+from apps.core.bulk import total_differences
 from apps.tables.models import PokerTable
 
 from .models import RakeRecord, RakeStructure, TableDayRake, TimeCharge
@@ -69,9 +70,8 @@ def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
         .annotate(n=Count("pk"), basis=Sum("basis"), amount=Sum("amount")).order_by())}
     kept = {t.table.number: (t.rounds, t.basis, t.amount) for t in TableDayRake.objects.filter(
         table__casino=casino, gaming_day=gaming_day).select_related("table")}
-    return [f"Rake at table {number} on {gaming_day:%Y-%m-%d} (records, basis, rake): kept {kept.get(number)}, "
-            f"records say {derived.get(number)}." for number in sorted(set(kept) | set(derived))
-            if kept.get(number) != derived.get(number)]
+    return total_differences(kept, derived, lambda number, k, d: (
+        f"Rake at table {number} on {gaming_day:%Y-%m-%d} (records, basis, rake): kept {k}, records say {d}."))
 
 
 def rake_by_game(*, casino: Casino, gaming_day: date) -> list[dict]:

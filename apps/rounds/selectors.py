@@ -1,11 +1,12 @@
-"""Reads about rounds of play: a day's running totals per table, the newest-first lists, and their re-derivation."""
+"""Reads about rounds of play: a day's running totals per table, and their re-derivation from the records."""
 from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Q, Sum
 
 from apps.casinos.models import Casino
+from apps.core.bulk import total_differences
 
 from .models import RoundOfPlay, TableGamingDay
 
@@ -16,12 +17,6 @@ def rounds_by_table(*, casino: Casino, gaming_day: date) -> dict[int, TableGamin
     return {t.table_id: t for t in TableGamingDay.objects.filter(table__casino=casino, gaming_day=gaming_day)}
 
 
-def rounds_newest_first(*, casino: Casino) -> QuerySet[RoundOfPlay]:
-    """The casino's rounds of play, newest first (started_at, then id): the order of the index round_newest_first
-    (round_table_newest_first once filtered by table), for keyset pages."""
-    return RoundOfPlay.objects.filter(table__casino=casino).order_by("-started_at", "-id")
-
-
 def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
     """Each table's kept running total of the gaming day (TableGamingDay) against the RoundOfPlay records of the
     day: one sentence per difference, empty when they agree."""
@@ -30,6 +25,5 @@ def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
         .annotate(n=Count("pk"), dead=Count("pk", filter=Q(is_dead=True)), pot=Sum("pot_total")).order_by())}
     kept = {t.table.number: (t.rounds, t.dead_rounds, t.pot_total) for t in TableGamingDay.objects.filter(
         table__casino=casino, gaming_day=gaming_day).select_related("table")}
-    return [f"Rounds at table {number} on {gaming_day:%Y-%m-%d} (rounds, dead, sums bet): kept {kept.get(number)}, "
-            f"records say {derived.get(number)}." for number in sorted(set(kept) | set(derived))
-            if kept.get(number) != derived.get(number)]
+    return total_differences(kept, derived, lambda number, k, d: (
+        f"Rounds at table {number} on {gaming_day:%Y-%m-%d} (rounds, dead, sums bet): kept {k}, records say {d}."))
