@@ -388,15 +388,18 @@ class Growth:
                     dead_rounds = rounds_tablegamingday.dead_rounds + EXCLUDED.dead_rounds,
                     pot_total = rounds_tablegamingday.pot_total + EXCLUDED.pot_total""", (first, last))
         first, last = self._clone_range("rake_rakerecord")
-        if table_exists(cur, "rake_tabledayrake"):
+        if table_exists(cur, "rake_tablehourrake"):
             cur.execute("""
-                INSERT INTO rake_tabledayrake (table_id, gaming_day, rounds, basis, amount)
-                SELECT table_id, gaming_day, count(*), sum(basis), sum(amount)
-                FROM rake_rakerecord WHERE id BETWEEN %s AND %s GROUP BY 1, 2
-                ON CONFLICT (table_id, gaming_day) DO UPDATE SET
-                    rounds = rake_tabledayrake.rounds + EXCLUDED.rounds,
-                    basis = rake_tabledayrake.basis + EXCLUDED.basis,
-                    amount = rake_tabledayrake.amount + EXCLUDED.amount""", (first, last))
+                INSERT INTO rake_tablehourrake (table_id, gaming_day, hour, game, betting_structure, rounds, basis,
+                                                amount)
+                SELECT k.table_id, k.gaming_day, date_trunc('hour', r.started_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+                       r.game, r.betting_structure, count(*), sum(k.basis), sum(k.amount)
+                FROM rake_rakerecord k JOIN rounds_roundofplay r ON r.id = k.round_of_play_id
+                WHERE k.id BETWEEN %s AND %s GROUP BY 1, 2, 3, 4, 5
+                ON CONFLICT (table_id, gaming_day, hour, game, betting_structure) DO UPDATE SET
+                    rounds = rake_tablehourrake.rounds + EXCLUDED.rounds,
+                    basis = rake_tablehourrake.basis + EXCLUDED.basis,
+                    amount = rake_tablehourrake.amount + EXCLUDED.amount""", (first, last))
         first, last = self._clone_range("badbeat_contribution")
         if table_exists(cur, "badbeat_tabledaycontributions"):
             cur.execute("""
@@ -468,7 +471,7 @@ class Growth:
             FROM {days} AS g
             ON CONFLICT (casino_id, gaming_day) DO NOTHING""",
                     {**p, "extra": json.dumps(extra), "first": first, "last": last})
-        for table in (*RESERVE_PER_ROUND, "rounds_tablegamingday", "rake_tabledayrake",
+        for table in (*RESERVE_PER_ROUND, "rounds_tablegamingday", "rake_tablehourrake",
                       "badbeat_tabledaycontributions", "badbeat_gamingdaycontributions", "casinos_gamingday",
                       "badbeat_dailyreset", "counts_gamingdayclose"):
             if table_exists(cur, table):
@@ -489,11 +492,15 @@ CHECKS = [
                    sum(pot_total) AS pot FROM rounds_roundofplay GROUP BY 1, 2) d USING (table_id, gaming_day)
         WHERE (k.rounds, k.dead_rounds, k.pot_total) IS DISTINCT FROM (d.rounds, d.dead, d.pot)
           AND NOT (d.rounds IS NULL AND k.rounds = 0 AND k.dead_rounds = 0 AND k.pot_total = 0)"""),
-    ("rake by table and gaming day (rake_tabledayrake)", "rake_tabledayrake", """
-        SELECT table_id, gaming_day, k.rounds, k.basis, k.amount, d.rounds, d.basis, d.amount
-        FROM rake_tabledayrake k FULL JOIN (
-            SELECT table_id, gaming_day, count(*) AS rounds, sum(basis) AS basis, sum(amount) AS amount
-            FROM rake_rakerecord GROUP BY 1, 2) d USING (table_id, gaming_day)
+    ("rake by table, hour and game (rake_tablehourrake)", "rake_tablehourrake", """
+        SELECT table_id, gaming_day, hour, game, betting_structure, k.rounds, k.basis, k.amount, d.rounds, d.basis,
+               d.amount
+        FROM rake_tablehourrake k FULL JOIN (
+            SELECT k.table_id, k.gaming_day,
+                   date_trunc('hour', r.started_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS hour, r.game,
+                   r.betting_structure, count(*) AS rounds, sum(k.basis) AS basis, sum(k.amount) AS amount
+            FROM rake_rakerecord k JOIN rounds_roundofplay r ON r.id = k.round_of_play_id GROUP BY 1, 2, 3, 4, 5) d
+            USING (table_id, gaming_day, hour, game, betting_structure)
         WHERE (k.rounds, k.basis, k.amount) IS DISTINCT FROM (d.rounds, d.basis, d.amount)
           AND NOT (d.rounds IS NULL AND k.rounds = 0 AND k.basis = 0 AND k.amount = 0)"""),
     ("contributions by jackpot, table and gaming day (badbeat_tabledaycontributions)",

@@ -10,8 +10,7 @@ from apps.badbeat.selectors import contributions_of_day, jackpot_of, open_notifi
 from apps.casinos.models import Casino
 from apps.decks.models import DeckAlert
 from apps.decks.selectors import open_alerts
-from apps.rake.models import TableDayRake
-from apps.rake.selectors import rake_for_gaming_day
+from apps.rake.selectors import rake_by_table_id, rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.selectors import rounds_by_table
 from apps.tables.models import PokerTable
@@ -37,7 +36,7 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
     day comes from the running totals kept beside the records (one row per table or jackpot), never a count or a sum
     of the day's rounds."""
     rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
-    rake = {t.table_id: t.amount for t in TableDayRake.objects.filter(table__casino=casino, gaming_day=gaming_day)}
+    rake = rake_by_table_id(casino=casino, gaming_day=gaming_day)
     open_tables = list(PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))
     for table in open_tables:
         table.rounds_today = rounds[table.pk].rounds if table.pk in rounds else 0

@@ -89,24 +89,30 @@ class RakeRecord(models.Model):
         return f"${self.amount} rake, round {self.round_of_play_id}"
 
 
-class TableDayRake(models.Model):
-    """The rake taken from the pots of one table on one gaming day (14.14), kept as a running total beside the
-    RakeRecord rows in the transaction that writes them: the revenue pages and the dashboard read a day's rake
-    without summing it. `apps.rake.selectors.table_day_problems` re-derives it from the records."""
+class TableHourRake(models.Model):
+    """The rake taken from the pots of one table in one hour of a gaming day, by the game dealt (14.14), kept as a
+    running total beside the RakeRecord rows in the transaction that writes them. The revenue pages and the
+    dashboard read a day's rake by table, game, hour and shift from these rows (at most 25 hours × the games of a
+    table's rotation) without summing the day's records; `apps.rake.selectors.table_day_problems` re-derives them
+    from the records."""
 
-    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_rake")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="hour_rake")
     gaming_day = models.DateField()
+    hour = models.DateTimeField(help_text="The hour the rounds of play started in (its start, in UTC).")
+    game = models.CharField(max_length=20, help_text="The game dealt (at a mixed-game table, the rotation's game).")
+    betting_structure = models.CharField(max_length=12, blank=True)
     rounds = models.PositiveIntegerField(default=0, help_text="Rake records (one per settled round).")
     basis = models.DecimalField(**money, default=Decimal("0.00"), help_text="Sums bet, uncalled bets excluded.")
     amount = models.DecimalField(**money, default=Decimal("0.00"), help_text="Rake taken.")
 
     class Meta:
-        ordering = ["-gaming_day", "table"]
-        constraints = [models.UniqueConstraint(fields=["table", "gaming_day"], name="one_rake_total_per_table_day")]
-        indexes = [models.Index(fields=["gaming_day"], name="rake_total_by_day")]
+        ordering = ["-gaming_day", "table", "hour"]
+        constraints = [models.UniqueConstraint(fields=["table", "gaming_day", "hour", "game", "betting_structure"],
+                                               name="one_rake_total_per_table_hour_game")]
+        indexes = [models.Index(fields=["gaming_day"], name="rake_hour_total_by_day")]
 
     def __str__(self) -> str:
-        return f"Table {self.table_id} {self.gaming_day}: ${self.amount} rake"
+        return f"Table {self.table_id} {self.hour:%Y-%m-%d %H:00} UTC {self.game}: ${self.amount} rake"
 
 
 class TimeChargeBasis(models.TextChoices):

@@ -2,13 +2,14 @@
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Count, Sum
+from django.db.models.functions import TruncHour
 
 from apps.casinos.models import Casino
 from apps.core.bulk import total_differences
 from apps.tables.models import PokerTable
 
-from .models import RakeRecord, RakeStructure, TableDayRake, TimeCharge
+from .models import RakeRecord, RakeStructure, TableHourRake, TimeCharge
 
 
 def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStructure]:
@@ -25,9 +26,9 @@ def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure
 
 
 def rake_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
-    """Total rake (Decimal dollars) of a gaming day: taken from pots (the tables' running totals of the day) plus
+    """Total rake (Decimal dollars) of a gaming day: taken from pots (the tables' running totals by hour) plus
     time charges collected (14.14(b))."""
-    from_pots = TableDayRake.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
+    from_pots = TableHourRake.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
         total=Sum("amount", default=Decimal("0.00")))["total"]
     return from_pots + time_charges_for_gaming_day(casino=casino, gaming_day=gaming_day)
 
@@ -50,57 +51,60 @@ def time_charges_by_table(*, casino: Casino, gaming_day: date) -> dict[int, Deci
 SHIFTS = (("Day", 0, 8), ("Swing", 8, 16), ("Grave", 16, 24))
 
 
-def rake_by_table(*, casino: Casino, gaming_day: date):
-    """Per table: rounds raked, sums bet and rake (Decimal dollars) on a gaming day, by table number, from the
-    tables' running totals of the day (TableDayRake)."""
-    from django.db.models import F
+def _hour_totals(casino: Casino, gaming_day: date):
+    return TableHourRake.objects.filter(table__casino=casino, gaming_day=gaming_day)
 
-    return (TableDayRake.objects.filter(table__casino=casino, gaming_day=gaming_day)
-            .values("table__number", "table__game", "rounds", "basis", rake=F("amount"))
-            .order_by("table__number"))
+
+def rake_by_table(*, casino: Casino, gaming_day: date) -> list[dict]:
+    """Per table, by table number: {"table__number", "table__game", "rounds", "basis", "rake"} — rounds raked, sums
+    bet and rake (Decimal dollars) on a gaming day, from the tables' running totals by hour (TableHourRake)."""
+    return list(_hour_totals(casino, gaming_day).values("table__number", "table__game")
+                .annotate(rounds=Sum("rounds"), basis=Sum("basis"), rake=Sum("amount")).order_by("table__number"))
+
+
+def rake_by_table_id(*, casino: Casino, gaming_day: date) -> dict[int, Decimal]:
+    """Table id -> rake taken from its pots on a gaming day (Decimal dollars), from the running totals."""
+    return {row["table_id"]: row["rake"] for row in _hour_totals(casino, gaming_day).values("table_id")
+            .annotate(rake=Sum("amount")).order_by()}
 
 
 def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
-    """Each table's kept rake of the gaming day (TableDayRake) against the RakeRecord rows of the day: one sentence
-    per difference, empty when they agree (14.14)."""
-    from django.db.models import Count
-
-    derived = {r["table__number"]: (r["n"], r["basis"], r["amount"]) for r in (
-        RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table__number")
+    """Each table's kept rake of the gaming day by hour and game (TableHourRake) against the RakeRecord rows of the
+    day: one sentence per difference, empty when they agree (14.14)."""
+    derived = {(r["table__number"], r["hour"], r["round_of_play__game"], r["round_of_play__betting_structure"]):
+               (r["n"], r["basis"], r["amount"]) for r in (
+        RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+        .annotate(hour=TruncHour("round_of_play__started_at", tzinfo=UTC))
+        .values("table__number", "hour", "round_of_play__game", "round_of_play__betting_structure")
         .annotate(n=Count("pk"), basis=Sum("basis"), amount=Sum("amount")).order_by())}
-    kept = {t.table.number: (t.rounds, t.basis, t.amount) for t in TableDayRake.objects.filter(
-        table__casino=casino, gaming_day=gaming_day).select_related("table")}
-    return total_differences(kept, derived, lambda number, k, d: (
-        f"Rake at table {number} on {gaming_day:%Y-%m-%d} (records, basis, rake): kept {k}, records say {d}."))
+    kept = {(t.table.number, t.hour.astimezone(UTC), t.game, t.betting_structure): (t.rounds, t.basis, t.amount)
+            for t in _hour_totals(casino, gaming_day).select_related("table")}
+    derived = {(n, hour.astimezone(UTC), game, structure): v for (n, hour, game, structure), v in derived.items()}
+    return total_differences(kept, derived, lambda key, k, d: (
+        f"Rake at table {key[0]} on {gaming_day:%Y-%m-%d}, hour {key[1]:%H:00} UTC, {key[2]}"
+        f"{' ' + key[3] if key[3] else ''} (records, basis, rake): kept {k}, records say {d}."))
 
 
 def rake_by_game(*, casino: Casino, gaming_day: date) -> list[dict]:
     """Per game dealt (game and betting structure; at a mixed-game table each game of its rotation on its own):
-    rounds raked, sums bet and rake (Decimal dollars) on a gaming day, most rake first."""
-    from django.db.models import Count
-
+    {"game", "structure", "rounds", "rake", "basis"} — rounds raked, sums bet and rake (Decimal dollars) on a gaming
+    day, most rake first, from the running totals by hour."""
     from apps.tables.models import BettingStructure, Game
 
-    rows = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
-            .values("round_of_play__game", "round_of_play__betting_structure")
-            .annotate(rounds=Count("pk"), rake=Sum("amount"), basis=Sum("basis")).order_by("-rake"))
-    return [{"game": Game(row["round_of_play__game"]).label,
-             "structure": BettingStructure(row["round_of_play__betting_structure"]).label
-             if row["round_of_play__betting_structure"] else "", "rounds": row["rounds"], "rake": row["rake"],
-             "basis": row["basis"]} for row in rows]
+    rows = (_hour_totals(casino, gaming_day).values("game", "betting_structure")
+            .annotate(rounds=Sum("rounds"), rake=Sum("amount"), basis=Sum("basis")).order_by("-rake", "game"))
+    return [{"game": Game(row["game"]).label,
+             "structure": BettingStructure(row["betting_structure"]).label if row["betting_structure"] else "",
+             "rounds": row["rounds"], "rake": row["rake"], "basis": row["basis"]} for row in rows]
 
 
 def rake_by_hour(*, casino: Casino, gaming_day: date) -> list[tuple[datetime, Decimal]]:
     """Each real hour of a gaming day (23 or 25 across a DST change) as an aware local datetime, with the rake
-    of the rounds that started in it (Decimal dollars)."""
-    from django.db.models.functions import TruncHour
-
+    of the rounds that started in it (Decimal dollars), from the running totals by hour."""
     from apps.casinos.selectors import gaming_day_bounds
 
     start, end = (moment.astimezone(UTC) for moment in gaming_day_bounds(casino=casino, gaming_day=gaming_day))
-    rows = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
-            .annotate(hour=TruncHour("round_of_play__started_at", tzinfo=UTC))
-            .values("hour").annotate(rake=Sum("amount")))
+    rows = _hour_totals(casino, gaming_day).values("hour").annotate(rake=Sum("amount")).order_by()
     by_hour = {row["hour"].astimezone(UTC): row["rake"] for row in rows}
     count = int((end - start).total_seconds() // 3600)
     hours = [start + timedelta(hours=h) for h in range(count)]
@@ -114,6 +118,16 @@ def rake_by_shift(*, casino: Casino, gaming_day: date) -> list[tuple[str, Decima
     return [(name, sum((amount for _, amount in hourly[a:b]), Decimal("0.00"))) for name, a, b in bounds]
 
 
+#: The columns of the rake export, one line per round of play.
+EXPORT_COLUMNS = ("gaming_day", "table", "game", "betting_structure", "round", "started_at", "basis", "percentage",
+                  "maximum", "rake", "explanation")
+
+
 def rake_records_for_export(*, casino: Casino, gaming_day: date):
+    """Every rake record of a gaming day in the order the rounds started, as tuples of EXPORT_COLUMNS (started_at
+    an aware datetime, money Decimal dollars), read from the database in chunks (the day may hold thousands)."""
     return (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
-            .select_related("table", "round_of_play").order_by("round_of_play__started_at", "pk"))
+            .order_by("round_of_play__started_at", "pk")
+            .values_list("gaming_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
+                         "round_of_play_id", "round_of_play__started_at", "basis", "percentage", "maximum", "amount",
+                         "explanation").iterator(chunk_size=2000))

@@ -1,6 +1,6 @@
 """Writes about rake: structures posted at tables and the rake taken from each round of play."""
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
@@ -20,7 +20,7 @@ from .models import (
     RakeMethod,
     RakeRecord,
     RakeStructure,
-    TableDayRake,
+    TableHourRake,
     TimeCharge,
     TimeChargeBasis,
     TimeChargeStructure,
@@ -126,8 +126,8 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
     basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
     post its own rake (the table's applies otherwise). One RakeRecord per round, also when nothing is taken, so that
     every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push). Call in the
-    transaction that records the rounds. Each table's running total of the gaming day (TableDayRake)
-    is added to in the same transaction.
+    transaction that records the rounds. Each table's running total of the hour and game (TableHourRake) is added
+    to in the same transaction.
     """
     if RakeRecord.objects.filter(round_of_play__in=[r.pk for r in rounds]).exists():
         raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
@@ -144,10 +144,16 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
             maximum=structure.maximum if structure else None, computed=computed, explanation=explanation))
         amounts.append(amount)
     insert_rows(RakeRecord, records)
-    add_to_totals(TableDayRake, key=("table_id", "gaming_day"), rows=[
-        {"table_id": r.table_id, "gaming_day": r.gaming_day, "rounds": 1, "basis": r.basis, "amount": r.amount}
-        for r in records])
+    add_to_totals(TableHourRake, key=("table_id", "gaming_day", "hour", "game", "betting_structure"), rows=[
+        {"table_id": r.table_id, "gaming_day": r.gaming_day, "hour": rake_hour(round_of_play.started_at),
+         "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
+         "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
     return amounts
+
+
+def rake_hour(started_at: datetime) -> datetime:
+    """The hour (its start, aware, UTC) a round of play that started at `started_at` is counted in."""
+    return started_at.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
 
 
 def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tuple[Decimal, Decimal, str]:

@@ -2,13 +2,14 @@
 import csv
 from decimal import Decimal
 
-from django.http import HttpResponse
+from django.http import StreamingHttpResponse
 from django.shortcuts import render
 
 from apps.casinos.selectors import requested_gaming_day
 from apps.core.policy import role_policy
 
 from .selectors import (
+    EXPORT_COLUMNS,
     rake_by_game,
     rake_by_hour,
     rake_by_shift,
@@ -48,19 +49,30 @@ def revenue(request):
                   "y": 100 - int(amount / peak * 100), "label_x": i * 40 + 20} for i, (h, amount) in enumerate(hourly)]})
 
 
+class _Echo:
+    """A file-like object whose write() returns the line, for csv.writer in a streamed response (Django's docs,
+    "Streaming large CSV files")."""
+
+    def write(self, value):
+        return value
+
+
 @role_policy(read="rake.view_revenue")
 def revenue_csv(request):
-    """Every rake record of a gaming day as CSV, one line per round of play."""
+    """Every rake record of a gaming day as CSV, one line per round of play, streamed as it is read (a day may hold
+    thousands of rounds)."""
     casino, gaming_day = _day(request)
-    response = HttpResponse(content_type="text/csv")
+    zone = casino.zone
+    writer = csv.writer(_Echo())
+    rows = rake_records_for_export(casino=casino, gaming_day=gaming_day)
+
+    def lines():
+        yield writer.writerow(EXPORT_COLUMNS)
+        for day, table, game, structure, round_id, started_at, basis, percentage, maximum, amount, explanation in rows:
+            yield writer.writerow([day, table, game, structure, round_id, started_at.astimezone(zone).isoformat(),
+                                   basis, "" if percentage is None else percentage, maximum or "", amount,
+                                   explanation])
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["gaming_day", "table", "game", "betting_structure", "round", "started_at", "basis", "percentage",
-                     "maximum", "rake", "explanation"])
-    for record in rake_records_for_export(casino=casino, gaming_day=gaming_day):
-        writer.writerow([record.gaming_day, record.table.number, record.round_of_play.game,
-                         record.round_of_play.betting_structure, record.round_of_play_id,
-                         record.round_of_play.started_at.astimezone(casino.zone).isoformat(), record.basis,
-                         record.percentage if record.percentage is not None else "", record.maximum or "",
-                         record.amount, record.explanation])
     return response

@@ -20,8 +20,8 @@ from tests.factories import JackpotFactory, RakeStructureFactory
 pytestmark = pytest.mark.django_db
 D = Decimal
 
-#: The history tables: every append-only record, and the running totals (a row per table and gaming day).
-RUNNING_TOTALS = {"rounds_tablegamingday", "rake_tabledayrake", "badbeat_tabledaycontributions",
+#: The history tables: every append-only record, and the running totals (a row per table and gaming day or hour).
+RUNNING_TOTALS = {"rounds_tablegamingday", "rake_tablehourrake", "badbeat_tabledaycontributions",
                   "badbeat_gamingdaycontributions"}
 
 

@@ -3,12 +3,13 @@
 and contributions; N.J.A.C. 13:69F-14.14, 14.19(c), (k), (p))."""
 import random
 import threading
-from datetime import timedelta
+from datetime import UTC, timedelta
 from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.db.models import Count, Sum
+from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from apps.badbeat.models import Contribution, Jackpot, TableDayContributions
@@ -16,7 +17,7 @@ from apps.badbeat.selectors import ledger_problems
 from apps.casinos.selectors import current_gaming_day, gaming_day_of
 from apps.counts.selectors import ledger_check
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play, record_rounds_of_play
-from apps.rake.models import RakeRecord, TableDayRake
+from apps.rake.models import RakeRecord, TableHourRake
 from apps.rounds.models import RoundOfPlay, TableGamingDay
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, RakeStructureFactory
 
@@ -77,10 +78,12 @@ def test_32_writers_keep_every_running_total_equal_to_its_records():
     kept_rounds = {(t.table_id, t.gaming_day): (t.rounds, t.pot_total) for t in TableGamingDay.objects.all()}
     assert kept_rounds == {(r["table_id"], r["gaming_day"]): (r["n"], r["pot"]) for r in RoundOfPlay.objects.values(
         "table_id", "gaming_day").annotate(n=Count("pk"), pot=Sum("pot_total")).order_by()}
-    kept_rake = {(t.table_id, t.gaming_day): t.amount for t in TableDayRake.objects.all()}
-    assert kept_rake == {(r["table_id"], r["gaming_day"]): r["t"] for r in RakeRecord.objects.values(
-        "table_id", "gaming_day").annotate(t=Sum("amount")).order_by()}
-    assert sum(kept_rake.values()) > 0
+    kept_rake = {(t.table_id, t.gaming_day, t.hour, t.game): (t.rounds, t.amount) for t in TableHourRake.objects.all()}
+    assert kept_rake == {(r["table_id"], r["gaming_day"], r["hour"], r["round_of_play__game"]): (r["n"], r["t"])
+                         for r in RakeRecord.objects.annotate(hour=TruncHour("round_of_play__started_at", tzinfo=UTC))
+                         .values("table_id", "gaming_day", "hour", "round_of_play__game")
+                         .annotate(n=Count("pk"), t=Sum("amount")).order_by()}
+    assert sum(amount for _, amount in kept_rake.values()) > 0
     kept = {(t.table_id, t.gaming_day): t.amount for t in TableDayContributions.objects.all()}
     assert kept == {(r["table_id"], r["gaming_day"]): r["t"] for r in Contribution.objects.values(
         "table_id", "gaming_day").annotate(t=Sum("amount")).order_by()}
@@ -94,5 +97,5 @@ def test_a_dead_round_counts_as_a_round_and_takes_nothing(casino):
     record_round_of_play(table=table, round_in=a_round(rng, timezone.now(), dead=True))
     day = TableGamingDay.objects.get(table=table)
     assert (day.rounds, day.dead_rounds, day.pot_total) == (1, 1, D("0.00"))
-    assert not TableDayRake.objects.filter(table=table).exists()
+    assert not TableHourRake.objects.filter(table=table).exists()
     assert not TableDayContributions.objects.exists()

@@ -53,9 +53,9 @@ def test_accounting_page_for_accounting_and_readers(client, staff, role, round_o
 
 def test_the_ledger_check_shows_a_variance(client, staff, round_of_play):
     """A running total that differs from its records is named at the next close (14.19(k))."""
-    from apps.rake.models import TableDayRake
+    from apps.rake.models import TableHourRake
 
-    TableDayRake.objects.filter(table=round_of_play.table).update(amount=Decimal("999.00"))
+    TableHourRake.objects.filter(table=round_of_play.table).update(amount=Decimal("999.00"))
     with time_machine.travel(timezone.now() + timedelta(days=1)):
         close = close_gaming_day(casino=round_of_play.table.casino, gaming_day=round_of_play.gaming_day)
         client.force_login(staff(Role.ACCOUNTING))

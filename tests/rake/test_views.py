@@ -39,7 +39,8 @@ def test_revenue_page_and_csv(client, staff, day_of_rounds):
     page = client.get("/rake/?day=2026-11-20")
     assert page.status_code == 200 and b"$14.00" in page.content
     export = client.get("/rake/export.csv?day=2026-11-20")
-    rows = list(csv.DictReader(io.StringIO(export.content.decode())))
+    assert export.streaming  # written as it is read: a day may hold thousands of rounds
+    rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
     assert [r["rake"] for r in rows] == ["5.00", "5.00", "4.00"]
     assert export["Content-Disposition"].endswith('2026-11-20.csv"')
 
@@ -82,5 +83,39 @@ def test_14_14_rake_by_game_at_a_mixed_game_table(client, staff, casino):
     client.force_login(staff(Role.ACCOUNTING))
     page = client.get("/rake/?day=2026-11-20").content.decode()
     assert "Omaha high-low split eight or better" in page
-    export = client.get("/rake/export.csv?day=2026-11-20").content.decode()
+    export = b"".join(client.get("/rake/export.csv?day=2026-11-20").streaming_content).decode()
     assert {row["game"] for row in csv.DictReader(io.StringIO(export))} == {"holdem", "omaha_hilo8"}
+
+
+def test_the_revenue_page_reads_the_running_totals_not_the_records(client, staff, day_of_rounds):
+    """Rake by table, game, hour and shift come from the hourly running totals (TableHourRake): the page reads no
+    rake record, whatever the day holds (a year of history, issue 14)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(staff(Role.ACCOUNTING))
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/rake/?day=2026-11-20")
+    assert page.status_code == 200 and b"$14.00" in page.content
+    assert not [q["sql"] for q in queries.captured_queries if "rake_rakerecord" in q["sql"]]
+    assert any("rake_tablehourrake" in q["sql"] for q in queries.captured_queries)
+
+
+def test_14_14_rake_by_hour_across_the_end_of_daylight_saving_time(casino):
+    """Gaming day 31 Oct 2026 (06:00 EDT to 06:00 EST) has 25 hours; a round in each 01:00 hour (EDT, then EST) is
+    counted in its own hour, and the hourly totals agree with the records."""
+    from apps.rake.selectors import table_day_problems
+
+    table = RakeStructureFactory(table__casino=casino, table__number=4).table
+    first = datetime(2026, 11, 1, 5, 30, tzinfo=ZoneInfo("UTC"))  # 01:30 EDT
+    second = datetime(2026, 11, 1, 6, 30, tzinfo=ZoneInfo("UTC"))  # 01:30 EST
+    for at, each in [(first, "30.00"), (second, "100.00")]:
+        record_round_of_play(table=table, round_in=RoundIn(started_at=at, board="Ah Kd 5c 9s 3h", players=[
+            PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")]))
+    day = datetime(2026, 10, 31).date()
+    hourly = rake_by_hour(casino=casino, gaming_day=day)
+    assert len(hourly) == 25
+    taken = [(h.strftime("%H %Z"), amount) for h, amount in hourly if amount]
+    assert taken == [("01 EDT", Decimal("5.00")), ("01 EST", Decimal("5.00"))]
+    assert table_day_problems(casino=casino, gaming_day=day) == []
