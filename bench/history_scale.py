@@ -2,7 +2,8 @@
 poker shift supervisor and of accounting timed over HTTP, with the SQL queries each costs, and rounds posted by
 concurrent clients — on PostgreSQL, served by gunicorn with DEBUG off.
 
-    python bench/history_scale.py [--rounds 5000000] [--keep-db] [--clients 8] [--seconds 20] [--requests 20]
+    python bench/history_scale.py [--rounds 5000000] [--keep-db] [--clients 8] [--seconds 20] [--batch 20]
+                                  [--requests 20]
                                   [--day-rounds 13500] [--port 8124] [--database-url postgres://...]
 
 1. A fresh database (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/historybench; dropped and
@@ -32,11 +33,13 @@ concurrent clients — on PostgreSQL, served by gunicorn with DEBUG off.
    average is printed beside them: the machine may be busy with something else.
 5. POST /api/rounds/ from --clients processes (keep-alive sessions, the dealer's knox tokens, a new Idempotency-Key
    each) at the open single-game hold 'em tables for --seconds after a 2 s warm-up: rounds recorded a second,
-   p50 and p99 latency, and the answers other than 201 (5xx counted apart).
+   p50 and p99 latency, and the answers other than 201 (5xx counted apart). Then the same with --batch rounds a
+   request to POST /api/rounds/batch/ (a feed sending batches): rounds and requests a second, latency a request.
 
 Prints one table; the last line is one JSON object:
 {"rounds": N, "pages": {NAME: {"p50_ms": x, "p95_ms": y, "queries": q}}, "post_rounds": {"rps": r, "p50_ms": a,
-"p99_ms": b, "errors": e}}
+"p99_ms": b, "errors": e}, "post_rounds_batch": {"batch": k, "rps": r, "requests_per_s": q, "p50_ms": a, "p99_ms": b,
+"errors": e}}
 """
 from __future__ import annotations
 
@@ -738,12 +741,14 @@ def part_urls(clients: int) -> dict:
             headers = {"HTTP_AUTHORIZATION": f"Token {token}"} if path.startswith("/api/") else {}
             started = time.perf_counter()
             response = client.get(path, **headers)  # warm: the first request of a URL loads its templates
+            body = b"".join(response.streaming_content) if response.streaming else response.content
             first_ms = (time.perf_counter() - started) * 1000
             if response.status_code != 200:
                 skipped.append({"name": name, "role": role, "path": path, "why": f"status {response.status_code}"})
                 continue
-            with CaptureQueriesContext(connection) as queries:
+            with CaptureQueriesContext(connection) as queries:  # a streamed body's queries run as it is read
                 response = client.get(path, **headers)
+                body = b"".join(response.streaming_content) if response.streaming else response.content
             # the same statement run again and again with other values: an N+1 candidate
             shapes: dict[str, int] = {}
             for query in queries.captured_queries:
@@ -754,7 +759,7 @@ def part_urls(clients: int) -> dict:
             out["entries"].append({"name": name, "role": role, "path": path, "queries": len(queries),
                                    "repeated": f"{repeats}x {table.group(1) if table else shape[:40]}"
                                    if repeats >= 3 else "",
-                                   "first_ms": round(first_ms, 1), "bytes": len(response.content),
+                                   "first_ms": round(first_ms, 1), "bytes": len(body),
                                    "api": path.startswith("/api/")})
             if not name.endswith("p2"):
                 queue[0:0] = [(f"{name}_{suffix}", link) for suffix, link in _next_links(response)]
@@ -833,19 +838,23 @@ def time_urls(base: str, urls: dict, requests_each: int) -> dict:
 
 # --- 5. rounds posted by concurrent clients ---------------------------------------------------------------------
 
-def post_client(base: str, token: str, table_id: int, start: float, warm_until: float, stop: float, queue) -> None:
+def post_client(base: str, token: str, table_id: int, start: float, warm_until: float, stop: float, queue,
+                batch: int = 0) -> None:
+    """One client posting rounds back to back: one a request to POST /api/rounds/ (batch 0), or `batch` rounds a
+    request to POST /api/rounds/batch/."""
     import requests
 
     session = requests.Session()
     session.headers.update({"Authorization": f"Token {token}", "Content-Type": "application/json"})
-    body = json.dumps(round_body(table_id))
+    path = "/api/rounds/batch/" if batch else "/api/rounds/"
+    body = json.dumps({"rounds": [round_body(table_id)] * batch} if batch else round_body(table_id))
     latencies, statuses = [], {}
     while time.time() < start:
         time.sleep(0.005)
     while (now := time.time()) < stop:
         started = time.perf_counter()
         try:
-            status = session.post(base + "/api/rounds/", data=body, timeout=60,
+            status = session.post(base + path, data=body, timeout=60,
                                   headers={"Idempotency-Key": str(uuid.uuid4())}).status_code
         except requests.RequestException:
             status = 0
@@ -855,7 +864,7 @@ def post_client(base: str, token: str, table_id: int, start: float, warm_until: 
     queue.put({"latencies": latencies, "statuses": statuses})
 
 
-def post_rounds(base: str, urls: dict, clients: int, seconds: float) -> dict:
+def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int = 0) -> dict:
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     start = time.time() + 1
@@ -864,7 +873,8 @@ def post_rounds(base: str, urls: dict, clients: int, seconds: float) -> dict:
     if not tables:
         return {"rps": 0.0, "p50_ms": 0.0, "p99_ms": 0.0, "errors": 0, "note": "no table took a round"}
     processes = [context.Process(target=post_client, args=(base, urls["post_tokens"][i % len(urls["post_tokens"])],
-                                                           tables[i % len(tables)], start, warm_until, stop, queue))
+                                                           tables[i % len(tables)], start, warm_until, stop, queue,
+                                                           batch))
                  for i in range(clients)]
     for process in processes:
         process.start()
@@ -877,7 +887,7 @@ def post_rounds(base: str, urls: dict, clients: int, seconds: float) -> dict:
         for status, n in r["statuses"].items():
             statuses[status] = statuses.get(status, 0) + n
     created = statuses.get(201, 0)
-    return {"rps": round(created / seconds, 1),
+    return {"rps": round(created * max(1, batch) / seconds, 1), "requests_per_s": round(created / seconds, 1),
             "p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
             "p99_ms": round(percentile(latencies, 0.99), 1) if latencies else 0.0,
             "errors": sum(n for s, n in statuses.items() if s != 201),
@@ -914,6 +924,8 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true", help="reuse the database if grown to --rounds already")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--batch", type=int, default=20,
+                        help="rounds a request in the second posting run, to POST /api/rounds/batch/ (0: none)")
     parser.add_argument("--requests", type=int, default=20, help="timed requests a URL (after 2 warm-up ones)")
     parser.add_argument("--port", type=int, default=8124)
     parser.add_argument("--day-rounds", type=int, default=13500, help="rounds of each past gaming day (about)")
@@ -987,6 +999,10 @@ def main() -> None:
         timed = time_urls(base, urls, args.requests)
         log(f"posting rounds: {args.clients} clients for {args.seconds:g} s at tables {urls['post_tables']} ...")
         posted = post_rounds(base, urls, args.clients, args.seconds)
+        batched = None
+        if args.batch:
+            log(f"posting batches of {args.batch} rounds: {args.clients} clients for {args.seconds:g} s ...")
+            batched = post_rounds(base, urls, args.clients, args.seconds, batch=args.batch)
     finally:
         gunicorn.terminate()
         gunicorn.wait(timeout=30)
@@ -1014,12 +1030,19 @@ def main() -> None:
     print(f"POST /api/rounds/ x {args.clients} clients, {args.seconds:g} s: {posted['rps']} rounds/s, "
           f"p50 {posted['p50_ms']} ms, p99 {posted['p99_ms']} ms, {posted['errors']} errors "
           f"({posted.get('server_errors', 0)} 5xx or no answer; answers {posted.get('statuses')})")
+    if batched:
+        print(f"POST /api/rounds/batch/ ({args.batch} rounds a request) x {args.clients} clients, {args.seconds:g} s: "
+              f"{batched['rps']} rounds/s ({batched['requests_per_s']} requests/s), p50 {batched['p50_ms']} ms, "
+              f"p99 {batched['p99_ms']} ms a request, {batched['errors']} errors "
+              f"({batched.get('server_errors', 0)} 5xx or no answer; answers {batched.get('statuses')})")
     if tracebacks:
         print(f"gunicorn logged {tracebacks} traceback(s): {gunicorn_log}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
     print(json.dumps({"rounds": args.rounds, "pages": pages,
-                      "post_rounds": {k: posted[k] for k in ("rps", "p50_ms", "p99_ms", "errors")}}))
+                      "post_rounds": {k: posted[k] for k in ("rps", "p50_ms", "p99_ms", "errors")},
+                      **({"post_rounds_batch": {"batch": args.batch, **{k: batched[k] for k in (
+                          "rps", "requests_per_s", "p50_ms", "p99_ms", "errors")}}} if batched else {})}))
 
 
 def _literal(text: str) -> str:

@@ -18,7 +18,7 @@ from apps.core.apis import TokenLoginApi, TokenLogoutAllApi, TokenLogoutApi
 from apps.core.policy import public, signed_in
 from apps.core.views import bad_request
 from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
-from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundsApi
+from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
 from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundDetailApi
@@ -52,6 +52,7 @@ urlpatterns = [
     # The admin site checks staff status and each model's permissions itself (tests/core/test_role_policy.py).
     path("admin/", admin.site.urls),
     path("api/rounds/", RoundsApi.as_view(), name="rounds"),
+    path("api/rounds/batch/", RoundBatchApi.as_view(), name="rounds-batch"),
     path("api/rounds/phh/", ImportPhhApi.as_view(), name="rounds-phh"),
     path("api/rounds/<int:pk>/", RoundDetailApi.as_view(), name="round-detail"),
     path("api/phh-imports/<int:pk>/", ImportJobApi.as_view(), name="phh-import"),

@@ -30,6 +30,8 @@ from .services import (
     import_phh,
     queue_import,
     record_round_of_play,
+    record_rounds_of_play,
+    verify_rounds,
 )
 
 
@@ -78,6 +80,33 @@ class RoundCreateInput(serializers.Serializer):
                                                   "(N.J.A.C. 13:69F-14.15(g)).")
 
 
+def _tables_of(request, ids: list[int], field) -> dict[int, PokerTable]:
+    """The poker tables `ids` of the user's casino, by id, each mixed-game table with its posted rotation (a
+    single-game table posts itself). ValidationError (400) naming `field(index)` for an id of no table; Http404 for
+    a table of another casino."""
+    tables = {t.pk: t for t in PokerTable.objects.select_related("casino").filter(pk__in=set(ids))}
+    for index, pk in enumerate(ids):
+        if pk not in tables:
+            raise serializers.ValidationError({field(index): [f"No poker table {pk}."]})
+        if tables[pk].casino_id != request.user.casino_id:
+            raise Http404("No such poker table at your casino.")
+    prefetch_related_objects([t for t in tables.values() if t.is_mixed], "rotation")
+    return tables
+
+
+def _round_in(values: dict, table: PokerTable) -> RoundIn:
+    """A round of play as the money path takes it, from RoundCreateInput's validated data; a feed's `external_id`
+    becomes a digest unique in the casino."""
+    external_id = values["external_id"]
+    digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest() if external_id else None
+    players = [PlayerIn(**(p | {"streets": tuple(p["streets"]), "draws": tuple(DrawIn(**d) for d in p["draws"])}))
+               for p in values["players"]]
+    return RoundIn(players=players, started_at=values.get("started_at") or timezone.now(), board=values["board"],
+                   game=values["game"], betting_structure=values["betting_structure"], source=RoundSource.JSON,
+                   source_name=external_id, source_digest=digest, dead_reason=values["dead_reason"],
+                   deck=values["deck"])
+
+
 class RoundsApi(IdempotentPostMixin, RoundListApi):
     """GET: rounds of play of the user's casino, newest first. POST: record one round of play (JSON) along the
     money path: pots, rake, contribution, awards, deck, bad beat check."""
@@ -89,25 +118,46 @@ class RoundsApi(IdempotentPostMixin, RoundListApi):
         data = RoundCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        table = PokerTable.objects.select_related("casino").filter(pk=values["table"]).first()
-        if table is None:
-            raise serializers.ValidationError({"table": [f"No poker table {values['table']}."]})
-        if table.casino_id != request.user.casino_id:
-            raise Http404("No such poker table at your casino.")
-        if table.is_mixed:  # its posted rotation (one query); a single-game table posts itself
-            prefetch_related_objects([table], "rotation")
+        table = _tables_of(request, [values["table"]], lambda _: "table")[values["table"]]
         self.check_object_permissions(request, table)
-        external_id = values["external_id"]
-        digest = None
-        if external_id:
-            digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest()
-        players = [PlayerIn(**(p | {"streets": tuple(p["streets"]), "draws": tuple(DrawIn(**d) for d in p["draws"])}))
-                   for p in values["players"]]
-        round_of_play = record_round_of_play(table=table, recorded_by=request.user, round_in=RoundIn(
-            players=players, started_at=values.get("started_at") or timezone.now(), board=values["board"],
-            game=values["game"], betting_structure=values["betting_structure"], source=RoundSource.JSON,
-            source_name=external_id, source_digest=digest, dead_reason=values["dead_reason"], deck=values["deck"]))
+        round_of_play = record_round_of_play(table=table, recorded_by=request.user,
+                                             round_in=_round_in(values, table))
         return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)
+
+
+#: The most rounds of play one batch may carry: its jackpot row locks are held until it commits.
+BATCH_MAX_ROUNDS = 100
+
+
+class RoundBatchInput(serializers.Serializer):
+    rounds = RoundCreateInput(many=True, min_length=1, max_length=BATCH_MAX_ROUNDS,
+                              help_text=f"1 to {BATCH_MAX_ROUNDS} rounds of play, each as POST /api/rounds/ takes it, "
+                                        "at any tables of the casino.")
+
+
+class RoundBatchOutput(serializers.Serializer):
+    results = RoundOutput(many=True, help_text="The rounds recorded, in the order given.")
+
+
+class RoundBatchApi(IdempotentPostMixin, APIView):
+    """Record several rounds of play at once (a feed that sends them in batches, or catches up after an outage):
+    each along the money path as POST /api/rounds/ records one, all in one transaction — every round is recorded or
+    none (a 400 names the round at fault, e.g. `rounds[2].players`)."""
+
+    permission_classes = [RulesPermission]
+    required_perm = "rounds.add_roundofplay"
+
+    @extend_schema(request=RoundBatchInput, responses={201: RoundBatchOutput})
+    def post(self, request):
+        data = RoundBatchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        rounds = data.validated_data["rounds"]
+        tables = _tables_of(request, [r["table"] for r in rounds], lambda index: f"rounds[{index}].table")
+        for table in tables.values():
+            self.check_object_permissions(request, table)
+        verified = verify_rounds(rounds=[(tables[r["table"]], _round_in(r, tables[r["table"]])) for r in rounds])
+        recorded = record_rounds_of_play(rounds=verified, recorded_by=request.user)
+        return Response({"results": RoundOutput(recorded, many=True).data}, status=status.HTTP_201_CREATED)
 
 
 class PhhImportInput(serializers.Serializer):

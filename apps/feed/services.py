@@ -47,7 +47,7 @@ from .phh import ParsedHand, PhhError, RefusedHand, parse_phh, sections
 from .types import DrawIn, PlayerIn, RoundIn
 
 __all__ = ["DrawIn", "ImportSummary", "PlayerIn", "RoundIn", "VerifiedRound", "betting_round_totals", "build_round",
-           "import_phh", "record_round_of_play", "record_rounds_of_play", "verify_round"]
+           "import_phh", "record_round_of_play", "record_rounds_of_play", "verify_round", "verify_rounds"]
 
 #: Cards a player may hold at the end, and the most community cards, by game (14.9(c)-(h), 14.10(e), 14.11(d),
 #: 14.12(d), 14.12A(d), 14.12B(d), 14.13(c)-(g), 14.13A(c)-(h)). Stud hands may be reported short of the last cards.
@@ -162,6 +162,22 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
         # 7. Every showdown checked for a bad beat: a pending claim for the supervisor (14.19(i)).
         badbeat.check_showdowns(settled=[(r, s) for (_, r), s in zip(settled, settlements, strict=True)])
     return recorded
+
+
+def verify_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn]]) -> list[VerifiedRound]:
+    """Steps 1 and 2 for a batch of rounds of play (a feed sending several at once), without writing: each round
+    verified (`verify_round`) and its pots built and showdown ranked (`build_round`). Raises DomainError naming the
+    round and its field, e.g. `rounds[3].players[1].hole_cards`, at the first round at fault."""
+    verified = []
+    for index, (table, round_in) in enumerate(rounds):
+        try:
+            round_ = verify_round(table=table, round_in=round_in)
+            build_round(round_)
+        except DomainError as exc:
+            field = f"rounds[{index}]" + (f".{exc.field}" if exc.field else "")
+            raise type(exc)(exc.message, field=field) from exc
+        verified.append(round_)
+    return verified
 
 
 def verify_round(*, table: PokerTable, round_in: RoundIn) -> VerifiedRound:

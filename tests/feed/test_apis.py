@@ -233,3 +233,76 @@ def test_cursor_pages_are_stable_under_inserts(api, supervisor, table):
         seen += [r["id"] for r in page["results"]]
     assert seen == first[::-1]
     assert [r["id"] for r in api.get("/api/rounds/?limit=3").json()["results"]] == later[::-1]
+
+
+# --- several rounds in one POST (a feed that sends batches, issue 14) ------------------------------------------------
+
+def test_a_batch_records_every_round_in_order_at_several_tables(api, casino, supervisor, table):
+    """Each round of a batch goes along the money path as a single POST would take it: rake, the bad beat
+    contribution after the rake (14.19(c)), the awards."""
+    from apps.badbeat.models import Contribution, Jackpot
+    from apps.rake.models import RakeRecord
+    from tests.factories import JackpotFactory
+
+    JackpotFactory(casino=casino)
+    second = RakeStructureFactory(table__casino=casino, table__number=table.number + 1).table
+    api.force_authenticate(supervisor)
+    rounds = [body(table, external_id="a"), body(second, external_id="b"), body(table, external_id="c")]
+    response = api.post("/api/rounds/batch/", {"rounds": rounds}, format="json")
+    assert response.status_code == 201, response.content
+    results = response.json()["results"]
+    assert [r["table"] for r in results] == [table.pk, second.pk, table.pk]
+    assert [r["source_name"] for r in results] == ["a", "b", "c"]
+    single = api.post("/api/rounds/", body(table, external_id="d"), format="json").json()
+    assert [r["pots"] for r in results] == [single["pots"]] * 3  # the same round, the same money, one by one or not
+    assert RakeRecord.objects.count() == 4
+    assert Contribution.objects.count() == 4
+    assert Jackpot.objects.get(casino=casino).contributions_total == sum(c.amount for c in Contribution.objects.all())
+
+
+@pytest.mark.parametrize(("rounds", "field"), [
+    (lambda t: [body(t), body(t, players=[{"seat": 1, "contributed": "5", "hole_cards": "As Zz"},
+                                          {"seat": 2, "contributed": "5", "hole_cards": "2c 7d"}])],
+     "rounds[1].players[0].hole_cards"),
+    (lambda t: [body(t), body(t), body(t, players=[{"seat": 1, "contributed": "5", "hole_cards": "As Kd"},
+                                                   {"seat": 2, "contributed": "5", "hole_cards": "As 7d"}])],
+     "rounds[2].players"),
+    (lambda t: [body(t), body(t) | {"table": 2**40}], "rounds[1].table"),
+    (lambda t: [body(t, external_id="x"), body(t, external_id="x")], "source_digest"),
+    (lambda t: [], "rounds"),
+    (lambda t: [body(t)] * 101, "rounds"),
+])
+def test_a_bad_round_in_a_batch_is_a_400_naming_it_and_nothing_is_recorded(api, supervisor, table, rounds, field):
+    api.force_authenticate(supervisor)
+    response = api.post("/api/rounds/batch/", {"rounds": rounds(table)}, format="json")
+    assert response.status_code == 400, response.content
+    errors = response.json()
+    named = set(errors) | {f"rounds[{i}].{name}" for i, e in enumerate(errors.get("rounds", []))
+                           if isinstance(e, dict) for name in e}
+    assert field in named, errors
+    assert not RoundOfPlay.objects.exists()
+
+
+@pytest.mark.parametrize(("role", "status"), [
+    (Role.DEALER, 201), (Role.FLOORPERSON, 201), (Role.SURVEILLANCE, 403), (Role.ACCOUNTING, 403)])
+def test_who_may_record_a_batch(api, staff, table, role, status):
+    api.force_authenticate(staff(role))
+    assert api.post("/api/rounds/batch/", {"rounds": [body(table)]}, format="json").status_code == status
+    assert RoundOfPlay.objects.count() == (1 if status == 201 else 0)
+
+
+def test_a_batch_with_a_table_of_another_casino_is_not_found(api, supervisor, table):
+    api.force_authenticate(supervisor)
+    response = api.post("/api/rounds/batch/", {"rounds": [body(table), body(PokerTableFactory())]}, format="json")
+    assert response.status_code == 404
+    assert not RoundOfPlay.objects.exists()
+
+
+def test_a_batch_retried_with_its_idempotency_key_records_nothing_more(api, supervisor, table):
+    api.force_authenticate(supervisor)
+    payload = {"rounds": [body(table), body(table)]}
+    first = api.post("/api/rounds/batch/", payload, format="json", HTTP_IDEMPOTENCY_KEY="batch-1")
+    again = api.post("/api/rounds/batch/", payload, format="json", HTTP_IDEMPOTENCY_KEY="batch-1")
+    assert first.status_code == again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert RoundOfPlay.objects.count() == 2
