@@ -927,8 +927,8 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
                 jackpot.funding == Funding.CONTRIBUTIONS:
             collecting.setdefault(jackpot.casino_id, []).append(jackpot)
     system = shared_payout_system()
-    accepting = {j.pk for jackpots in collecting.values() for j in jackpots
-                 if system is None or system.accepts_contributions(jackpot=j)}
+    shared = system.contribution_terms(jackpots=[j for js in collecting.values() for j in js]) if system else {}
+    accepting = {j.pk for jackpots in collecting.values() for j in jackpots if shared.get(j.pk, True)}
     days = {r.gaming_day for _, r in wanted}
     day_totals = {(t.jackpot_id, t.gaming_day): t for t in GamingDayContributions.objects.filter(
         jackpot_id__in=accepting, gaming_day__in=days)}
@@ -967,8 +967,9 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
         GamingDayContributions.objects.bulk_create(
             [t for t in day_totals.values() if t.count], update_conflicts=True,
             unique_fields=["jackpot", "gaming_day"], update_fields=["contributions", "to_reset", "count"])
-        if system is not None:
-            system.record_contributions(contributions=made)
+        reported = [c for c in made if c.jackpot_id in shared]
+        if reported:  # to the multi-casino system each funds, in their transaction (14.20(e)2)
+            system.record_contributions(contributions=reported)
     return taken
 
 

@@ -27,9 +27,10 @@ class SharedPayoutSystem(Protocol):
     def manages(self, *, jackpot: Jackpot) -> bool:
         """True when `jackpot`'s contributions belong to a multi-casino system this casino takes part in."""
 
-    def accepts_contributions(self, *, jackpot: Jackpot) -> bool:
-        """False while the system is suspended at this casino and its agreement stops contributions then
-        (14.20(c)1, (e)4.i); True for a jackpot it does not manage."""
+    def contribution_terms(self, *, jackpots: Sequence[Jackpot]) -> dict[int, bool]:
+        """For each of `jackpots` that funds a multi-casino system this casino takes part in, by jackpot id: whether
+        it takes contributions now — False while the system is suspended at this casino and its agreement stops
+        contributions then (14.20(c)1, (e)4.i). A jackpot of no system is left out. One query for all."""
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Called in the transaction that writes the contributions (each already has its pk): the system records

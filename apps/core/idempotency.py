@@ -11,11 +11,13 @@ timeout sends the same key again). Keys are kept per user for IDEMPOTENCY_KEY_HO
 - a first request that ended in a server error (5xx) wrote nothing (its transaction rolled back): its key is
   released, and a retry runs again.
 
-Exactly once: the key's row is claimed in a short transaction of its own, then locked (`SELECT ... FOR UPDATE
-NOWAIT`) for the whole request, which runs in the same transaction as the storing of its response. So the money
-records and the stored response are committed together or not at all, and of ten concurrent identical requests one
-runs and the others answer 409 (or, once it has committed, its replay). A request whose first run died with its
-process left only an unlocked claim: the retry takes it over and runs.
+Exactly once: on PostgreSQL the key is claimed in the request's own transaction by one statement, which takes a
+transaction-level advisory lock on the user's key (not waiting: taken already, the request answers 409) and inserts
+the key's row (or renews one past its 24 hours). The operation runs in that transaction and its response is stored
+in it, so the money records, the key and the stored response are committed together or not at all — a request that
+fails with a server error or dies with its process leaves no key behind, and its retry runs. Of ten concurrent
+identical requests one runs and the others answer 409 (or, once it has committed, its replay). Elsewhere (SQLite,
+the demo) the row is claimed in a short transaction of its own, then locked for the request.
 
 A view whose operation commits in several transactions of its own (the PHH import, batch by batch) sets
 `idempotency_in_one_transaction = False`: its response is stored after it has run, and what makes a second run
@@ -42,6 +44,7 @@ IDEMPOTENCY_KEY_HOURS = 24
 KEY_MAX_LENGTH = 255
 KEPT_HEADERS = ("Location", "Retry-After")
 ADVISORY_LOCK_SPACE = 0x1DE0  # pg_advisory_lock(space, key): the keys of operations that commit by themselves
+CLAIM_LOCK_SPACE = 0x1DE1  # pg_try_advisory_xact_lock(space, hash): a key claimed in the request's transaction
 
 #: For drf-spectacular: the header every idempotent operation declares (apps.core.schema).
 PARAMETER = OpenApiParameter(
@@ -132,21 +135,94 @@ def _replay(record: IdempotencyKey) -> Response:
 
 
 def _complete(record: IdempotencyKey, response: Response) -> None:
+    """Store the response with the key (one UPDATE)."""
     record.completed_at = timezone.now()
     record.response_status = response.status_code
     record.response_data = json.loads(json.dumps(response.data, cls=JSONEncoder))
     record.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
-    record.save(update_fields=["completed_at", "response_status", "response_data", "response_headers"])
+    IdempotencyKey.objects.filter(pk=record.pk).update(
+        completed_at=record.completed_at, response_status=record.response_status,
+        response_data=record.response_data, response_headers=record.response_headers)
 
 
 def _release(record: IdempotencyKey) -> None:
     IdempotencyKey.objects.filter(pk=record.pk, completed_at__isnull=True).delete()
 
 
+#: One statement: the advisory lock of the user's key, not waiting, and the key's row inserted, or renewed when past
+#: its 24 hours. Answers (lock taken, id of the row this request now holds or NULL when a live row has the key).
+_CLAIM_SQL = """
+    WITH lock AS (SELECT pg_try_advisory_xact_lock(%(space)s, hashtext(%(lock_key)s)) AS taken),
+    claimed AS (
+        INSERT INTO core_idempotencykey (user_id, key, method, path, fingerprint, created_at, expires_at,
+                                         response_headers)
+        SELECT %(user)s, %(key)s, %(method)s, %(path)s, %(fingerprint)s, %(now)s, %(expires)s, '{}'::jsonb
+        FROM lock WHERE lock.taken
+        ON CONFLICT (user_id, key) DO UPDATE SET
+            method = EXCLUDED.method, path = EXCLUDED.path, fingerprint = EXCLUDED.fingerprint,
+            created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at, completed_at = NULL,
+            response_status = NULL, response_data = NULL, response_headers = '{}'::jsonb
+        WHERE core_idempotencykey.expires_at <= EXCLUDED.created_at
+        RETURNING id)
+    SELECT (SELECT taken FROM lock), (SELECT id FROM claimed)"""
+
+
+def _claim_in_transaction(request, key: str) -> IdempotencyKey | None:
+    """PostgreSQL, inside the request's transaction: this request's claim of `key` (a new row), or None when the user
+    has a live row for the key made by an earlier request, whose row is then `_earlier`. Raises KeyInUse while a
+    concurrent request holds the key."""
+    from django.db import connection
+
+    now, user, print_ = timezone.now(), request.user, fingerprint(request)
+    with connection.cursor() as cursor:
+        cursor.execute(_CLAIM_SQL, {
+            "space": CLAIM_LOCK_SPACE, "lock_key": f"{user.pk}:{key}", "user": user.pk, "key": key,
+            "method": request.method, "path": request.path[:2048], "fingerprint": print_, "now": now,
+            "expires": now + timedelta(hours=IDEMPOTENCY_KEY_HOURS)})
+        taken, pk = cursor.fetchone()
+    if not taken:
+        raise KeyInUse()
+    if pk is None:
+        return None
+    return IdempotencyKey(pk=pk, user=user, key=key, method=request.method, path=request.path[:2048],
+                          fingerprint=print_)
+
+
+def _run_in_transaction(request, key: str, run) -> Response:
+    """PostgreSQL: claim, run and store in the request's one transaction (the module's docstring)."""
+    try:
+        with transaction.atomic():
+            record = _claim_in_transaction(request, key)
+            if record is None:  # a live row for the key, made by an earlier request
+                record = IdempotencyKey.objects.get(user=request.user, key=key)
+                if record.fingerprint != fingerprint(request):
+                    raise KeyReused()
+                if record.completed_at is not None:
+                    return _replay(record)
+                # a claim the other kind of operation left uncompleted (it commits by itself): this request runs
+            try:
+                with transaction.atomic():  # a savepoint: an error response keeps nothing of the operation
+                    response = run()
+                    if response.status_code >= 400:
+                        raise _Undo(response)
+            except _Undo as undo:
+                response = undo.response
+            if response.status_code >= 500:
+                raise _Undo(response)  # the key is rolled back with the rest
+            _complete(record, response)
+            return response
+    except _Undo as undo:
+        return undo.response
+
+
 def run_idempotently(request, key: str, run, *, in_one_transaction: bool = True) -> Response:
     """Run `run()` (the view's handler, its exceptions already turned into responses) at most once for the user's
     `key`, as the module's docstring says; returns its response or the stored one. Raises KeyReused (422) or KeyInUse
     (409)."""
+    from django.db import connection
+
+    if in_one_transaction and connection.vendor == "postgresql":
+        return _run_in_transaction(request, key, run)
     record = _claim(request, key)
     if record.completed_at is not None:
         return _replay(record)

@@ -23,12 +23,19 @@ class MulticasinoSystem:
         """True when `jackpot` funds a multi-casino system this deployment belongs to."""
         return system_of(jackpot=jackpot) is not None
 
-    def accepts_contributions(self, *, jackpot: Jackpot) -> bool:
-        """False while the system is suspended at this casino and its agreement stops contributions then; True
-        for a jackpot of no system (one query on the contribution's path)."""
-        me = (Site.objects.filter(system__jackpot=jackpot, is_self=True).select_related("system")
-              .only("status", "system__contributions_while_suspended").first())
-        return me is None or me.system.contributions_while_suspended or me.status != SystemStatus.SUSPENDED
+    def contribution_terms(self, *, jackpots: Sequence[Jackpot]) -> dict[int, bool]:
+        """Jackpot id -> whether it takes contributions now, for the jackpots that fund a system this casino takes
+        part in: False while the system is suspended here and its agreement stops contributions then (14.20(c)1,
+        (e)4.i). One query on the contribution's path, for the whole batch."""
+        if not jackpots:
+            return {}
+        sites = (Site.objects.filter(system__jackpot__in=[j.pk for j in jackpots], is_self=True)
+                 .select_related("system").only("status", "system__jackpot_id", "system__contributions_while_suspended"))
+        terms: dict[int, bool] = {}
+        for me in sites:
+            accepts = me.system.contributions_while_suspended or me.status != SystemStatus.SUSPENDED
+            terms[me.system.jackpot_id] = terms.get(me.system.jackpot_id, True) and accepts
+        return terms
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Report the contributions to the host in their transaction (services.contributions)."""

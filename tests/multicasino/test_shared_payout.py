@@ -44,7 +44,7 @@ def test_the_registered_system_implements_every_method_of_the_interface():
     assert isinstance(system, MulticasinoSystem)
     methods = {name for name, value in vars(SharedPayoutSystem).items()
                if callable(value) and not name.startswith("_")}
-    assert methods == {"manages", "accepts_contributions", "record_contributions", "submit_claim", "record_payout",
+    assert methods == {"manages", "contribution_terms", "record_contributions", "submit_claim", "record_payout",
                        "display_panels"}
     for name in methods:
         wanted = inspect.signature(getattr(SharedPayoutSystem, name)).parameters.values()
@@ -95,7 +95,8 @@ class TestContributionsReachTheOutbox:
         batch = [r.bad_beat_contributions.get() for r in play_unreported(table, 4)]
         assert OutboxMessage.objects.count() == 1
         shuffled = random.Random(7).sample(batch, len(batch))
-        with django_assert_num_queries(6):  # systems, sites, the total, the link's lock, the messages, its number
+        with django_assert_num_queries(5):  # systems with their jackpots' kept totals, sites, the link's lock, the
+            # messages, its number
             shared_payout_system().record_contributions(contributions=shuffled)
         messages = list(OutboxMessage.objects.filter(link=host.link).order_by("sequence"))
         assert [m.sequence for m in messages] == [1, 2, 3, 4, 5]

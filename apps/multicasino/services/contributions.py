@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch
 
-from apps.badbeat.models import Contribution
+from apps.badbeat.models import Contribution, Jackpot
 from apps.core.money import ZERO, money
 
 from ..models import BadBeatSystem, MessageKind, PoolEntry, Site
@@ -16,10 +16,11 @@ from .outbox import enqueue_many
 
 
 def site_total(*, system: BadBeatSystem) -> Decimal:
-    """This site's running total of contributions to the system's payout (Decimal dollars)."""
+    """This site's running total of contributions to the system's payout (Decimal dollars): its jackpot's
+    contributions of all time, as kept beside them (`Jackpot.contributions_total`), not summed."""
     if system.jackpot_id is None:
         return ZERO
-    return Contribution.objects.filter(jackpot_id=system.jackpot_id).aggregate(t=Sum("amount", default=ZERO))["t"]
+    return Jackpot.objects.filter(pk=system.jackpot_id).values_list("contributions_total", flat=True).first() or ZERO
 
 
 def record_contributions(*, contributions: Sequence[Contribution]) -> None:
@@ -27,26 +28,32 @@ def record_contributions(*, contributions: Sequence[Contribution]) -> None:
     writes one outbox message to the host; the host, which also runs a site, adds its own casino's contribution
     to the pool directly (14.20(d), (e)2). Contributions of a jackpot that funds no system are left alone.
 
-    Each message carries `site_total`, this casino's total after that contribution (as `site_total` sums it),
-    summed once per jackpot and then added to. The systems of each jackpot, with their sites, are read once, and
+    Each message carries `site_total`, this casino's total after that contribution (as `site_total` sums it): the
+    jackpot's running total of all its contributions (`Jackpot.contributions_total`, kept in their transaction) less
+    the batch, then added to contribution by contribution. The systems of each jackpot, with their sites, are read once, and
     the messages are written together (`enqueue_many`): a batch costs the same few queries as one contribution.
     """
     ordered = sorted(contributions, key=lambda c: c.pk)
     if not ordered:
         return
     systems: dict[int, list[tuple[Site, Site]]] = {}
+    kept: dict[int, Decimal] = {}  # each jackpot's contributions of all time, batch included (its running total)
     for system in (BadBeatSystem.objects.filter(jackpot_id__in={c.jackpot_id for c in ordered}).order_by("pk")
+                   .select_related("jackpot").only("jackpot_id", "jackpot__contributions_total")
                    .prefetch_related(Prefetch("sites", queryset=Site.objects.select_related("link")))):
         sites = list(system.sites.all())  # in the sites' order, as self_site and host_site take the first
         me = next((s for s in sites if s.is_self), None)
         host = next((s for s in sites if s.is_host), None)
         if me is not None and host is not None:
             systems.setdefault(system.jackpot_id, []).append((me, host))
+            kept[system.jackpot_id] = system.jackpot.contributions_total
     if not systems:
         return
-    batch = [c.pk for c in ordered]
-    running = dict(Contribution.objects.filter(jackpot_id__in=systems).exclude(pk__in=batch).order_by()
-                   .values("jackpot_id").annotate(t=Sum("amount")).values_list("jackpot_id", "t"))
+    # the site's total before the batch: the jackpot's kept total less the batch (no sum over its history)
+    running = dict(kept)
+    for contribution in ordered:
+        if contribution.jackpot_id in running:
+            running[contribution.jackpot_id] -= contribution.amount
     messages = []
     for contribution in ordered:
         if contribution.jackpot_id not in systems:
