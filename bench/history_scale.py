@@ -27,8 +27,8 @@ concurrent clients — on PostgreSQL, served by gunicorn with DEBUG off.
    variants, and the second page (the `next` link) of every keyset list: the SQL queries of one request. URLs that
    answer the role anything but 200 (403: not the role's) are left out, and listed.
    The statement run most often by a request is named when it runs 3 times or more (an N+1 candidate).
-4. Over HTTP against gunicorn (4 workers, each URL rendered 4 times first so that no worker compiles a template while
-   timed): each of those URLs --requests times after 2 warm-up requests, one after the other, pages with a session
+4. Over HTTP against gunicorn (4 workers, each URL requested 8 times first so that most likely no worker serves it
+   for the first time while timed): each of those URLs --requests times after 2 warm-up requests, one after the other, pages with a session
    cookie and the API with a knox token: p50 and p95 in ms (an export that takes over 5 s: 5 times). The load
    average is printed beside them: the machine may be busy with something else.
 5. POST /api/rounds/ from --clients processes (keep-alive sessions, the dealer's knox tokens, a new Idempotency-Key
@@ -810,10 +810,12 @@ def time_urls(base: str, urls: dict, requests_each: int) -> dict:
         session = requests.Session()
         session.cookies.set("sessionid", urls["sessions"][role], domain="127.0.0.1")
         sessions[role] = session
-    # every gunicorn worker (4) renders each URL once before any is timed: no template compiled while timed
+    # each URL requested 8 times over the 4 gunicorn workers before any is timed, so that each worker has most
+    # likely served it once (the kernel hands connections to the workers, not in turn): no template compiled while
+    # timed
     for entry in urls["entries"]:
         headers = {"Authorization": f"Token {urls['tokens'][entry['role']]}"} if entry["api"] else {}
-        for _ in range(4 if entry["first_ms"] < 5000 else 2):
+        for _ in range(8 if entry["first_ms"] < 5000 else 2):
             sessions[entry["role"]].get(base + entry["path"], headers=headers, allow_redirects=False, timeout=300)
     results = {}
     for entry in urls["entries"]:

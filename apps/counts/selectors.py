@@ -179,12 +179,17 @@ def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
 
 def reconciliation_days(*, casino: Casino, days: list[date]) -> list[dict]:
     """For the accounting screen: each gaming day, its forms, the parts received, and its reconciliation."""
-    out = []
     recs = {r.gaming_day: r for r in Reconciliation.objects.filter(casino=casino, gaming_day__in=days)}
+    forms: dict[date, list[BadBeatCount]] = {}
+    for form in (BadBeatCount.objects.filter(casino=casino, gaming_day__in=days, serial_number__isnull=False)
+                 .prefetch_related("receipts").order_by("serial_number")):  # the days' forms in one query
+        forms.setdefault(form.gaming_day, []).append(form)
+    out = []
     for day in days:
-        match = match_forms(casino=casino, gaming_day=day)
-        out.append({"gaming_day": day, "forms": len(match.forms), "originals": len(match.originals),
-                    "duplicates": len(match.duplicates), "reconciliation": recs.get(day)})
+        parts = {(f.serial_number, r.part) for f in forms.get(day, []) for r in f.receipts.all()}
+        out.append({"gaming_day": day, "forms": len(forms.get(day, [])),
+                    "originals": len({s for s, p in parts if p == FormPart.ORIGINAL}),
+                    "duplicates": len({s for s, p in parts if p == FormPart.DUPLICATE}), "reconciliation": recs.get(day)})
     return out
 
 

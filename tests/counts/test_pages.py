@@ -96,3 +96,22 @@ def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, sta
 def test_a_dealer_cannot_record_counts_by_api(api, staff, day_with_form):
     api.force_authenticate(staff(Role.DEALER))
     assert api.post("/api/counts/", {}).status_code == 403
+
+
+def test_14_19_h_the_reconciliation_screen_reads_its_fourteen_days_at_once(client, staff, day_with_form):
+    """The forms and parts received of the fourteen days come in one query and one prefetch, not one per day; each
+    day shows its forms and the parts received (14.19(h))."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    receive_form_part(casino=day_with_form.casino, serial_number=day_with_form.serial_number, part="original",
+                      received_by=staff(Role.ACCOUNTING))
+    client.force_login(staff(Role.ACCOUNTING))
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/accounting/reconciliation/")
+    assert page.status_code == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len([q for q in sql if 'FROM "counts_badbeatcount"' in q]) == 1  # the forms of the fourteen days
+    assert len([q for q in sql if 'FROM "counts_formreceipt"' in q]) == 1  # and the parts received of them
+    row = next(r for r in page.context["rows"] if r["gaming_day"] == day_with_form.gaming_day)
+    assert (row["forms"], row["originals"], row["duplicates"]) == (1, 1, 0)
