@@ -67,11 +67,16 @@ def revenue_csv(request):
     rows = rake_records_for_export(casino=casino, gaming_day=gaming_day)
 
     def lines():
-        yield writer.writerow(EXPORT_COLUMNS)
+        chunk = [writer.writerow(EXPORT_COLUMNS)]
         for day, table, game, structure, round_id, started_at, basis, percentage, maximum, amount, explanation in rows:
-            yield writer.writerow([day, table, game, structure, round_id, started_at.astimezone(zone).isoformat(),
-                                   basis, "" if percentage is None else percentage, maximum or "", amount,
-                                   explanation])
+            chunk.append(writer.writerow([day, table, game, structure, round_id,
+                                          started_at.astimezone(zone).isoformat(), basis,
+                                          "" if percentage is None else percentage, maximum or "", amount,
+                                          explanation]))
+            if len(chunk) >= 1000:  # the response sends a chunk of lines at a time, not a line
+                yield "".join(chunk)
+                chunk = []
+        yield "".join(chunk)
 
     response = StreamingHttpResponse(lines(), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'
