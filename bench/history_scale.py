@@ -929,6 +929,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=20,
                         help="rounds a request in the second posting run, to POST /api/rounds/batch/ (0: none)")
     parser.add_argument("--requests", type=int, default=20, help="timed requests a URL (after 2 warm-up ones)")
+    parser.add_argument("--post-runs", default="",
+                        help="more posting runs after the two, as CLIENTS:BATCH,... (BATCH 0: one round a request to "
+                             "POST /api/rounds/), e.g. 1:20,2:10,4:5")
+    parser.add_argument("--skip-pages", action="store_true", help="post only: time no page (the table is empty)")
     parser.add_argument("--port", type=int, default=8124)
     parser.add_argument("--day-rounds", type=int, default=13500, help="rounds of each past gaming day (about)")
     parser.add_argument("--chunk-rounds", type=int, default=100000, help="rounds cloned a transaction (about)")
@@ -983,7 +987,9 @@ def main() -> None:
 
     manage(env, "collectstatic", "--noinput", "-v0")
     log("URLs and their queries (in-process) ...")
-    out = subprocess.run([sys.executable, __file__, "--part", "urls", str(args.clients)], cwd=ROOT, env=env,
+    runs = [tuple(int(n) for n in run.split(":")) for run in args.post_runs.split(",") if run.strip()]
+    most_clients = max([args.clients, *(c for c, _ in runs)])
+    out = subprocess.run([sys.executable, __file__, "--part", "urls", str(most_clients)], cwd=ROOT, env=env,
                          capture_output=True, text=True)
     if out.returncode:
         sys.stderr.write(out.stderr[-5000:])
@@ -998,13 +1004,18 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     try:
         log(f"timing {len(urls['entries'])} URLs over HTTP ({args.requests} requests each) ...")
-        timed = time_urls(base, urls, args.requests)
+        timed = {} if args.skip_pages else time_urls(base, urls, args.requests)
         log(f"posting rounds: {args.clients} clients for {args.seconds:g} s at tables {urls['post_tables']} ...")
         posted = post_rounds(base, urls, args.clients, args.seconds)
         batched = None
         if args.batch:
             log(f"posting batches of {args.batch} rounds: {args.clients} clients for {args.seconds:g} s ...")
             batched = post_rounds(base, urls, args.clients, args.seconds, batch=args.batch)
+        more = []
+        for clients, batch in runs:
+            log(f"posting {batch or 1} round(s) a request: {clients} clients for {args.seconds:g} s ...")
+            more.append({"clients": clients, "batch": batch,
+                         **post_rounds(base, urls, clients, args.seconds, batch=batch)})
     finally:
         gunicorn.terminate()
         gunicorn.wait(timeout=30)
@@ -1037,6 +1048,10 @@ def main() -> None:
               f"{batched['rps']} rounds/s ({batched['requests_per_s']} requests/s), p50 {batched['p50_ms']} ms, "
               f"p99 {batched['p99_ms']} ms a request, {batched['errors']} errors "
               f"({batched.get('server_errors', 0)} 5xx or no answer; answers {batched.get('statuses')})")
+    for run in more:
+        print(f"POST {'/api/rounds/batch/' if run['batch'] else '/api/rounds/'} ({run['batch'] or 1} round(s) a request) "
+              f"x {run['clients']} clients: {run['rps']} rounds/s ({run['requests_per_s']} requests/s), "
+              f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms a request, {run['errors']} errors")
     if tracebacks:
         print(f"gunicorn logged {tracebacks} traceback(s): {gunicorn_log}")
     else:
@@ -1044,7 +1059,9 @@ def main() -> None:
     print(json.dumps({"rounds": args.rounds, "pages": pages,
                       "post_rounds": {k: posted[k] for k in ("rps", "p50_ms", "p99_ms", "errors")},
                       **({"post_rounds_batch": {"batch": args.batch, **{k: batched[k] for k in (
-                          "rps", "requests_per_s", "p50_ms", "p99_ms", "errors")}}} if batched else {})}))
+                          "rps", "requests_per_s", "p50_ms", "p99_ms", "errors")}}} if batched else {}),
+                      **({"post_runs": [{k: run[k] for k in ("clients", "batch", "rps", "requests_per_s", "p50_ms",
+                                                              "p99_ms", "errors")} for run in more]} if more else {})}))
 
 
 def _literal(text: str) -> str:
