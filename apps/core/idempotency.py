@@ -188,6 +188,22 @@ def _claim_in_transaction(request, key: str) -> IdempotencyKey | None:
                           fingerprint=print_)
 
 
+def _run_and_store(record: IdempotencyKey, run) -> Response:
+    """Inside the transaction that holds `record`: run the operation in a savepoint (an error response keeps nothing of
+    it) and store its response with the key; a server error raises _Undo, for the caller to roll back."""
+    try:
+        with transaction.atomic():
+            response = run()
+            if response.status_code >= 400:
+                raise _Undo(response)
+    except _Undo as undo:
+        response = undo.response
+    if response.status_code >= 500:
+        raise _Undo(response)
+    _complete(record, response)
+    return response
+
+
 def _run_in_transaction(request, key: str, run) -> Response:
     """PostgreSQL: claim, run and store in the request's one transaction (the module's docstring)."""
     try:
@@ -200,17 +216,7 @@ def _run_in_transaction(request, key: str, run) -> Response:
                 if record.completed_at is not None:
                     return _replay(record)
                 # a claim the other kind of operation left uncompleted (it commits by itself): this request runs
-            try:
-                with transaction.atomic():  # a savepoint: an error response keeps nothing of the operation
-                    response = run()
-                    if response.status_code >= 400:
-                        raise _Undo(response)
-            except _Undo as undo:
-                response = undo.response
-            if response.status_code >= 500:
-                raise _Undo(response)  # the key is rolled back with the rest
-            _complete(record, response)
-            return response
+            return _run_and_store(record, run)  # a server error rolls the key back with the rest
     except _Undo as undo:
         return undo.response
 
@@ -238,17 +244,7 @@ def run_idempotently(request, key: str, run, *, in_one_transaction: bool = True)
                 raise KeyInUse() from exc
             if record.completed_at is not None:
                 return _replay(record)
-            try:
-                with transaction.atomic():  # a savepoint: an error response keeps nothing of the operation
-                    response = run()
-                    if response.status_code >= 400:
-                        raise _Undo(response)
-            except _Undo as undo:
-                response = undo.response
-            if response.status_code >= 500:
-                raise _Undo(response)
-            _complete(record, response)
-            return response
+            return _run_and_store(record, run)
     except _Undo as undo:
         _release(record)
         return undo.response
