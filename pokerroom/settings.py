@@ -80,6 +80,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "apps.casinos.context_processors.staff",
+                "apps.core.navigation.navigation",
             ],
         },
     },
@@ -105,7 +106,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "floor:dashboard"
+LOGIN_REDIRECT_URL = "home"  # each role's first page (apps.core.home)
 LOGOUT_REDIRECT_URL = "login"
 
 # Sign-in lockout (django-axes): AXES_FAILURE_LIMIT failed sign-ins for a user name, or from an address, within the

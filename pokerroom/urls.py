@@ -15,8 +15,9 @@ from apps.badbeat.apis import (
     RuleChangeWithdrawApi,
 )
 from apps.core.apis import TokenLoginApi, TokenLogoutAllApi, TokenLogoutApi
+from apps.core.home import home
 from apps.core.policy import public, signed_in
-from apps.core.views import bad_request
+from apps.core.views import bad_request, page_not_found, permission_denied
 from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
 from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
@@ -31,6 +32,10 @@ class ApiRootView(APIRootView):
 
 
 handler400 = bad_request  # a page's query parameter or path segment it cannot take: 400 with the message
+# A page not for the user's role (page_access), an unknown address: the styled pages with the navigation (403.html,
+# 404.html); JSON under /api/. An error: Django's handler renders 500.html without a request (no navigation).
+handler403 = permission_denied
+handler404 = page_not_found
 
 router = DefaultRouter()
 router.APIRootView = ApiRootView
@@ -46,6 +51,7 @@ urlpatterns = [
     path("jackpot/", include("apps.badbeat.urls")),
     path("multicasino/", include("apps.multicasino.urls")),
     path("", include("apps.counts.urls")),
+    path("home/", home, name="home"),
     path("accounts/login/", public("The sign-in page.")(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", public("Signing out ends the session that sends it (a POST, CSRF-checked).")(
         auth_views.LogoutView.as_view()), name="logout"),

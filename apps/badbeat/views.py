@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
@@ -16,8 +17,10 @@ from apps.core.views import add_domain_error
 from apps.rounds.models import RoundOfPlay
 
 from . import services
-from .forms import DisplayAdjustmentForm, OpenClaimForm, PayoutForm, RejectForm, RuleChangeForm
+from .forms import DisplayAdjustmentForm, OpenClaimForm, PayoutForm, RejectForm, RuleChangeForm, VerifyForm
+from .history import claim_history
 from .models import Claim, ClaimStatus, RuleChange, RuleChangeStatus
+from .previews import payment_preview, verification_preview, written_fingerprint
 from .selectors import (
     claims_for_casino,
     display_rows,
@@ -135,66 +138,111 @@ def claim_list(request):
         "notifications": open_notifications(casino=casino)}, status=400 if request.method == "POST" else 200)
 
 
+class FiguresChanged(Exception):
+    """The amount or the shares written are not those the person confirmed: the decision is rolled back."""
+
+
+FIGURES_CHANGED = ("The amounts changed since the page was shown: nothing was written. Check the amount and the shares "
+                   "shown now and confirm again.")
+#: The permission each action on a claim needs (the claim's jackpot as the object).
+CLAIM_ACTIONS = {"verify": "badbeat.verify_claim", "reject": "badbeat.verify_claim", "payout": "badbeat.record_payout"}
+
+
 @role_policy(read="badbeat.view_claim", write="badbeat.act_on_claim")
 def claim_detail(request, pk: int):
     """A claim with the cards and the engine's verdict: the checks, the losing and winning hands as ranked and
     which cards played; the supervisor verifies or rejects it (14.19(i)); security or accounting records the payout
-    (14.19(i)2, (j)). A POST whose action the user may not take (or no action) is refused: 403."""
+    (14.19(i)2, (j)). Each decision is confirmed: the page shows the amount and each player's share it pays
+    (apps.badbeat.previews) and the form is written only with its "I have checked" box ticked, and only if the
+    figures written are those shown (else it is rolled back and the page shows the new ones); a rejection says why.
+    A POST whose action the user may not take (or no action) is refused: 403. `?tab=history` shows the claim's
+    history (who changed what, when, from what to what; read-only)."""
     casino = request.user.casino
-    claim = get_object_or_404(Claim.objects.select_related("jackpot", "round_of_play__table", "decided_by"),
+    claim = get_object_or_404(Claim.objects.select_related("jackpot__primary", "round_of_play__table", "decided_by"),
                               pk=pk, jackpot__casino=casino)
-    reject_form = RejectForm(request.POST if request.POST.get("action") == "reject" else None)
-    payout_form = PayoutForm(request.POST if request.POST.get("action") == "payout" else None, casino=casino)
-    error = None
+    action = request.POST.get("action") if request.method == "POST" else None
+    verify_form = VerifyForm(request.POST if action == "verify" else None, auto_id="verify-%s")
+    reject_form = RejectForm(request.POST if action == "reject" else None, auto_id="reject-%s")
+    payout_form = PayoutForm(request.POST if action == "payout" else None, casino=casino)
     if request.method == "POST":
-        action = request.POST.get("action")
-        needed = {"verify": "badbeat.verify_claim", "reject": "badbeat.verify_claim",
-                  "payout": "badbeat.record_payout"}.get(action)
+        needed = CLAIM_ACTIONS.get(action)
         if needed is None or not request.user.has_perm(needed, claim.jackpot):
             raise PermissionDenied
-        try:
-            if action == "verify":
-                services.verify_claim(claim=claim, supervisor=request.user)
-                messages.success(request, "Verified: the display shows the payout pending; security and accounting "
-                                          "are notified.")
-                return redirect("badbeat:claim", pk=claim.pk)
-            if action == "reject" and reject_form.is_valid():
-                services.reject_claim(claim=claim, supervisor=request.user, note=reject_form.cleaned_data["note"])
-                return redirect("badbeat:claim", pk=claim.pk)
-            if action == "payout" and payout_form.is_valid():
-                services.record_payout(claim=claim, recorded_by=request.user, **payout_form.cleaned_data)
-                messages.success(request, "Payout recorded.")
-                return redirect("badbeat:claim", pk=claim.pk)
-        except DomainError as exc:
-            if action == "payout":
-                add_domain_error(payout_form, exc)
-            elif action == "reject":
-                add_domain_error(reject_form, exc)
+        form = {"verify": verify_form, "reject": reject_form, "payout": payout_form}[action]
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    done = _decide(request, claim, action, form)
+            except DomainError as exc:
+                add_domain_error(form, exc)
+            except FiguresChanged:
+                form.add_error("confirm", FIGURES_CHANGED)
             else:
-                error = exc.message
+                messages.success(request, done)
+                return redirect("badbeat:claim", pk=claim.pk)
         claim.refresh_from_db()
+    may_verify = request.user.has_perm("badbeat.verify_claim", claim.jackpot) and claim.status == ClaimStatus.PENDING
+    may_pay = request.user.has_perm("badbeat.record_payout", claim.jackpot) and claim.status == ClaimStatus.VERIFIED
+    posted = {"verify": verify_form, "reject": reject_form, "payout": payout_form}.get(action)
+    shown = may_pay if action == "payout" else may_verify
+    error = None
+    if posted is not None and not shown:  # the form is gone from the page: say why here
+        error = " ".join(posted.non_field_errors()) or (
+            f"Nothing was written: this claim is {claim.get_status_display().lower()}.")
+    history_tab = request.method == "GET" and request.GET.get("tab") == "history"
     board, seats = round_seats(round_of_play=claim.round_of_play)
     return render(request, "badbeat/claim.html", {
         "claim": claim, "seats": seats, "board": " ".join(map(str, board)),
         "evaluation": claim.evaluation, "shares": claim.shares.all(), "payout": getattr(claim, "payout", None),
-        "reject_form": reject_form, "payout_form": payout_form, "error": error,
-        "may_verify": request.user.has_perm("badbeat.verify_claim", claim.jackpot) and claim.status == ClaimStatus.PENDING,
-        "may_pay": request.user.has_perm("badbeat.record_payout", claim.jackpot) and claim.status == ClaimStatus.VERIFIED,
+        "verify_form": verify_form, "reject_form": reject_form, "payout_form": payout_form, "error": error,
+        "may_verify": may_verify, "may_pay": may_pay,
+        "verify_preview": verification_preview(claim=claim) if may_verify and not history_tab else None,
+        "payment_preview": payment_preview(claim=claim) if may_pay and not history_tab else None,
+        "tab": "history" if history_tab else "claim",
+        "history": claim_history(claim=claim) if history_tab else None,
     }, status=400 if request.method == "POST" else 200)
+
+
+def _decide(request, claim: Claim, action: str, form) -> str:
+    """Take a confirmed decision on a claim, in the caller's transaction; returns the message to show. Raises
+    FiguresChanged when the amount or the shares are not those the person confirmed (the fingerprint posted back
+    from the page, `checked`), so that the caller's transaction rolls the decision back; DomainError from the
+    services."""
+    checked = form.cleaned_data["checked"]
+    if action == "reject":
+        services.reject_claim(claim=claim, supervisor=request.user, note=form.cleaned_data["note"])
+        return "Claim rejected; nothing is paid."
+    if action == "verify":
+        preview = verification_preview(claim=claim)
+        if preview is not None and preview.fingerprint != checked:
+            raise FiguresChanged
+        verified = services.verify_claim(claim=claim, supervisor=request.user)
+        if preview is not None and not preview.decided_elsewhere and written_fingerprint(verified) != checked:
+            raise FiguresChanged
+        return "Verified: the display shows the payout pending; security and accounting are notified."
+    preview = payment_preview(claim=claim)
+    if preview is not None and preview.fingerprint != checked:
+        raise FiguresChanged
+    services.record_payout(claim=claim, recorded_by=request.user, **form.payout())
+    if preview is not None and written_fingerprint(claim) != checked:
+        raise FiguresChanged
+    return "Payout recorded."
 
 
 @role_policy(read="badbeat.view_display_adjustments", write="badbeat.adjust_display")
 def adjust_display(request):
     """Accounting adjusts the displayed amounts in a poker supervisor's presence and the app checks them
-    against accounting's record (14.19(k)); never lower unless paid (14.19(o)). The page shows accounting's record
-    and the adjustments: not for dealers (403)."""
+    against accounting's record (14.19(k)); never lower unless paid (14.19(o)). Both sign in person: the accounting
+    representative submitting with their password, the poker supervisor present (chosen) with theirs; a wrong one
+    is an error beside its field and nothing is written (14.19(k)1). The page shows accounting's record and the
+    adjustments: not for dealers (403)."""
     casino = request.user.casino
     may_adjust = request.user.has_perm("badbeat.adjust_display")
-    form = DisplayAdjustmentForm(request.POST or None, casino=casino)
+    form = DisplayAdjustmentForm(request.POST or None, casino=casino, user=request.user)
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.adjust_display(adjusted_by=request.user, **form.cleaned_data)
+                services.adjust_display(adjusted_by=request.user, **form.adjustment())
             except DomainError as exc:
                 add_domain_error(form, exc)
             else:

@@ -5,12 +5,18 @@ from django.core.exceptions import PermissionDenied
 from .permissions import method_perm
 
 
+def may_access(user, perm: str) -> bool:
+    """Whether `user` may be shown a page that needs `perm`: signed in, of a casino, and holding it. `page_access`
+    enforces it; the header's navigation and each user's home (apps.core.navigation) offer only such pages."""
+    return bool(user.is_authenticated and user.casino_id is not None and user.has_perm(perm))
+
+
 def page_access(request, perm: str):
     """For any page: a redirect to the login page for an anonymous user (return it), PermissionDenied for a
     user without a casino or without `perm`; None when the page may be shown."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if request.user.casino_id is None or not request.user.has_perm(perm):
+    if not may_access(request.user, perm):
         raise PermissionDenied
     return None
 
@@ -61,3 +67,30 @@ def bad_request(request, exception):
 
     message = str(exception) if exception is not None and str(exception) else "The request cannot be understood."
     return render(request, "400.html", {"message": message}, status=400)
+
+
+def _is_api(request) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def permission_denied(request, exception):
+    """The 403 page (urls.handler403), for a PermissionDenied a page raised (`page_access`): the styled 403.html,
+    which says the page is not for the user's role and lists the pages that are. Under /api/ the answer stays JSON,
+    in the API's shape (the API's own views answer their 403s themselves)."""
+    from django.http import JsonResponse
+    from django.views import defaults
+
+    if _is_api(request):
+        return JsonResponse({"detail": "You do not have permission to perform this action."}, status=403)
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request, exception):
+    """The 404 page (urls.handler404): the styled 404.html with the navigation; under /api/, JSON in the API's
+    shape (an address no API view answers)."""
+    from django.http import JsonResponse
+    from django.views import defaults
+
+    if _is_api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)

@@ -89,11 +89,13 @@ def test_14_19_k_only_accounting_adjusts_the_display(api, staff, claim, supervis
 
 def test_14_19_k_display_adjustment_by_page_with_a_wrong_amount_is_a_form_error(client, staff, claim, supervisor):
     client.force_login(staff(Role.ACCOUNTING))
+    signed = {"accounting_password": "pw-for-tests-1", "supervisor_password": "pw-for-tests-1"}  # both sign, 14.19(k)1
     response = client.post("/jackpot/display/adjust/", {"jackpot": claim.jackpot_id, "displayed_amount": "5.00",
-                                                        "supervisor_present": supervisor.pk, "reason": "daily"})
+                                                        "supervisor_present": supervisor.pk, "reason": "daily",
+                                                        **signed})
     assert response.status_code == 400 and "accounting&#x27;s record" in response.content.decode()
     ok = client.post("/jackpot/display/adjust/", {"jackpot": claim.jackpot_id, "displayed_amount": "1.00",
-                                                  "supervisor_present": supervisor.pk, "reason": "daily"})
+                                                  "supervisor_present": supervisor.pk, "reason": "daily", **signed})
     assert ok.status_code == 302
 
 

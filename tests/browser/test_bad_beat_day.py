@@ -9,7 +9,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from apps.badbeat.models import Claim
+from apps.badbeat.models import Claim, DisplayAdjustment
+from apps.badbeat.selectors import payable_amount
 from apps.casinos.models import Department, LicenseType
 from apps.core.roles import Role
 from apps.counts.models import BadBeatCount, GamingDayClose
@@ -29,7 +30,8 @@ def log_in(browser, live_server, username):
     page.fill("#id_username", username)
     page.fill("#id_password", "pw-for-tests-1")
     page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    # signed in: wherever the role's first page is (the dashboard, or the role's home page)
+    page.wait_for_url(lambda url: url.startswith(live_server.url) and "/accounts/login/" not in url)
     return page
 
 
@@ -62,21 +64,30 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     assert screen.inner_text(f"[data-testid=amount-{jackpot.pk}]") == "$0.00"
     assert screen.locator("[data-testid=pending]").count() == 0
 
-    # Accounting's morning adjustment, a supervisor present (14.19(k)).
+    # Accounting's morning adjustment, a supervisor present; both sign with their own passwords (14.19(k)).
     clerk = log_in(browser, live_server, "clerk")
     clerk.goto(f"{live_server.url}/jackpot/display/adjust/")
-    clerk.select_option("#id_jackpot", str(jackpot.pk))
+
+    def adjust(amount, *, supervisor_password="pw-for-tests-1", reason=None):
+        clerk.select_option("#id_jackpot", str(jackpot.pk))
+        clerk.fill("#id_displayed_amount", amount)
+        if reason:
+            clerk.select_option("#id_reason", reason)
+        clerk.fill("#id_accounting_password", "pw-for-tests-1")
+        clerk.select_option("#id_supervisor_present", label="sup")
+        clerk.fill("#id_supervisor_password", supervisor_password)
+        clerk.click("[data-testid=adjust-form] button[type=submit]")
+
     jackpot.refresh_from_db()
     assert (jackpot.balance, jackpot.reset_reserve) == (D("9.00"), D("1.00"))  # 10 % of the day funds the reset
-    clerk.fill("#id_displayed_amount", "10.00")  # what the contributions add to, not accounting's record: refused
-    clerk.select_option("#id_supervisor_present", label="sup")
-    clerk.click("[data-testid=adjust-form] button[type=submit]")
+    adjust(f"{jackpot.balance:.2f}", supervisor_password="not-sups-password")  # not signed by the supervisor
+    clerk.wait_for_selector("[data-testid=adjust-errors] >> text=This is not sup's password")
+    assert not DisplayAdjustment.objects.exists()
+    adjust("10.00")  # what the contributions add to, not accounting's record: refused
     clerk.wait_for_selector("text=The display must show accounting's record, $9.00")
-    clerk.fill("#id_displayed_amount", f"{jackpot.balance:.2f}")
-    clerk.select_option("#id_jackpot", str(jackpot.pk))
-    clerk.select_option("#id_supervisor_present", label="sup")
-    clerk.click("[data-testid=adjust-form] button[type=submit]")
+    adjust(f"{jackpot.balance:.2f}")
     clerk.wait_for_selector("text=Display adjusted")
+    assert DisplayAdjustment.objects.get().supervisor_present.username == "sup"
     screen.wait_for_function(f"() => document.querySelector('[data-testid=amount-{jackpot.pk}]').innerText === '${jackpot.balance:.2f}'")
 
     # The supervisor reviews the claim: the engine's verdict, then verifies (14.19(i)).
@@ -86,9 +97,23 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     verdict = sup.inner_text("[data-testid=verdict]")
     assert "qualifies" in verdict and "Four of a kind" in verdict and "Straight flush" in verdict
     assert "4 dealt in; at least 4 required" in verdict and "2 hole cards played (9s 9c)" in verdict
+    # Before verifying: the amount it freezes and each player's share; nothing is verified until confirmed.
+    jackpot.refresh_from_db()
+    to_pay = payable_amount(jackpot=jackpot)
+    assert sup.inner_text("[data-testid=verify-amount]") == f"${to_pay:.2f}"
+    shares = sup.inner_text("[data-testid=verify-shares]")
+    assert "Ana" in shares and "Losing player" in shares and "Dee" in shares and "Winning player" in shares
+    assert "danger" in sup.get_attribute("[data-testid=reject]", "class")
+    sup.click("[data-testid=verify]")  # unconfirmed: the browser keeps the form
+    assert sup.evaluate("() => document.querySelector('[data-testid=verify-confirm]').validity.valueMissing")
+    claim.refresh_from_db()
+    assert claim.status == "pending"
+    sup.check("[data-testid=verify-confirm]")
     sup.click("[data-testid=verify]")
     sup.wait_for_selector("[data-testid=shares]")
     assert sup.inner_text("[data-testid=claim-status]") == "Verified — payout pending"
+    claim.refresh_from_db()
+    assert claim.payout_amount == to_pay  # what was shown
     # The display picks the pending payout up by itself (htmx, every 2 s; 14.19(i)1).
     screen.wait_for_selector("[data-testid=pending]", timeout=6000)
 
@@ -98,6 +123,8 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     guard.select_option("#id_method", "chips")
     guard.select_option("#id_location", "table")
     guard.select_option("#id_delivered_by", label="guard")
+    assert guard.inner_text("[data-testid=payout-amount]") == f"${to_pay:.2f}"
+    guard.check("[data-testid=payout-confirm]")
     guard.click("[data-testid=payout-form] button[type=submit]")
     guard.wait_for_selector("[data-testid=payout]")
     assert "delivered by guard" in guard.inner_text("[data-testid=payout]")
@@ -105,11 +132,7 @@ def test_a_gaming_day_of_the_bad_beat_payout_end_to_end(live_server, browser):
     # Accounting adjusts the display down to the new amount: allowed, a payout was made (14.19(o)).
     jackpot.refresh_from_db()
     clerk.goto(f"{live_server.url}/jackpot/display/adjust/")
-    clerk.select_option("#id_jackpot", str(jackpot.pk))
-    clerk.fill("#id_displayed_amount", f"{jackpot.balance:.2f}")
-    clerk.select_option("#id_supervisor_present", label="sup")
-    clerk.select_option("#id_reason", "after_payout")
-    clerk.click("[data-testid=adjust-form] button[type=submit]")
+    adjust(f"{jackpot.balance:.2f}", reason="after_payout")
     clerk.wait_for_selector("text=Display adjusted")
     screen.wait_for_function(f"() => document.querySelector('[data-testid=amount-{jackpot.pk}]').innerText === '${jackpot.balance:.2f}'")
     assert screen.locator("[data-testid=pending]").count() == 0

@@ -135,7 +135,7 @@ def test_supervisor_pages_work_under_the_policy_and_htmx_refreshes_the_display(l
 
 def test_accounting_pages_work_under_the_policy(live_server, browser, room):
     b = Browser(browser, live_server).sign_in("clerk")
-    b.page.wait_for_url(f"{live_server.url}/")
+    b.page.wait_for_url(f"{live_server.url}/accounting/contributions/")  # accounting's home
     day = room["day"]
     for path in ["/", "/accounting/contributions/", "/accounting/reconciliation/",
                  f"/accounting/reconciliation/{day}/", f"/accounting/master-game-report/{day}/",

@@ -57,7 +57,7 @@ class TestLockout:
         assert sign_in(client, supervisor.username, PASSWORD).status_code == 429
         with time_machine.travel(timezone.now() + settings.AXES_COOLOFF_TIME + timedelta(seconds=5)):
             response = sign_in(client, supervisor.username, PASSWORD)
-        assert response.status_code == 302 and response.url == "/"
+        assert response.status_code == 302 and response.url == "/home/"  # LOGIN_REDIRECT_URL
 
     def test_per_user_name_from_any_address(self, client, supervisor):
         for i in range(LIMIT):

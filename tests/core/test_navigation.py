@@ -1,0 +1,190 @@
+"""Every role lands somewhere useful: the header offers only the pages the role may open (apps.core.navigation, from
+each URL's role policy), the sign-in lands on the role's home (/home/), and a 403, 404 or 500 is a styled page with
+a way home (403 and 404 with the navigation; the API's answers stay JSON)."""
+import re
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import resolve_url
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.urls import reverse
+from django.views import defaults
+
+from apps.core.home import home
+from apps.core.navigation import HOMES, NAVIGATION, home_url, route
+from apps.core.policy import policy_of
+from apps.core.roles import Role
+from apps.core.views import permission_denied
+from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory, StaffFactory
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "pw-for-tests-1"  # tests.factories.StaffFactory's
+SUPERVISOR, FLOOR, DEALER, ACCOUNTING = Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON, Role.DEALER, Role.ACCOUNTING
+SECURITY, SURVEILLANCE, ADMIN = Role.SECURITY, Role.SURVEILLANCE, Role.ADMIN
+LABELS = [entry.label for entry in NAVIGATION]
+#: Where the sign-in lands each role (its first page of apps.core.navigation.HOMES that the policy lets it open).
+HOME = {SUPERVISOR: "/", ADMIN: "/", FLOOR: "/decks/", DEALER: "/decks/", ACCOUNTING: "/accounting/contributions/",
+        SECURITY: "/jackpot/claims/", SURVEILLANCE: "/irregularities/"}
+#: The header's pages each role is not offered (tests/core/test_role_policy.py's ROLE_POLICY, read page by page).
+HIDDEN = {
+    SUPERVISOR: set(), ADMIN: set(), SURVEILLANCE: set(),
+    FLOOR: {"Rake", "Counts", "Contributions", "Reconciliation"},
+    DEALER: {"Floor", "Rake", "Counts", "Contributions", "Reconciliation"},  # no money, 14.19(k)
+    ACCOUNTING: {"Decks", "Irregularities", "Dealers"},
+    SECURITY: {"Rake", "Dealers", "Reconciliation"},
+}
+NAV = re.compile(r'<nav aria-label="Pages">(.*?)</nav>', re.S)
+LINK = re.compile(r'<a href="([^"]+)"([^>]*)>([^<]+)</a>')
+
+
+def nav_links(response) -> list[tuple[str, str, str]]:
+    """(href, the other attributes, label) of each link of the page's header navigation."""
+    found = NAV.search(response.content.decode())
+    return LINK.findall(found.group(1)) if found else []
+
+
+@pytest.fixture
+def room(settings):
+    """A casino with a table (its rake posted), its jackpot, and one user of each role."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    table = RakeStructureFactory(table__number=3).table
+    JackpotFactory(casino=table.casino)
+    PokerTableFactory(casino=table.casino, number=4)
+    return {role: StaffFactory(casino=table.casino, roles=[role]) for role in Role}
+
+
+def sign_in(client, user):
+    """Sign in on the sign-in page as `user`, with no `next`: the answer follows LOGIN_REDIRECT_URL."""
+    return client.post("/accounts/login/", {"username": user.username, "password": PASSWORD}, follow=True)
+
+
+def test_every_entry_is_a_page_with_a_read_policy():
+    """Each page of the header declares its policy and answers GET; its path takes no parameter."""
+    for entry in NAVIGATION:
+        path, policy = route(entry.name)
+        assert path == reverse(entry.name) and policy is not None, entry
+        assert "GET" in policy.methods, entry
+    assert set(HOMES) == set(Role)
+    assert {name for names in HOMES.values() for name in names} <= {entry.name for entry in NAVIGATION}
+
+
+def test_the_sign_in_lands_on_home():
+    """Home is open to any signed-in user (it declares so): it only sends each one on to a page of their role."""
+    assert resolve_url(settings.LOGIN_REDIRECT_URL) == reverse("home") == "/home/"
+    assert route("home")[1] == policy_of(home) and policy_of(home).signed_in and policy_of(home).methods == ("GET",)
+
+
+@pytest.mark.parametrize("role", list(Role), ids=str)
+def test_each_role_lands_on_its_home_and_every_link_opens(client, room, role):
+    """The sign-in goes to /home/, which sends the role to its page (a 200); the header offers exactly the pages the
+    role may open: each link answers 200, each page left out answers 403."""
+    user = room[role]
+    landed = sign_in(client, user)
+    assert landed.redirect_chain == [("/home/", 302), (HOME[role], 302)]
+    assert landed.status_code == 200
+    assert client.get("/home/").url == HOME[role]
+
+    links = nav_links(landed)
+    assert [label for _, _, label in links] == [label for label in LABELS if label not in HIDDEN[role]]
+    current = [label for href, attributes, label in links if 'aria-current="page"' in attributes]
+    assert current == [next(label for href, _, label in links if href == HOME[role])]
+    for href, attributes, label in links:
+        response = client.get(href)
+        assert response.status_code == 200, (role, label, href, response.status_code)
+        assert ('target="_blank"' in attributes) == (label == "Display")
+    for entry in NAVIGATION:
+        if entry.label in HIDDEN[role]:
+            response = client.get(reverse(entry.name))
+            assert response.status_code == 403, (role, entry.label, response.status_code)
+
+
+def test_a_user_of_several_roles_sees_every_page_of_each(client, room):
+    user = room[DEALER]
+    user.groups.add(Group.objects.get(name=ACCOUNTING.value))
+    client.force_login(user)
+    page = client.get("/home/", follow=True)
+    assert page.redirect_chain == [("/decks/", 302)]  # the dealer's home: Role's order
+    assert {label for _, _, label in nav_links(page)} == set(LABELS)
+
+
+def test_an_anonymous_visitor_is_sent_to_sign_in(client):
+    response = client.get("/home/")
+    assert response.status_code == 302 and response.url == f"{reverse('login')}?next=/home/"
+    page = client.get(response.url)
+    assert nav_links(page) == [] and b'<nav aria-label="Pages">' not in page.content
+
+
+def test_home_answers_reads_only(client, room):
+    client.force_login(room[SUPERVISOR])
+    assert client.post("/home/").status_code == 405
+
+
+@pytest.mark.parametrize("casino", [True, False], ids=["no role", "no casino"])
+def test_a_user_with_no_page_gets_a_page_saying_so(client, room, casino):
+    user = StaffFactory(casino=room[SUPERVISOR].casino if casino else None)
+    client.force_login(user)
+    assert home_url(user) is None
+    page = client.get("/home/")
+    assert page.status_code == 200 and "home_none.html" in [t.name for t in page.templates]
+    text = page.content.decode()
+    assert ("no role in the poker room" in text) == casino and ("not attached to a casino" in text) == (not casino)
+    assert f'<form method="post" action="{reverse("logout")}">' in text and ">Log out</button>" in text
+    assert [label for _, _, label in nav_links(page)] == ["API"]  # open to any signed-in user
+
+
+def test_a_superuser_of_no_casino_gets_no_page_but_the_admin_site(client):
+    user = StaffFactory(casino=None, is_superuser=True, is_staff=True)
+    client.force_login(user)
+    page = client.get("/home/")
+    assert page.status_code == 200 and reverse("admin:index") in page.content.decode()
+
+
+def test_the_styled_403_lists_where_the_role_may_go(client, room):
+    client.force_login(room[DEALER])
+    response = client.get("/")  # the dashboard: the room's money, not a dealer's (14.19(k))
+    assert response.status_code == 403 and "403.html" in [t.name for t in response.templates]
+    text = " ".join(response.content.decode().split())
+    assert "This page is not for your role" in text and "not for yours (dealer)" in text
+    assert [label for _, _, label in nav_links(response)] == [label for label in LABELS if label not in HIDDEN[DEALER]]
+    assert 'href="/decks/"' in text.split("Where you can go")[1] and 'href="/home/"' in text
+
+
+def test_the_api_still_answers_json(client, room):
+    client.force_login(room[DEALER])
+    refused = client.get("/api/rake-records/")
+    assert refused.status_code == 403 and refused["Content-Type"] == "application/json"
+    assert "detail" in refused.json()
+    missing = client.get("/api/no-such-thing/")
+    assert missing.status_code == 404 and missing.json() == {"detail": "Not found."}
+    request = RequestFactory().get("/api/rounds/")
+    request.user = room[DEALER]
+    answer = permission_denied(request, PermissionDenied())
+    assert answer.status_code == 403 and answer["Content-Type"] == "application/json"
+
+
+def test_a_404_renders_the_styled_page(client, room):
+    client.force_login(room[FLOOR])
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404 and "404.html" in [t.name for t in response.templates]
+    text = response.content.decode()
+    assert "There is no page at this address" in text and "/no-such-page/" in text and 'href="/home/"' in text
+    assert [label for _, _, label in nav_links(response)] == [label for label in LABELS if label not in HIDDEN[FLOOR]]
+    client.logout()
+    anonymous = client.get("/no-such-page/")
+    assert anonymous.status_code == 404 and nav_links(anonymous) == []
+
+
+def test_the_500_page_renders_without_a_request_or_the_database(django_assert_num_queries):
+    """Django's handler renders 500.html with no request context: no user, no navigation, no query."""
+    with django_assert_num_queries(0):
+        text = render_to_string("500.html")
+        response = defaults.server_error(RequestFactory().get("/"))
+    assert "Something went wrong" in text and 'href="/home/"' in text and "<nav" not in text
+    assert response.status_code == 500 and b"Something went wrong" in response.content
+
+
+def test_every_role_has_a_home_when_it_has_a_casino(room):
+    assert {role: home_url(user) for role, user in room.items()} == HOME
