@@ -16,7 +16,7 @@ from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
 from apps.core.validation import text
 from apps.rounds.apis import RoundListApi, RoundOutput
-from apps.rounds.models import RoundSource
+from apps.rounds.models import RoundOfPlay, RoundSource
 from apps.tables.models import BettingStructure, Game, PokerTable
 
 from . import selectors
@@ -135,8 +135,19 @@ class RoundBatchInput(serializers.Serializer):
                                         "at any tables of the casino.")
 
 
+class RoundSummaryOutput(serializers.ModelSerializer):
+    """A round of play as a batch answers it: what identifies it and its sums; GET /api/rounds/{id}/ has the rest
+    (players, cards, pots and awards)."""
+
+    class Meta:
+        model = RoundOfPlay
+        fields = ["id", "table", "game", "betting_structure", "started_at", "gaming_day", "total_bet",
+                  "uncalled_amount", "refunded_amount", "pot_total", "went_to_showdown", "is_dead", "source_name"]
+
+
 class RoundBatchOutput(serializers.Serializer):
-    results = RoundOutput(many=True, help_text="The rounds recorded, in the order given.")
+    results = RoundSummaryOutput(many=True, help_text="The rounds recorded, in the order given, each in short "
+                                                      "(GET /api/rounds/{id}/ gives the whole round).")
 
 
 class RoundBatchApi(IdempotentPostMixin, APIView):
@@ -157,7 +168,7 @@ class RoundBatchApi(IdempotentPostMixin, APIView):
             self.check_object_permissions(request, table)
         verified = verify_rounds(rounds=[(tables[r["table"]], _round_in(r, tables[r["table"]])) for r in rounds])
         recorded = record_rounds_of_play(rounds=verified, recorded_by=request.user)
-        return Response({"results": RoundOutput(recorded, many=True).data}, status=status.HTTP_201_CREATED)
+        return Response({"results": RoundSummaryOutput(recorded, many=True).data}, status=status.HTTP_201_CREATED)
 
 
 class PhhImportInput(serializers.Serializer):

@@ -253,8 +253,10 @@ def test_a_batch_records_every_round_in_order_at_several_tables(api, casino, sup
     results = response.json()["results"]
     assert [r["table"] for r in results] == [table.pk, second.pk, table.pk]
     assert [r["source_name"] for r in results] == ["a", "b", "c"]
+    assert [r["pot_total"] for r in results] == ["100.00"] * 3
     single = api.post("/api/rounds/", body(table, external_id="d"), format="json").json()
-    assert [r["pots"] for r in results] == [single["pots"]] * 3  # the same round, the same money, one by one or not
+    recorded = [api.get(f"/api/rounds/{r['id']}/").json() for r in results]  # each in full
+    assert [r["pots"] for r in recorded] == [single["pots"]] * 3  # the same round, the same money, one by one or not
     assert RakeRecord.objects.count() == 4
     assert Contribution.objects.count() == 4
     assert Jackpot.objects.get(casino=casino).contributions_total == sum(c.amount for c in Contribution.objects.all())
