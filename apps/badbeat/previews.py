@@ -2,8 +2,8 @@
 
 The claim page shows the supervisor, before verifying, the amount that verifying would freeze and how it would be
 split among the players; and security or accounting, before recording the delivery, the frozen amount and its
-shares. Every figure comes from the selectors and the split the services use (`payable_amount`, `judge_round`,
-`split_payout`), nothing is computed anew here. A preview carries a fingerprint of its figures: the page posts it
+shares. Every figure comes from the selectors the services use (`amount_to_freeze`, `judge_round`,
+`payout_shares`), nothing is computed anew here. A preview carries a fingerprint of its figures: the page posts it
 back with the confirmation, and the view refuses a confirmation whose figures are no longer those written.
 """
 from __future__ import annotations
@@ -13,13 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Sum
-
-from apps.core.money import ZERO
-
-from .models import BothQualifyRule, Claim, ClaimStatus, Funding, JackpotStatus, MultipleLosersRule, ShareRole
-from .qualifying import Shares, split_payout
-from .selectors import judge_round, payable_amount
+from .models import BothQualifyRule, Claim, ClaimStatus, JackpotStatus, ShareRole
+from .selectors import amount_to_freeze, judge_round, payout_shares
 from .services import shared_payout
 
 
@@ -73,10 +68,8 @@ def written_fingerprint(claim: Claim) -> str:
 def _split(claim: Claim, amount: Decimal, verdict) -> tuple[PreviewShare, ...]:
     """`amount` split among the claim's round's players as the jackpot posts it (14.19(b)3, (n)), as the services
     write the shares."""
-    jackpot = claim.jackpot
     names = dict(claim.round_of_play.players.values_list("seat", "name"))
-    parts = split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
-                         split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
+    parts = payout_shares(jackpot=claim.jackpot, amount=amount, verdict=verdict)
     return tuple(PreviewShare(seat=seat, player=names.get(seat, ""), role=role, amount=value)
                  for seat, role, value in parts)
 
@@ -112,9 +105,7 @@ def verification_preview(*, claim: Claim) -> PayoutPreview | None:
         if payout.status != JackpotStatus.ACTIVE:
             return PayoutPreview(amount=None, note=f"The {payout.name} payout is "
                                                    f"{payout.get_status_display().lower()}: verify after it is settled.")
-    promised = Claim.objects.filter(jackpot__primary=jackpot, jackpot__funding=Funding.PRIMARY_PORTION,
-                                    status=ClaimStatus.VERIFIED).aggregate(t=Sum("payout_amount", default=ZERO))["t"]
-    amount = payable_amount(jackpot=jackpot) - promised
+    amount = amount_to_freeze(jackpot=jackpot)
     if amount <= 0:
         return PayoutPreview(amount=None, note="The payout amount is $0.00: there is nothing to pay.")
     return PayoutPreview(amount=amount, shares=_split(claim, amount, verdict), debited=_debited(claim))

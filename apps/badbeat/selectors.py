@@ -18,10 +18,12 @@ from .models import (
     ClaimStatus,
     Contribution,
     DisplayAdjustment,
+    Funding,
     GamingDayContributions,
     Jackpot,
     JackpotKind,
     JackpotStatus,
+    MultipleLosersRule,
     Payout,
     PayoutNotification,
     QualifyingHand,
@@ -29,7 +31,7 @@ from .models import (
     RuleChangeStatus,
     TableDayContributions,
 )
-from .qualifying import QualifyingRule, SeatCards, Verdict, judge
+from .qualifying import QualifyingRule, SeatCards, Shares, Verdict, judge, split_payout
 
 #: Engine category of each posted qualifying hand (five-card high, N.J.A.C. 13:69F-14.3(b)).
 QUALIFYING_CATEGORY = {
@@ -91,6 +93,22 @@ def payable_amount(*, jackpot: Jackpot) -> Decimal:
     if jackpot.funded_from_primary:
         return floor_to(jackpot.primary.balance * jackpot.primary_portion_percentage / Decimal(100), CENT)
     return jackpot.balance
+
+
+def amount_to_freeze(*, jackpot: Jackpot) -> Decimal:
+    """What verifying a claim on `jackpot` now would freeze (Decimal dollars; 0 or less: nothing to pay): its payable
+    amount less what verified claims on secondary payouts funded from it already hold, so that money promised to a
+    pending secondary payout is not paid twice (N.J.A.C. 13:69F-14.19(m)2.ii)."""
+    promised = Claim.objects.filter(jackpot__primary=jackpot, jackpot__funding=Funding.PRIMARY_PORTION,
+                                    status=ClaimStatus.VERIFIED).aggregate(t=Sum("payout_amount", default=ZERO))["t"]
+    return payable_amount(jackpot=jackpot) - promised
+
+
+def payout_shares(*, jackpot: Jackpot, amount: Decimal, verdict: Verdict) -> list[tuple[int, str, Decimal]]:
+    """`amount` (Decimal dollars) split among the round's players as `jackpot` posts its shares (14.19(b)3, (n)):
+    [(seat, ShareRole value, Decimal dollars)], as `split_payout` gives them."""
+    return split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
+                        split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
 
 
 def contributions_total(*, jackpot: Jackpot) -> Decimal:

@@ -57,13 +57,14 @@ from .models import (
     TableDayContributions,
     Transfer,
 )
-from .qualifying import Shares, split_payout
 from .selectors import (
+    amount_to_freeze,
     has_been_won_since_rules,
     judge_round,
     last_display_adjustment,
     paid_since,
     payable_amount,
+    payout_shares,
     qualifies_as_bad_beat,
     qualifying_rule,
 )
@@ -557,8 +558,7 @@ def _write_shares(claim: Claim, jackpot: Jackpot, amount: Decimal, verdict) -> N
     """Split `amount` (Decimal dollars) among the round's players as the jackpot posts it (14.19(b)3, (n)) and
     record each share once."""
     names = dict(claim.round_of_play.players.values_list("seat", "name"))
-    parts = split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
-                         split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
+    parts = payout_shares(jackpot=jackpot, amount=amount, verdict=verdict)
     ClaimShare.objects.bulk_create([ClaimShare(claim=claim, seat=seat, role=role, amount=value,
                                                player=names.get(seat, "")) for seat, role, value in parts])
 
@@ -599,9 +599,7 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
             raise DomainError(f"The {jackpot.primary.name} payout it is funded from is pending: verify after it is "
                               "paid.", field="status")
     # Money already promised to a pending secondary payout funded from this one is not paid twice (14.19(m)2.ii).
-    promised = Claim.objects.filter(jackpot__primary=jackpot, jackpot__funding=Funding.PRIMARY_PORTION,
-                                    status=ClaimStatus.VERIFIED).aggregate(t=Sum("payout_amount", default=ZERO))["t"]
-    amount = payable_amount(jackpot=jackpot) - promised
+    amount = amount_to_freeze(jackpot=jackpot)
     if amount <= 0:
         raise DomainError("The payout amount is $0.00.", field="claim")
     _write_shares(claim, jackpot, amount, verdict)
