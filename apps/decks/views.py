@@ -16,9 +16,11 @@ from .services import assign_deck, distribute_decks, receive_deck, record_deck_e
 
 @role_policy(read="decks.view_board")
 def board(request):
-    """Rotation board (full page or, for htmx polling, the board fragment)."""
-    casino = request.user.casino
-    context = {"rows": rotation_board(casino=casino, now=timezone.now()), "alerts": open_alerts(casino=casino),
+    """Rotation board (full page or, for htmx polling, the board fragment, which says when it was read). A deck's
+    event form being filled in is kept as typed across the refresh (hx-preserve in decks/_board.html)."""
+    casino, now = request.user.casino, timezone.now()
+    context = {"rows": rotation_board(casino=casino, now=now), "alerts": open_alerts(casino=casino),
+               "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"),  # the casino's clock
                "storage": decks_in_storage(casino=casino), "event_form": DeckEventForm(),
                "receive_form": ReceiveDeckForm(),
                "tables": PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"),

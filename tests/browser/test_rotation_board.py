@@ -37,3 +37,29 @@ def test_rotation_board_shows_an_overdue_deck(live_server, page):
 
     page.goto(f"{live_server.url}/")
     assert "Not placed into suit and sequence" in page.inner_text("[data-testid=dashboard-deck-alerts]")
+
+
+def test_a_half_typed_deck_form_survives_the_boards_refresh(live_server, page):
+    """The board refreshes itself every 30 s (htmx); the event form a supervisor is filling in keeps what they typed
+    and chose, while the board around it is read anew (issue 15, item 3)."""
+    table = PokerTableFactory(number=7)
+    supervisor = StaffFactory(username="sup7", casino=table.casino, roles=[Role.POKER_SHIFT_SUPERVISOR])
+    deck_at_table(table, "G-70", "green", supervisor)
+
+    page.clock.install()  # the page's timers run when the test says
+    page.goto(f"{live_server.url}/accounts/login/?next=/decks/")
+    page.fill("#id_username", "sup7")
+    page.fill("#id_password", "pw-for-tests-1")
+    page.click("button[type=submit]")
+    page.wait_for_selector("[data-testid=record-G-70]")
+    assert page.inner_text("[data-testid=board-updated]").startswith("Updated at ")
+    form = page.locator("[data-testid=record-G-70]")
+    form.locator("select[name=kind]").select_option("counted")
+    form.locator("input[name=card_count]").fill("5")  # half typed: 52 was meant
+    deck_at_table(table, "R-71", "red", supervisor)  # news for the board
+    assert page.locator("[data-testid=deck-R-71]").count() == 0
+    page.clock.run_for(31_000)  # the 30-second refresh
+    page.wait_for_selector("[data-testid=deck-R-71]")  # the board was read anew
+    form = page.locator("[data-testid=record-G-70]")
+    assert form.locator("input[name=card_count]").input_value() == "5"
+    assert form.locator("select[name=kind]").input_value() == "counted"
