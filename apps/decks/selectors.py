@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from apps.casinos.models import Casino
 from apps.tables.models import PokerTable
 
-from .models import Deck, DeckAlert, DeckStatus, RoundDeck
+from .models import AlertKind, Deck, DeckAlert, DeckStatus, RoundDeck
 
 #: N.J.A.C. 13:69F-14.2(b): placed into suit and sequence at least every 3 hours of use.
 SORT_LIMIT = timedelta(hours=3)
@@ -114,8 +114,42 @@ def rotation_board(*, casino: Casino, now: datetime) -> list[TableRow]:
 
 
 def open_alerts(*, casino: Casino) -> QuerySet[DeckAlert]:
+    """The alerts kept as rows and not cleared (raised by the scheduled job, a count or a round)."""
     return (DeckAlert.objects.filter(table__casino=casino, cleared_at=None)
             .select_related("table", "deck").order_by("table__number", "raised_at"))
+
+
+#: Alerts the clocks and the decks at the tables raise by themselves: computed from the rotation board on each view.
+#: The others (a wrong count, shuffler decks not alternated) are raised by an event and kept as rows until cleared.
+CLOCK_ALERTS = {"sort": AlertKind.SORT_OVERDUE, "change": AlertKind.CHANGE_OVERDUE, "count": AlertKind.COUNT_OVERDUE}
+COMPUTED_KINDS = (AlertKind.TWO_DECKS, *CLOCK_ALERTS.values())
+
+
+def due_alerts(*, rows: list[TableRow]) -> list[DeckAlert]:
+    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)), a deck not placed
+    into suit and sequence for 3 hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4). Unsaved
+    DeckAlert objects, `raised_at` the moment the clock ran out (None for the two decks)."""
+    alerts = []
+    for row in rows:
+        if not row.has_two_decks:
+            alerts.append(DeckAlert(table=row.table, deck=None, kind=AlertKind.TWO_DECKS, raised_at=None))
+        for deck in row.decks:
+            for name, kind in CLOCK_ALERTS.items():
+                deck_clock = getattr(deck, name)
+                if deck_clock is not None and deck_clock.state == ClockState.OVERDUE:
+                    alerts.append(DeckAlert(table=row.table, deck=deck.deck, kind=kind,
+                                            raised_at=deck_clock.since + deck_clock.limit))
+    return alerts
+
+
+def current_alerts(*, casino: Casino, now: datetime, rows: list[TableRow] | None = None) -> list[DeckAlert]:
+    """Every deck alert in force at `now`, by table number: those the clocks and the decks at the tables raise,
+    computed from the rotation board (`rows`, read when not given) on each view — a deck put into suit and sequence
+    clears its alert at once, an overdue one is shown without waiting for the scheduled job, which only notifies —
+    and the kept ones an event raised (a wrong count, shuffler decks not alternated)."""
+    rows = rows if rows is not None else rotation_board(casino=casino, now=now)
+    kept = list(open_alerts(casino=casino).exclude(kind__in=COMPUTED_KINDS))
+    return sorted(due_alerts(rows=rows) + kept, key=lambda a: (a.table.number, a.raised_at or now))
 
 
 def decks_in_storage(*, casino: Casino) -> QuerySet[Deck]:

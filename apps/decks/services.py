@@ -25,7 +25,7 @@ from .models import (
     DeckStatus,
     RoundDeck,
 )
-from .selectors import ClockState, alternation_breaks, rotation_board
+from .selectors import alternation_breaks, due_alerts, rotation_board
 
 FULL_DECK = 52
 #: Who may record each event. 14.4(b): inspected by the dealer, verified by the floorperson or supervisor;
@@ -189,28 +189,22 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
 
 @transaction.atomic
 def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple[int, int]:
-    """Raise an alert for every overdue clock and every open table short of two decks; clear the rest.
+    """Keep the alert rows in step with the board (the pages compute the clock alerts themselves, selectors
+    .current_alerts): raise a row for every overdue clock and every open table short of two decks; clear the rest.
 
     At a shuffler table, the last two rounds dealt from the same deck (or the last round without a deck)
     raise an alternation alert (14.2(d)3). Run every minute by Celery beat; idempotent (one open alert per
     table, deck and kind). Wrong-count alerts stay until a supervisor clears them. Returns (raised, cleared).
     """
     now = now or timezone.now()
-    wanted: set[tuple[int, int | None, str]] = set()
-    for row in rotation_board(casino=casino, now=now):
-        if not row.has_two_decks:
-            wanted.add((row.table.pk, None, AlertKind.TWO_DECKS))
+    rows = rotation_board(casino=casino, now=now)
+    wanted: set[tuple[int, int | None, str]] = {(a.table_id, a.deck_id, a.kind) for a in due_alerts(rows=rows)}
+    for row in rows:
         last_two = list(row.table.rounds.order_by("-started_at", "-pk")[:2])
         if row.table.uses_automated_shuffler and last_two:
             since = last_two[-1].started_at
             if any(b.round_id == last_two[0].pk for b in alternation_breaks(table=row.table, since=since)):
                 wanted.add((row.table.pk, None, AlertKind.ALTERNATION))
-        for deck_row in row.decks:
-            for name, kind in (("sort", AlertKind.SORT_OVERDUE), ("change", AlertKind.CHANGE_OVERDUE),
-                               ("count", AlertKind.COUNT_OVERDUE)):
-                deck_clock = getattr(deck_row, name)
-                if deck_clock is not None and deck_clock.state == ClockState.OVERDUE:
-                    wanted.add((row.table.pk, deck_row.deck.pk, kind))
     open_alerts = {(a.table_id, a.deck_id, a.kind): a for a in DeckAlert.objects.select_for_update()
                    .filter(table__casino=casino, cleared_at=None).exclude(kind=AlertKind.WRONG_COUNT)}
     cleared = 0

@@ -10,7 +10,7 @@ from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
 from .models import Deck, DeckDistribution
-from .selectors import decks_in_storage, open_alerts, propose_distribution, rotation_board
+from .selectors import current_alerts, decks_in_storage, propose_distribution, rotation_board
 from .services import assign_deck, distribute_decks, receive_deck, record_deck_event
 
 
@@ -19,7 +19,8 @@ def board(request):
     """Rotation board (full page or, for htmx polling, the board fragment, which says when it was read). A deck's
     event form being filled in is kept as typed across the refresh (hx-preserve in decks/_board.html)."""
     casino, now = request.user.casino, timezone.now()
-    context = {"rows": rotation_board(casino=casino, now=now), "alerts": open_alerts(casino=casino),
+    rows = rotation_board(casino=casino, now=now)
+    context = {"rows": rows, "alerts": current_alerts(casino=casino, now=now, rows=rows),
                "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"),  # the casino's clock
                "storage": decks_in_storage(casino=casino), "event_form": DeckEventForm(),
                "receive_form": ReceiveDeckForm(),

@@ -4,12 +4,13 @@ from datetime import date
 from decimal import Decimal
 
 from django.db.models import DecimalField, OuterRef, QuerySet, Subquery, Sum
+from django.utils import timezone
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.badbeat.selectors import contributions_of_day, jackpot_of, open_notifications, pending_claims
 from apps.casinos.models import Casino
 from apps.decks.models import DeckAlert
-from apps.decks.selectors import open_alerts
+from apps.decks.selectors import current_alerts
 from apps.rake.selectors import rake_by_table_id, rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.selectors import rounds_by_table
@@ -50,7 +51,7 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
         jackpot=jackpot_of(casino=casino),
         pending_claims=list(pending_claims(casino=casino)),
         payouts_to_deliver=list(open_notifications(casino=casino)),
-        deck_alerts=list(open_alerts(casino=casino)),
+        deck_alerts=current_alerts(casino=casino, now=timezone.now()),
     )
 
 
