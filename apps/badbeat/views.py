@@ -164,11 +164,12 @@ def claim_detail(request, pk: int):
     verify_form = VerifyForm(request.POST if action == "verify" else None, auto_id="verify-%s")
     reject_form = RejectForm(request.POST if action == "reject" else None, auto_id="reject-%s")
     payout_form = PayoutForm(request.POST if action == "payout" else None, casino=casino)
+    posted = {"verify": verify_form, "reject": reject_form, "payout": payout_form}.get(action)
     if request.method == "POST":
         needed = CLAIM_ACTIONS.get(action)
         if needed is None or not request.user.has_perm(needed, claim.jackpot):
             raise PermissionDenied
-        form = {"verify": verify_form, "reject": reject_form, "payout": payout_form}[action]
+        form = posted
         if form.is_valid():
             try:
                 with transaction.atomic():
@@ -183,7 +184,6 @@ def claim_detail(request, pk: int):
         claim.refresh_from_db()
     may_verify = request.user.has_perm("badbeat.verify_claim", claim.jackpot) and claim.status == ClaimStatus.PENDING
     may_pay = request.user.has_perm("badbeat.record_payout", claim.jackpot) and claim.status == ClaimStatus.VERIFIED
-    posted = {"verify": verify_form, "reject": reject_form, "payout": payout_form}.get(action)
     shown = may_pay if action == "payout" else may_verify
     error = None
     if posted is not None and not shown:  # the form is gone from the page: say why here

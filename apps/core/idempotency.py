@@ -167,13 +167,13 @@ _CLAIM_SQL = """
     SELECT (SELECT taken FROM lock), (SELECT id FROM claimed)"""
 
 
-def _claim_in_transaction(request, key: str) -> IdempotencyKey | None:
-    """PostgreSQL, inside the request's transaction: this request's claim of `key` (a new row), or None when the user
-    has a live row for the key made by an earlier request, whose row is then `_earlier`. Raises KeyInUse while a
-    concurrent request holds the key."""
+def _claim_in_transaction(request, key: str, print_: str) -> IdempotencyKey | None:
+    """PostgreSQL, inside the request's transaction: this request's claim of `key` (a new row, with the request's
+    fingerprint `print_`), or None when the user has a live row for the key, made by an earlier request. Raises
+    KeyInUse while a concurrent request holds the key."""
     from django.db import connection
 
-    now, user, print_ = timezone.now(), request.user, fingerprint(request)
+    now, user = timezone.now(), request.user
     with connection.cursor() as cursor:
         cursor.execute(_CLAIM_SQL, {
             "space": CLAIM_LOCK_SPACE, "lock_key": f"{user.pk}:{key}", "user": user.pk, "key": key,
@@ -206,12 +206,13 @@ def _run_and_store(record: IdempotencyKey, run) -> Response:
 
 def _run_in_transaction(request, key: str, run) -> Response:
     """PostgreSQL: claim, run and store in the request's one transaction (the module's docstring)."""
+    print_ = fingerprint(request)
     try:
         with transaction.atomic():
-            record = _claim_in_transaction(request, key)
+            record = _claim_in_transaction(request, key, print_)
             if record is None:  # a live row for the key, made by an earlier request
                 record = IdempotencyKey.objects.get(user=request.user, key=key)
-                if record.fingerprint != fingerprint(request):
+                if record.fingerprint != print_:
                     raise KeyReused()
                 if record.completed_at is not None:
                     return _replay(record)

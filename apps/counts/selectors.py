@@ -100,11 +100,15 @@ class FormMatch:
         return sorted(self.serials - self.originals - self.duplicates)
 
 
-def match_forms(*, casino: Casino, gaming_day: date) -> FormMatch:
-    forms = list(forms_for_gaming_day(casino=casino, gaming_day=gaming_day))
+def _matched(forms: list[BadBeatCount]) -> FormMatch:
+    """The serials of `forms` (their receipts prefetched) whose original and whose duplicate were received."""
     parts = {(f.serial_number, r.part) for f in forms for r in f.receipts.all()}
     return FormMatch(forms=forms, originals={s for s, p in parts if p == FormPart.ORIGINAL},
                      duplicates={s for s, p in parts if p == FormPart.DUPLICATE})
+
+
+def match_forms(*, casino: Casino, gaming_day: date) -> FormMatch:
+    return _matched(list(forms_for_gaming_day(casino=casino, gaming_day=gaming_day)))
 
 
 @dataclass
@@ -186,10 +190,9 @@ def reconciliation_days(*, casino: Casino, days: list[date]) -> list[dict]:
         forms.setdefault(form.gaming_day, []).append(form)
     out = []
     for day in days:
-        parts = {(f.serial_number, r.part) for f in forms.get(day, []) for r in f.receipts.all()}
-        out.append({"gaming_day": day, "forms": len(forms.get(day, [])),
-                    "originals": len({s for s, p in parts if p == FormPart.ORIGINAL}),
-                    "duplicates": len({s for s, p in parts if p == FormPart.DUPLICATE}), "reconciliation": recs.get(day)})
+        match = _matched(forms.get(day, []))
+        out.append({"gaming_day": day, "forms": len(match.forms), "originals": len(match.originals),
+                    "duplicates": len(match.duplicates), "reconciliation": recs.get(day)})
     return out
 
 

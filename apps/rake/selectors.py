@@ -71,15 +71,14 @@ def rake_by_table_id(*, casino: Casino, gaming_day: date) -> dict[int, Decimal]:
 def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
     """Each table's kept rake of the gaming day by hour and game (TableHourRake) against the RakeRecord rows of the
     day: one sentence per difference, empty when they agree (14.14)."""
-    derived = {(r["table__number"], r["hour"], r["round_of_play__game"], r["round_of_play__betting_structure"]):
-               (r["n"], r["basis"], r["amount"]) for r in (
+    derived = {(r["table__number"], r["hour"].astimezone(UTC), r["round_of_play__game"],
+                r["round_of_play__betting_structure"]): (r["n"], r["basis"], r["amount"]) for r in (
         RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
         .annotate(hour=TruncHour("round_of_play__started_at", tzinfo=UTC))
         .values("table__number", "hour", "round_of_play__game", "round_of_play__betting_structure")
         .annotate(n=Count("pk"), basis=Sum("basis"), amount=Sum("amount")).order_by())}
     kept = {(t.table.number, t.hour.astimezone(UTC), t.game, t.betting_structure): (t.rounds, t.basis, t.amount)
             for t in _hour_totals(casino, gaming_day).select_related("table")}
-    derived = {(n, hour.astimezone(UTC), game, structure): v for (n, hour, game, structure), v in derived.items()}
     return total_differences(kept, derived, lambda key, k, d: (
         f"Rake at table {key[0]} on {gaming_day:%Y-%m-%d}, hour {key[1]:%H:00} UTC, {key[2]}"
         f"{' ' + key[3] if key[3] else ''} (records, basis, rake): kept {k}, records say {d}."))
