@@ -10,7 +10,7 @@ from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.badbeat.selectors import contributions_of_day, jackpot_of, open_notifications, pending_claims
 from apps.casinos.models import Casino
 from apps.decks.models import DeckAlert
-from apps.decks.selectors import current_alerts
+from apps.decks.selectors import current_alerts, rotation_board
 from apps.rake.selectors import rake_by_table_id, rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.selectors import rounds_by_table
@@ -38,7 +38,9 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
     of the day's rounds."""
     rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
     rake = rake_by_table_id(casino=casino, gaming_day=gaming_day)
-    open_tables = list(PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))
+    now = timezone.now()
+    board = rotation_board(casino=casino, now=now)  # the open tables by number, with their decks and clocks
+    open_tables = [row.table for row in board]
     for table in open_tables:
         table.rounds_today = rounds[table.pk].rounds if table.pk in rounds else 0
         table.rake_today = rake.get(table.pk, ZERO)
@@ -51,7 +53,7 @@ def floor_summary(*, casino: Casino, gaming_day: date) -> FloorSummary:
         jackpot=jackpot_of(casino=casino),
         pending_claims=list(pending_claims(casino=casino)),
         payouts_to_deliver=list(open_notifications(casino=casino)),
-        deck_alerts=current_alerts(casino=casino, now=timezone.now()),
+        deck_alerts=current_alerts(casino=casino, now=now, rows=board),
     )
 
 
