@@ -89,6 +89,11 @@ WSGI_APPLICATION = "pokerroom.wsgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# A worker keeps its database connection between requests (seconds; 0 opens one a request): a new PostgreSQL
+# connection costs a server process and its authentication, several milliseconds on every request. A connection
+# found broken is replaced before the request uses it (CONN_HEALTH_CHECKS).
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Production connects (DATABASE_URL) as a role that owns nothing and may only read and add the append-only records;
 # `migrate` runs as the owner (DATABASE_URL=$MIGRATION_DATABASE_URL) and then grants this role its privileges
 # (apps/core/database_roles.py; README, "Database roles"). Unset (the demo), nothing is granted.
