@@ -196,7 +196,7 @@ def test_the_display_shows_the_host_pool_and_suspended(client, at_site, staff):
     assert "NJ Bad Beat — multi-casino" in partial and "SUSPENDED" in partial
     apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "pool": "250.00"}, now=timezone.now())
     partial = client.get("/jackpot/display/", HTTP_HX_REQUEST="true").content.decode()
-    assert "$250.00" in partial and "SUSPENDED" not in partial
+    assert '$250<span class="cents">.00</span>' in partial and "SUSPENDED" not in partial  # whole dollars, small cents
 
 
 @pytest.mark.parametrize("url", ["/multicasino/", "/multicasino/posting/", "/multicasino/nj/contributions.csv"])

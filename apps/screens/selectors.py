@@ -1,0 +1,129 @@
+"""Reads of the room's screens: a display link from its token, the links of a casino, and the games-and-seats board
+(N.J.A.C. 13:69F-14.18: the games being offered, their minimum/maximum wagers, the vacant seats at each table)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+
+from django.core import signing
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+
+from apps.casinos.models import Casino
+from apps.rounds.selectors import seats_seen
+from apps.tables.models import BettingStructure, Game, GamePosting, PokerTable
+from apps.tables.selectors import tables_of
+
+from .models import DisplayLink
+
+#: Salt of the display links' signatures: a signature made for anything else of the project never opens a screen.
+TOKEN_SALT = "apps.screens.display-link"
+
+
+def token_for(link: DisplayLink) -> str:
+    """The token of a link's URL: its id and secret, signed with the project's key (django.core.signing, salted).
+    The same for the link's whole life; revoking the link, not the token, ends it."""
+    return signing.Signer(salt=TOKEN_SALT).sign(f"{link.pk}.{link.secret}")
+
+
+def screen_path(link: DisplayLink) -> str:
+    """The path that opens the link's screen, /screens/<token>/."""
+    return reverse("screens:screen", kwargs={"token": token_for(link)})
+
+
+class TokenProblem(StrEnum):
+    INVALID = "invalid"  # not signed by us, or no such link, or not its secret
+    REVOKED = "revoked"
+
+
+@dataclass(frozen=True)
+class TokenCheck:
+    """A token read: the link it opens (None when invalid) and what is wrong with it (None when it opens a screen)."""
+
+    link: DisplayLink | None
+    problem: TokenProblem | None
+
+
+def link_from_token(token: str) -> TokenCheck:
+    """The display link a token opens. INVALID: the signature is not ours (tampered, another salt, another key), or
+    no link has that id, or the secret is not the link's (compared in constant time). REVOKED: the link's row says
+    it was revoked — checked on every request, so a revocation takes effect at the screen's next poll."""
+    try:
+        value = signing.Signer(salt=TOKEN_SALT).unsign(token)
+    except signing.BadSignature:
+        return TokenCheck(None, TokenProblem.INVALID)
+    pk, _, secret = value.partition(".")
+    if not pk.isascii() or not pk.isdigit() or len(pk) > 18:
+        return TokenCheck(None, TokenProblem.INVALID)
+    link = DisplayLink.objects.select_related("casino").filter(pk=int(pk)).first()
+    if link is None or not constant_time_compare(secret, link.secret):
+        return TokenCheck(None, TokenProblem.INVALID)
+    return TokenCheck(link, TokenProblem.REVOKED if link.revoked_at else None)
+
+
+def links_of(*, casino: Casino) -> QuerySet[DisplayLink]:
+    """The casino's display links, newest first (keyset pages on the id), with who issued and revoked them."""
+    return DisplayLink.objects.filter(casino=casino).select_related("issued_by", "revoked_by").order_by("-id")
+
+
+# --- the games-and-seats board (14.18) --------------------------------------------------------------------------------
+
+_STRUCTURE = {BettingStructure.NO_LIMIT: "no limit", BettingStructure.POT_LIMIT: "pot limit",
+              BettingStructure.FIXED_LIMIT: "fixed limit"}
+
+
+def dollars(value: Decimal) -> str:
+    """An amount of a posted limit as a board shows it: whole dollars without cents ($2, $1,000), else with them
+    ($0.50)."""
+    return f"${value:,.0f}" if value == value.to_integral_value() else f"${value:,.2f}"
+
+
+def limits_of(posting: GamePosting) -> str:
+    """A posted game's limits (14.17) in short: "$1/$2 no limit" (blinds), "$20/$40 fixed limit" (minimum/maximum
+    wager), "minimum $5 no limit"."""
+    structure = _STRUCTURE[posting.betting_structure]
+    if posting.maximum_wager is not None:
+        return f"{dollars(posting.minimum_wager)}/{dollars(posting.maximum_wager)} {structure}"
+    if posting.big_blind:
+        return f"{dollars(posting.small_blind)}/{dollars(posting.big_blind)} {structure}"
+    return f"minimum {dollars(posting.minimum_wager)} {structure}"
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One open table on the board: its number, its game (or its rotation's name), its limits, the seats it offers
+    and how many the newest round reported taken — None when that round is too old to say (not known, never
+    guessed)."""
+
+    number: int
+    game: str
+    limits: str
+    seats: int
+    taken: int | None
+
+    @property
+    def vacant(self) -> int | None:
+        return None if self.taken is None else max(0, self.seats - self.taken)
+
+
+def _game_of(table: PokerTable) -> str:
+    return table.rotation_name if table.is_mixed else Game(table.game).label
+
+
+def games_board(*, casino: Casino, now: datetime) -> list[BoardRow]:
+    """Each open table of the casino by number (14.18): game or rotation, limits (a mixed table's distinct limits
+    in its rotation's order), seats offered, and seats taken by the newest round of play when it is recent
+    (rounds.selectors.seats_seen, SEATS_FRESH_FOR), else not known. Names of players are never read out of it.
+    Three queries whatever the number of tables."""
+    tables = list(tables_of(casino=casino, open_only=True).prefetch_related("rotation"))
+    seen = seats_seen(table_ids=[t.pk for t in tables], now=now)
+    rows = []
+    for table in tables:
+        limits = " · ".join(dict.fromkeys(limits_of(p) for p in table.posted_games()))
+        report = seen.get(table.pk)
+        rows.append(BoardRow(number=table.number, game=_game_of(table), limits=limits, seats=table.seats,
+                             taken=len(report.seats) if report is not None and report.current else None))
+    return rows
