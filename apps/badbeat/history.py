@@ -1,103 +1,66 @@
-"""The history of a bad beat claim, read from its pghistory event table (Claim is tracked with
-`@pghistory.track()`: a snapshot of the row at its insert and at each update, stamped by the HistoryMiddleware with
-the signed-in user and the URL). Read-only: who changed what, when, from what to what (N.J.A.C. 13:69F-14.19(i))."""
+"""The history tabs of the bad beat records (apps.core.history): a claim with its payout, on the claim page, and the
+rule changes, on the posted rules page — who changed what, when, from what to what, from their pghistory events
+(N.J.A.C. 13:69F-14.19(i), (j), (q)). Read-only."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-from decimal import Decimal
+from apps.casinos.models import Casino
+from apps.core.history import Source
 
-from django.utils import timezone
-
-from apps.casinos.models import User
-
-from .models import Claim, ClaimStatus
+from .models import Claim, Jackpot, Payout, RuleChange
 
 #: The claim's columns shown in its history, in this order, with their labels.
-FIELDS = {
+CLAIM_FIELDS = {
     "status": "Status", "payout_amount": "Payout amount", "decided_by": "Decided by", "decided_at": "Decided at",
     "decision_note": "Note", "seat": "Losing seat", "losing_hand": "Losing hand", "losing_cards": "Losing cards",
     "winning_hand": "Winning hand", "winning_cards": "Winning cards", "evaluation": "Engine's verdict",
     "opened_by": "Opened by",
 }
-_PEOPLE = ("decided_by", "opened_by")
+#: The payout's columns (a payout is append-only: its one event is its recording, 14.19(i)2, (j)).
+PAYOUT_FIELDS = {
+    "amount": "Amount", "debited": "Paid from", "method": "Paid in", "location": "Where", "delivered_by": "Delivered by",
+    "recorded_by": "Recorded by", "gaming_day": "Gaming day",
+}
+#: A rule change's columns: its notice, what it changes, when, and what became of it (14.19(q)).
+RULE_CHANGE_FIELDS = {
+    "summary": "Notice", "changes": "Changes", "effective_at": "Takes effect", "status": "Status",
+    "makes_qualifying_harder": "Makes qualifying harder", "proposed_by": "Proposed by", "applied_at": "In effect since",
+    "failure_reason": "Why it failed", "failed_at": "Failed at", "withdrawn_by": "Withdrawn by",
+    "withdrawn_at": "Withdrawn at",
+}
 
 
-@dataclass(frozen=True)
-class Change:
-    """One column changed by an event: its label, the value before and after, as shown to people."""
-
-    label: str
-    before: str
-    after: str
+def _verdict(evaluation: dict) -> str:
+    return "qualifies" if evaluation.get("qualifies") else "does not qualify"
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
-    """One event of a claim's history: when, by whom (or how, with no one signed in), what kind, what changed."""
-
-    at: datetime
-    who: str
-    what: str
-    changes: tuple[Change, ...]
+def _changes(changes: dict) -> str:
+    """A rule change's {field: new value} as posted: "minimum_pot: 25.00; qualifying_hand: straight_flush"."""
+    return "; ".join(f"{name.replace('_', ' ')}: {value}" for name, value in sorted(changes.items()))
 
 
-def _person(users: dict[int, User], pk) -> str:
-    if pk is None:
-        return "—"
-    user = users.get(pk)
-    return (user.get_full_name() or user.username) if user else f"user #{pk}"
+def _fund_names(casino_id: int) -> dict[int, str]:
+    return dict(Jackpot.objects.filter(casino_id=casino_id).values_list("pk", "name"))
 
 
-def _shown(name: str, value, users: dict[int, User]) -> str:
-    """A column's value as people read it: labels for choices, names for people, dollars and cents for money."""
-    if name in _PEOPLE:
-        return _person(users, value)
-    if value is None or value == "":
-        return "—"
-    if name == "status":
-        return ClaimStatus(value).label if value in ClaimStatus.values else str(value)
-    if name == "payout_amount":
-        return f"${Decimal(value):,.2f}"
-    if name == "decided_at":
-        return f"{timezone.localtime(value):%Y-%m-%d %H:%M:%S}"
-    if name == "evaluation":
-        return "qualifies" if (value or {}).get("qualifies") else "does not qualify"
-    return str(value)
+def claim_sources(*, claim: Claim) -> list[Source]:
+    """The claim's events (opened by the engine or a supervisor, verified, rejected, paid) and its payout's: for the
+    claim page's history tab, which those who may read the claim read (badbeat.view_claim)."""
+    funds = _fund_names(claim.jackpot.casino_id)
+    return [
+        Source(events=Claim.pgh_event_model.objects.filter(pgh_obj_id=claim.pk), fields=CLAIM_FIELDS, record="Claim",
+               created="Opened", formats={"evaluation": _verdict}),
+        Source(events=Payout.pgh_event_model.objects.filter(claim_id=claim.pk), fields=PAYOUT_FIELDS, record="Payout",
+               formats={"debited": lambda pk: funds.get(pk, f"#{pk}")}),
+    ]
 
 
-def _values(event) -> dict:
-    return {name: getattr(event, f"{name}_id" if name in _PEOPLE else name) for name in FIELDS}
-
-
-def claim_history(*, claim: Claim) -> list[HistoryEntry]:
-    """The claim's events, oldest first: its opening (the values it was opened with) and each later change (the
-    columns that changed, from what to what), each with the time and the signed-in user that made it (from the
-    pghistory context; "the system" when no one was signed in, e.g. the engine at a showdown or a scheduled job).
-    Empty where the events are not recorded (the demo's SQLite has no triggers)."""
-    events = list(Claim.pgh_event_model.objects.filter(pgh_obj_id=claim.pk).select_related("pgh_context")
-                  .order_by("pgh_created_at", "pgh_id"))
-    actors = {(e.pgh_context.metadata or {}).get("user") for e in events if e.pgh_context_id and e.pgh_context}
-    people = {v for e in events for v in (e.opened_by_id, e.decided_by_id)} | actors
-    users = User.objects.in_bulk([pk for pk in people if isinstance(pk, int)])
-    entries, previous = [], None
-    for event in events:
-        values = _values(event)
-        metadata = (event.pgh_context.metadata or {}) if event.pgh_context_id and event.pgh_context else {}
-        if metadata.get("user") is not None:
-            who = _person(users, metadata["user"])
-        else:
-            who = f"the system, no one signed in ({metadata['url']})" if metadata.get("url") else "the system"
-        if previous is None:
-            what = "Opened" if event.pgh_label == "insert" else "First recorded"
-            changes = tuple(Change(label, "", _shown(name, values[name], users)) for name, label in FIELDS.items()
-                            if values[name] not in (None, "", {}))
-        else:
-            what = "Changed"
-            shown = ((label, _shown(name, previous[name], users), _shown(name, values[name], users))
-                     for name, label in FIELDS.items() if values[name] != previous[name])
-            changes = tuple(Change(label, before, after) for label, before, after in shown if before != after)
-        previous = values
-        if changes or what != "Changed":
-            entries.append(HistoryEntry(at=event.pgh_created_at, who=who, what=what, changes=changes))
-    return entries
+def rule_change_sources(*, casino: Casino, change_id: int | None = None) -> list[Source]:
+    """The rule changes' events of the casino's payouts (or of the one change `change_id`): posted, withdrawn, put
+    into effect or failed, for the rules page's history tab (badbeat.view_jackpot, as the notices themselves)."""
+    funds = _fund_names(casino.pk)
+    events = RuleChange.pgh_event_model.objects.filter(jackpot_id__in=list(funds))
+    if change_id is not None:
+        events = events.filter(pgh_obj_id=change_id)
+    return [Source(events=events, fields=RULE_CHANGE_FIELDS, created="Notice posted",
+                   record=lambda e: f"Rule change #{e.pgh_obj_id} ({funds.get(e.jackpot_id, 'a payout')})",
+                   formats={"changes": _changes})]

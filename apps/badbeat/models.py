@@ -323,6 +323,7 @@ class PayoutLocation(models.TextChoices):
     CAGE = "cage", "At the cashiers' cage"
 
 
+@pghistory.track(pghistory.InsertEvent())  # append-only: its one event says who recorded it (the claim's history tab)
 class Payout(models.Model):
     """A bad beat payout delivered to the players (N.J.A.C. 13:69F-14.19(i)2, (j)); append-only.
 

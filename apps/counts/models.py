@@ -2,6 +2,7 @@
 daily reconciliation by accounting and the Master Game Report adjustments (N.J.A.C. 13:69F-14.19(d)-(h))."""
 from decimal import Decimal
 
+import pghistory
 import pgtrigger
 from django.conf import settings
 from django.db import models
@@ -30,6 +31,7 @@ class WitnessKind(models.TextChoices):
     CASHIER = "cashier", "Casino cage cashier (14.19(e))"
 
 
+@pghistory.track(pghistory.InsertEvent())  # append-only: its one event says who recorded it (the counts' history tab)
 class BadBeatCount(models.Model):
     """One count of a table's bad beat contributions, by any of the permitted methods; append-only.
 
@@ -97,6 +99,7 @@ class FormPart(models.TextChoices):
     DUPLICATE = "duplicate", "Duplicate (locked accounting box)"
 
 
+@pghistory.track(pghistory.InsertEvent())  # append-only: who received each part, in the form's history
 class FormReceipt(models.Model):
     """Accounting's receipt of one part of a form (14.19(g), (h)); append-only."""
 

@@ -4,6 +4,7 @@ from rest_framework import generics, serializers
 from apps.core.pagination import RoundsNewestFirst
 from apps.core.permissions import RulesPermission
 
+from .filters import RoundFilter
 from .models import Pot, PotAward, RoundOfPlay, RoundPlayer
 
 
@@ -42,13 +43,14 @@ class RoundOutput(serializers.ModelSerializer):
 
 class RoundListApi(generics.ListAPIView):
     """Rounds of play of the user's casino, newest first, in keyset pages (`?cursor=` from the `next` link,
-    `?limit=` up to 200)."""
+    `?limit=` up to 200), searched as the floor's round search page searches them (apps.rounds.filters.RoundFilter:
+    table, game, gaming day, time, player name, pot, hand shown, showdown, source)."""
 
     serializer_class = RoundOutput
     pagination_class = RoundsNewestFirst
     permission_classes = [RulesPermission]
     required_perm = "rounds.view_roundofplay"
-    filterset_fields = ["table", "gaming_day", "went_to_showdown", "source", "game"]
+    filterset_class = RoundFilter
 
     def get_queryset(self):
         return (RoundOfPlay.objects.filter(table__casino_id=self.request.user.casino_id)

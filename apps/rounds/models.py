@@ -110,6 +110,11 @@ class RoundPlayer(models.Model):
     class Meta:
         ordering = ["round_of_play", "seat"]
         constraints = [models.UniqueConstraint(fields=["round_of_play", "seat"], name="round_player_seat_unique")]
+        # The round search (apps.rounds.filters): the players who showed a hand, by category (the others have none).
+        # Its search by name uses round_player_name_prefix, on UPPER(name) text_pattern_ops, made on PostgreSQL only
+        # (migration 0009): an operator class Django cannot declare for SQLite, where the demo runs.
+        indexes = [models.Index(fields=["high_hand", "round_of_play"], name="round_player_high_hand",
+                                condition=~models.Q(high_hand=""))]
         triggers = [append_only]
 
     def __str__(self) -> str:

@@ -459,8 +459,9 @@ def test_14_19_i_the_history_tab_shows_who_changed_what_from_what_to_what(client
         page = response.content.decode()
         history = page[page.index('data-testid="history"'):]
         rows = history.split("<tr>")[2:]
-        assert "<td>Opened</td>" in rows[0] and "the system" in rows[0]  # by the engine
-        verified = next(r for r in rows if "Verified — payout pending" in r)
+        # newest first: the opening, by the engine, is the last row
+        assert "<td>Opened</td>" in rows[-1] and "the system" in rows[-1]
+        verified = next(r for r in rows if "→ Verified — payout pending" in r)
         assert supervisor.username in verified
         assert "Pending supervisor verification → Verified — payout pending" in verified
         assert "<strong>Payout amount</strong>: — → $11.00" in verified

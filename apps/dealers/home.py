@@ -1,0 +1,50 @@
+"""The dealer's home (/dealers/home/, where a dealer's sign-in lands): the table the dealer deals at now (from the
+planned rotation), its decks with their clocks and alerts, and a form to report an irregularity there."""
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+
+from apps.casinos.selectors import current_gaming_day
+from apps.core.policy import role_policy
+from apps.decks.forms import DeckEventForm
+from apps.decks.selectors import current_alerts, rotation_board
+from apps.irregularities.models import IrregularityKind
+from apps.irregularities.selectors import irregularities_for
+from apps.tables.models import PokerTable
+
+from .selectors import dealer_shift
+
+
+@role_policy(read="dealers.view_own_table")
+def dealer_home(request):
+    """The dealer's table now (the down under way in the rotation: the table and until when, or a break) and the next
+    downs; that table's decks with their 3 h, 6 h and 15 min clocks and the deck alerts in force there, as the
+    rotation board computes them (apps.decks.selectors: the same selector, on each view), each deck with its event
+    form; the irregularities reported at the table this gaming day and the form to report one (N.J.A.C. 13:69F-14.2,
+    14.6(e)4, 14.15). The forms post to the deck board's and the irregularities' own URLs and come back here (`next`).
+    An htmx poll gets the decks' part only, which says when it was read; a form being filled in is kept (hx-preserve).
+    For dealers (dealers.view_own_table)."""
+    casino, now = request.user.casino, timezone.now()
+    shift = dealer_shift(dealer=request.user, now=now)
+    table = shift.table
+    board = rotation_board(casino=casino, now=now)
+    row = next((r for r in board if table is not None and r.table.pk == table.pk), None)
+    alerts = [a for a in current_alerts(casino=casino, now=now, rows=board) if table is not None
+              and a.table_id == table.pk] if row is not None else []
+    context = {"shift": shift, "table": table, "row": row, "alerts": alerts, "event_form": DeckEventForm(),
+               "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S")}
+    if request.htmx:
+        response = render(request, "dealers/_home_decks.html", context)
+    else:
+        gaming_day = current_gaming_day(casino=casino)
+        reported = irregularities_for(casino=casino, gaming_day=gaming_day)
+        context |= {
+            "irregularities": list(reported.filter(table=table)[:20]) if table is not None else [],
+            "kinds": IrregularityKind.choices,
+            # with no table now, the dealer names one: the open tables
+            "tables": [] if table is not None else PokerTable.objects.filter(casino=casino, is_open=True)
+            .order_by("number"),
+            "may_report": request.user.has_perm("irregularities.add_irregularity")}
+        response = render(request, "dealers/home.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
