@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db.models import Count, Q, QuerySet, Sum
@@ -299,3 +299,63 @@ def contribution_days(*, casino: Casino):
     day): the ledger's history, paged by the caller."""
     return (GamingDayContributions.objects.filter(jackpot__casino=casino).select_related("jackpot")
             .order_by("-gaming_day", "jackpot_id"))
+
+
+@dataclass(frozen=True)
+class JackpotDay:
+    """One gaming day of a fund that holds its own money, Decimal dollars: the contributions taken (14.19(c)) and the
+    part of them set aside for the next payout (14.19(p)), the payouts debited to it (14.19(j)), what else moved in
+    or out (the reset reserve seeded after a payout, 14.19(p); transfers from or to a discontinued payout, 14.19(l)),
+    and its payout amount (`balance`) once the day's records are in."""
+
+    gaming_day: date
+    contributions: Decimal
+    to_reset: Decimal
+    payouts: Decimal
+    moved: Decimal
+    balance: Decimal
+
+
+def jackpot_days(*, jackpot: Jackpot, start: date, end: date) -> list[JackpotDay]:
+    """Each gaming day from `start` through `end` (inclusive, oldest first) of `jackpot` (not one funded from the
+    primary: it holds no money of its own, 14.19(m)2), for the chart of its amount over time.
+
+    The day's contributions come from its running total (GamingDayContributions, one row per day); payouts, reset
+    seeds and transfers are the few records dated from `start` on. The amount at the end of each day is walked back
+    from the kept balance (`jackpot.balance`, as read with `jackpot`): the balance less every change recorded after
+    that day. Bounded by the span, never a sum over all of history; `ledger` is the same arithmetic from the first
+    record. Five queries whatever the rounds."""
+    from apps.casinos.selectors import gaming_day_bounds, gaming_day_of
+
+    casino = jackpot.casino
+    since = gaming_day_bounds(casino=casino, gaming_day=start)[0]
+    changes: dict[date, list[Decimal]] = {}  # day -> [contributions, to_reset, payouts, moved]
+
+    def add(day: date, slot: int, amount: Decimal) -> None:
+        changes.setdefault(day, [ZERO, ZERO, ZERO, ZERO])[slot] += amount
+
+    for day, amount, to_reset in (jackpot.day_totals.filter(gaming_day__gte=start)
+                                  .values_list("gaming_day", "contributions", "to_reset")):
+        add(day, 0, amount)
+        add(day, 1, to_reset)
+    for row in (Payout.objects.filter(debited=jackpot, gaming_day__gte=start).values("gaming_day")
+                .annotate(total=Sum("amount")).order_by()):
+        add(row["gaming_day"], 2, row["total"])
+    for moved, sign in ((jackpot.reset_seeds.filter(created_at__gte=since), 1),
+                        (jackpot.transfers_in.filter(created_at__gte=since), 1),
+                        (jackpot.transfers_out.filter(created_at__gte=since), -1)):
+        for created_at, amount in moved.values_list("created_at", "amount"):
+            add(gaming_day_of(casino=casino, moment=created_at), 3, sign * amount)
+
+    def net(figures: list[Decimal]) -> Decimal:
+        contributions, to_reset, payouts, moved = figures
+        return contributions - to_reset - payouts + moved
+
+    after = sum((net(f) for day, f in changes.items() if day > end), ZERO)
+    days, balance = [], jackpot.balance - after
+    for offset in range((end - start).days, -1, -1):  # newest first, walking back
+        day = start + timedelta(days=offset)
+        figures = changes.get(day, [ZERO, ZERO, ZERO, ZERO])
+        days.append(JackpotDay(day, *figures, balance=balance))
+        balance -= net(figures)
+    return days[::-1]

@@ -216,3 +216,36 @@ def ledger_check(*, casino: Casino, gaming_day: date) -> list[str]:
     for check in (round_problems, rake_problems, contribution_problems):
         problems += check(casino=casino, gaming_day=gaming_day)
     return problems
+
+
+@dataclass(frozen=True)
+class CountDay:
+    """One gaming day of the casino's bad beat money, Decimal dollars: the contributions recorded (14.19(c)), what
+    the day's counts of the boxes, containers and forms found (14.19(d)-(f)), what those counts expected (the
+    contributions since each table's previous count) and their variance (counted less expected)."""
+
+    gaming_day: date
+    contributions: Decimal
+    counted: Decimal
+    expected: Decimal
+    variance: Decimal
+
+
+def contributions_against_counts(*, casino: Casino, start: date, end: date) -> list[CountDay]:
+    """Every gaming day from `start` through `end` (inclusive, oldest first): the casino's contributions from the
+    jackpots' running totals by day (GamingDayContributions) against its counts of the day (BadBeatCount, a few per
+    table and day, read by their gaming-day index). Two grouped queries bounded by the span, whatever the rounds."""
+    from datetime import timedelta
+
+    from apps.badbeat.models import GamingDayContributions
+
+    days = {start + timedelta(days=i): [ZERO, ZERO, ZERO, ZERO] for i in range((end - start).days + 1)}
+    for row in (GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day__gte=start,
+                                                      gaming_day__lte=end)
+                .values("gaming_day").annotate(total=Sum("contributions")).order_by()):
+        days[row["gaming_day"]][0] = row["total"]
+    for row in (BadBeatCount.objects.filter(casino=casino, gaming_day__gte=start, gaming_day__lte=end)
+                .values("gaming_day").annotate(counted=Sum("amount"), expected=Sum("expected"),
+                                               variance=Sum("variance")).order_by()):
+        days[row["gaming_day"]][1:] = [row["counted"], row["expected"], row["variance"]]
+    return [CountDay(day, *figures) for day, figures in days.items()]

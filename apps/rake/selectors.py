@@ -1,4 +1,5 @@
 """Reads about rake."""
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
@@ -130,3 +131,59 @@ def rake_records_for_export(*, casino: Casino, gaming_day: date):
             .values_list("gaming_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
                          "round_of_play_id", "round_of_play__started_at", "basis", "percentage", "maximum", "amount",
                          "explanation").iterator(chunk_size=2000))
+
+
+@dataclass(frozen=True)
+class RakeOverDays:
+    """Rake taken from pots (14.14) over a span of gaming days, Decimal dollars, for the revenue page's charts:
+    `days` every gaming day of the span oldest first (0.00 for a day with none), `weeks` the days summed by week
+    (keyed by the week's Monday; the first and last weeks may be partial), `tables` (table number, rounds settled,
+    rake) over the span by table number. Time charges (14.14(b)3) are not in these figures."""
+
+    start: date
+    end: date
+    days: list[tuple[date, Decimal]]
+    weeks: list[tuple[date, Decimal]]
+    tables: list[tuple[int, int, Decimal]]
+
+
+def rake_over_days(*, casino: Casino, start: date, end: date) -> RakeOverDays:
+    """The casino's rake from pots from gaming day `start` through `end` (inclusive), by day, week and table: one
+    grouped query on the tables' running totals by hour (TableHourRake, index rake_hour_total_by_day), at most
+    days × tables rows whatever the rounds of play."""
+    rows = list(TableHourRake.objects.filter(table__casino=casino, gaming_day__gte=start, gaming_day__lte=end)
+                .values("gaming_day", "table__number").annotate(rounds=Sum("rounds"), rake=Sum("amount"))
+                .order_by("gaming_day", "table__number"))
+    zero = Decimal("0.00")
+    by_day: dict[date, Decimal] = {start + timedelta(days=i): zero for i in range((end - start).days + 1)}
+    by_table: dict[int, list] = {}
+    for row in rows:
+        by_day[row["gaming_day"]] += row["rake"]
+        table = by_table.setdefault(row["table__number"], [0, zero])
+        table[0] += row["rounds"]
+        table[1] += row["rake"]
+    by_week: dict[date, Decimal] = {}
+    for day, amount in by_day.items():
+        monday = day - timedelta(days=day.weekday())
+        by_week[monday] = by_week.get(monday, zero) + amount
+    return RakeOverDays(start=start, end=end, days=list(by_day.items()), weeks=list(by_week.items()),
+                        tables=[(number, rounds, rake) for number, (rounds, rake) in sorted(by_table.items())])
+
+
+def rounds_per_hour_by_table(*, casino: Casino, gaming_day: date) -> tuple[list[datetime], dict[int, list[int]]]:
+    """The real hours of a gaming day (aware, local, as `rake_by_hour` gives them) and, for each table number with a
+    round settled that day, the rounds settled in each of those hours (one rake record per settled round, 14.14):
+    one grouped query on the running totals by hour (TableHourRake), whatever the rounds."""
+    from apps.casinos.selectors import gaming_day_bounds
+
+    start, end = (moment.astimezone(UTC) for moment in gaming_day_bounds(casino=casino, gaming_day=gaming_day))
+    hours = [start + timedelta(hours=h) for h in range(int((end - start).total_seconds() // 3600))]
+    index = {hour: i for i, hour in enumerate(hours)}
+    tables: dict[int, list[int]] = {}
+    for row in (_hour_totals(casino, gaming_day).values("table__number", "hour").annotate(rounds=Sum("rounds"))
+                .order_by("table__number")):
+        counts = tables.setdefault(row["table__number"], [0] * len(hours))
+        at = index.get(row["hour"].astimezone(UTC))
+        if at is not None:
+            counts[at] += row["rounds"]
+    return [h.astimezone(casino.zone) for h in hours], tables

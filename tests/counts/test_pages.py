@@ -111,7 +111,9 @@ def test_14_19_h_the_reconciliation_screen_reads_its_fourteen_days_at_once(clien
         page = client.get("/accounting/reconciliation/")
     assert page.status_code == 200
     sql = [q["sql"] for q in queries.captured_queries]
-    assert len([q for q in sql if 'FROM "counts_badbeatcount"' in q]) == 1  # the forms of the fourteen days
+    counts = [q for q in sql if 'FROM "counts_badbeatcount"' in q]
+    assert len([q for q in counts if '"serial_number" IS NOT NULL' in q]) == 1  # the forms of the fourteen days
+    assert len(counts) == 2  # and the chart's counts of its span, in one grouped query (tests/counts/test_charts.py)
     assert len([q for q in sql if 'FROM "counts_formreceipt"' in q]) == 1  # and the parts received of them
     row = next(r for r in page.context["rows"] if r["gaming_day"] == day_with_form.gaming_day)
     assert (row["forms"], row["originals"], row["duplicates"]) == (1, 1, 0)
