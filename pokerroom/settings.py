@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",  # the form templates of Django, found by FORM_RENDERER (TemplatesSetting) beside ours
     "rest_framework",
     "knox",
     "axes",
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "apps.multicasino",
     "apps.feed",
     "apps.floor",
+    "apps.screens",
 ]
 
 MIDDLEWARE = [
@@ -85,6 +87,10 @@ TEMPLATES = [
         },
     },
 ]
+# Every form printed as {{ form }} (or field by field with as_field_group) shows a summary of its errors at the top,
+# each linked to its field by label, and each error beside its field, the input marked aria-invalid and described by
+# it: templates/forms/ and templates/includes/form_errors.html (apps.core.forms.FormRenderer).
+FORM_RENDERER = "apps.core.forms.FormRenderer"
 WSGI_APPLICATION = "pokerroom.wsgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
@@ -187,6 +193,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our static files, no CDN
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # no deep links: Swagger UI puts each one inside its operation's button (a link in a button, which a keyboard or a
+    # screen reader cannot reach on its own: axe-core's nested-interactive, tests/browser/test_accessibility.py)
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "PayoutMethodEnum": "apps.badbeat.models.PayoutMethod",

@@ -50,6 +50,7 @@ urlpatterns = [
     path("dealers/", include("apps.dealers.urls")),
     path("jackpot/", include("apps.badbeat.urls")),
     path("multicasino/", include("apps.multicasino.urls")),
+    path("screens/", include("apps.screens.urls")),
     path("", include("apps.counts.urls")),
     path("home/", home, name="home"),
     path("accounts/login/", public("The sign-in page.")(auth_views.LoginView.as_view()), name="login"),

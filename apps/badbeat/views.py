@@ -1,24 +1,29 @@
 """Bad beat pages: the room's display, the posted rules, claims and their verification, payouts and the
 accounting display adjustment (N.J.A.C. 13:69F-14.19)."""
 from datetime import timedelta
+from functools import wraps
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
+from apps.core.history import history_page, history_response, is_history_tab, requested_record, tabs
 from apps.core.pagination import keyset_page
 from apps.core.policy import role_policy
-from apps.core.views import add_domain_error
+from apps.core.rotation import STOP_POLLING, tick_of
+from apps.core.views import add_domain_error, may_access
 from apps.rounds.models import RoundOfPlay
 
 from . import services
+from .display import jackpot_screen
 from .forms import DisplayAdjustmentForm, OpenClaimForm, PayoutForm, RejectForm, RuleChangeForm, VerifyForm
-from .history import claim_history
+from .history import claim_sources, rule_change_sources
 from .models import Claim, ClaimStatus, RuleChange, RuleChangeStatus
 from .previews import payment_preview, verification_preview, written_fingerprint
 from .selectors import (
@@ -31,18 +36,38 @@ from .selectors import (
     round_seats,
     rule_history,
 )
-from .shared import shared_payout_system
 
 
+def _poll_keeps_to_the_screen(view):
+    """A poll of the staff display (htmx) by a browser whose session has ended, or whose user may no longer read the
+    display, is answered with a notice in place of the panels and stops polling (STOP_POLLING), never with the
+    sign-in page swapped into the screen or a stale amount left up (14.19(k)2). A page load goes on to the view's
+    role policy as always (sign in, or 403). Keeps the view's declared policy (functools.wraps copies it)."""
+    @wraps(view)
+    def guarded(request, *args, **kwargs):
+        if request.htmx and not may_access(request.user, "badbeat.view_jackpot"):
+            signed_in = request.user.is_authenticated
+            response = render(request, "screens/_stopped.html", {
+                "heading": "This display stopped" if signed_in else "Signed out: this display stopped",
+                "message": ("The jackpot display is not for this account's role." if signed_in else
+                            "The staff session of this screen ended. Sign in again, or open the screen with a "
+                            "display link, which needs no sign-in.")}, status=STOP_POLLING)
+            patch_vary_headers(response, ("HX-Request",))
+            return response
+        return view(request, *args, **kwargs)
+    return guarded
+
+
+@_poll_keeps_to_the_screen
 @role_policy(read="badbeat.view_jackpot")
 def display(request):
-    """The jackpot display for the room's screens: large type, refreshed every two seconds by htmx; shows
-    "payout pending" as soon as a claim is verified (14.19(i)1) and the posted notices of changes (14.19(q))."""
-    casino = request.user.casino
-    system = shared_payout_system()
-    extras = system.display_panels(casino=casino) if system else []
-    context = {"rows": display_rows(casino=casino, gaming_day=current_gaming_day(casino=casino)), "casino": casino,
-               "extras": extras}
+    """The jackpot display for the room's screens, at a staff session (display links open the same screen with no
+    session: apps.screens): large type, whole dollars, refreshed every two seconds by htmx; shows "payout pending"
+    as soon as a claim is verified (14.19(i)1), the qualifying requirements and shares (14.19(b)3) and the posted
+    notices of changes (14.19(q)); fits the screen, turning pages when more payouts are offered (apps.badbeat.display).
+    A poll after the session ended stops with a notice (_poll_keeps_to_the_screen)."""
+    context = jackpot_screen(casino=request.user.casino, tick=tick_of(request)) | {
+        "poll_url": reverse("badbeat:display")}
     response = render(request, "badbeat/_display.html" if request.htmx else "badbeat/display.html", context)
     patch_vary_headers(response, ("HX-Request",))
     return response
@@ -80,8 +105,13 @@ FAILED_NOTICE_DAYS = 7
 def _rules_page(request, *, form, status: int, error: str | None = None):
     """The posted rules page: each payout's rules, the notices and their history (scheduled changes with a
     withdraw button for those who may propose one; failed ones with their reason) and, for supervisors and
-    administrators, a notice of the changes that failed to take effect lately (14.19(q))."""
+    administrators, a notice of the changes that failed to take effect lately (14.19(q)). `?tab=history` (with
+    `&change=ID`, one notice's) shows the rule changes' history: who changed what, when, from what to what."""
     casino = request.user.casino
+    if is_history_tab(request):  # who posted, withdrew or put into effect each notice, from what to what
+        return history_response(
+            request, title="Bad beat payout rules", record_label="Rules", what="the notices of rule changes",
+            sources=rule_change_sources(casino=casino, change_id=requested_record(request, "change")))
     jackpots = list(live_jackpots(casino=casino).select_related("primary"))
     history = list(rule_history(casino=casino).select_related("withdrawn_by")[:50])
     since = timezone.now() - timedelta(days=FAILED_NOTICE_DAYS)
@@ -89,7 +119,8 @@ def _rules_page(request, *, form, status: int, error: str | None = None):
     return render(request, "badbeat/rules.html", {
         "jackpots": [(j, payable_amount(jackpot=j)) for j in jackpots], "notices": posted_notices(casino=casino),
         "history": history, "form": form, "may_change": form is not None, "failed": failed if form else [],
-        "withdraw_error": error, "reads_balance": request.user.has_perm("badbeat.view_balance")}, status=status)
+        "withdraw_error": error, "reads_balance": request.user.has_perm("badbeat.view_balance"),
+        "tabs": tabs(request, "Rules", path=reverse("badbeat:rules"))}, status=status)
 
 
 @role_policy(write="badbeat.change_rules")
@@ -189,7 +220,7 @@ def claim_detail(request, pk: int):
     if posted is not None and not shown:  # the form is gone from the page: say why here
         error = " ".join(posted.non_field_errors()) or (
             f"Nothing was written: this claim is {claim.get_status_display().lower()}.")
-    history_tab = request.method == "GET" and request.GET.get("tab") == "history"
+    history_tab = is_history_tab(request)
     board, seats = round_seats(round_of_play=claim.round_of_play)
     return render(request, "badbeat/claim.html", {
         "claim": claim, "seats": seats, "board": " ".join(map(str, board)),
@@ -198,8 +229,8 @@ def claim_detail(request, pk: int):
         "may_verify": may_verify, "may_pay": may_pay,
         "verify_preview": verification_preview(claim=claim) if may_verify and not history_tab else None,
         "payment_preview": payment_preview(claim=claim) if may_pay and not history_tab else None,
-        "tab": "history" if history_tab else "claim",
-        "history": claim_history(claim=claim) if history_tab else None,
+        "tab": "history" if history_tab else "claim", "tabs": tabs(request, "Claim"),
+        "history": history_page(request, claim_sources(claim=claim)) if history_tab else None,
     }, status=400 if request.method == "POST" else 200)
 
 

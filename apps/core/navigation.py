@@ -34,7 +34,9 @@ class Entry:
 
 
 NAVIGATION: tuple[Entry, ...] = (
+    Entry("dealers:home", "My table"),
     Entry("floor:dashboard", "Floor"),
+    Entry("floor:rounds", "Rounds"),
     Entry("decks:board", "Decks"),
     Entry("rake:revenue", "Rake"),
     Entry("irregularities:list", "Irregularities"),
@@ -42,6 +44,7 @@ NAVIGATION: tuple[Entry, ...] = (
     Entry("badbeat:claims", "Claims"),
     Entry("badbeat:display", "Display", new_tab=True),
     Entry("badbeat:rules", "Jackpot rules"),
+    Entry("screens:links", "Screens"),
     Entry("multicasino:status", "Multi-casino"),
     Entry("counts:counts", "Counts"),
     Entry("floor:contributions", "Contributions"),
@@ -55,8 +58,8 @@ HOMES: dict[Role, tuple[str, ...]] = {
     Role.ADMIN: ("floor:dashboard", "multicasino:status"),
     # the floor: the decks at the tables, the dealers' rotation, what went wrong
     Role.FLOORPERSON: ("decks:board", "dealers:rotation", "irregularities:list", "floor:dashboard"),
-    # a dealer: the decks to handle, an irregularity to report, the rotation, the room's display
-    Role.DEALER: ("decks:board", "irregularities:list", "dealers:rotation", "badbeat:display"),
+    # a dealer: the table dealt now with its decks to handle and an irregularity to report, then the whole board...
+    Role.DEALER: ("dealers:home", "decks:board", "irregularities:list", "dealers:rotation", "badbeat:display"),
     # accounting: the contributions ledger, the counts, the reconciliation, the revenue
     Role.ACCOUNTING: ("floor:contributions", "counts:counts", "counts:reconciliation", "rake:revenue"),
     # security delivers the payouts of the claims; surveillance watches what went wrong

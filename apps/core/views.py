@@ -39,6 +39,18 @@ def add_domain_error(form, exc) -> None:
     form.add_error(exc.field if exc.field in form.fields else None, exc.message)
 
 
+def page_to_return_to(request) -> str | None:
+    """The page a form posted from another page sends its user back to (`next`, a POST field or a query parameter):
+    a path of this site only (never another host or scheme), else None."""
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and target.startswith("/") and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return None
+
+
 def csv_response(filename: str):
     """(response, csv writer) for a CSV download named `filename`."""
     import csv

@@ -8,12 +8,16 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 
 from apps.casinos.selectors import current_gaming_day, requested_gaming_day
+from apps.core.charts import chart_span, span_links
 from apps.core.exceptions import DomainError
+from apps.core.history import history_response, is_history_tab, requested_record, tabs
 from apps.core.policy import role_policy
 from apps.core.views import add_domain_error, csv_response, pdf_response
 
 from . import services
+from .charts import contributions_against_counts_chart
 from .forms import CountForm, ReceiptForm
+from .history import count_sources
 from .models import GamingDayClose
 from .selectors import counts_for_gaming_day, master_game_report, match_forms, reconciliation_days
 
@@ -25,9 +29,16 @@ def _day(request, value: str | None = None) -> date:
 
 @role_policy(read="counts.view_counts", write="counts.record_count")
 def counts(request):
-    """The gaming day's counts and forms, and the form to record one (14.19(d)-(f))."""
+    """The gaming day's counts and forms, and the form to record one (14.19(d)-(f)). `?tab=history` (with
+    `&count=ID`, one count's) shows how each count and form of the day was recorded and each part received: who,
+    when, what (apps.counts.history)."""
     casino = request.user.casino
     gaming_day = _day(request, request.GET.get("day"))
+    if is_history_tab(request):
+        return history_response(
+            request, title=f"Bad beat counts — gaming day {gaming_day.day} {gaming_day:%b %Y}", record_label="Counts",
+            what="the gaming day's counts and forms", keep=("day",),
+            sources=count_sources(casino=casino, gaming_day=gaming_day, count_id=requested_record(request, "count")))
     form = CountForm(request.POST or None, casino=casino)
     if request.method == "POST":
         if form.is_valid():
@@ -48,21 +59,27 @@ def counts(request):
     return render(request, "counts/counts.html", {
         "gaming_day": gaming_day, "counts": counts_for_gaming_day(casino=casino, gaming_day=gaming_day),
         "form": form if request.user.has_perm("counts.record_count") else None,
-        "close": GamingDayClose.objects.filter(casino=casino, gaming_day=gaming_day).first()},
+        "close": GamingDayClose.objects.filter(casino=casino, gaming_day=gaming_day).first(),
+        "tabs": tabs(request, "Counts", keep=("day",))},
         status=400 if request.method == "POST" else 200)
 
 
 @role_policy(read="counts.view_reconciliation")
 def reconciliation(request):
-    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h))."""
+    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h)), and a
+    chart of the contributions recorded against the counts over the last 30 or 90 gaming days (?span=,
+    apps.core.charts.chart_span)."""
     casino = request.user.casino
     today = current_gaming_day(casino=casino)
+    span = chart_span(request.GET.get("span"))
     days = [today - timedelta(days=i) for i in range(14)]
     closes = {c.gaming_day: c for c in GamingDayClose.objects.filter(casino=casino, gaming_day__in=days)}
     rows = reconciliation_days(casino=casino, days=days)
     for row in rows:
         row["close"] = closes.get(row["gaming_day"])
-    return render(request, "counts/reconciliation.html", {"rows": rows, "today": today})
+    return render(request, "counts/reconciliation.html", {
+        "rows": rows, "today": today, "span": span, "span_links": span_links(request, days=span),
+        "chart": contributions_against_counts_chart(casino=casino, end=today, days=span)})
 
 
 @role_policy(read="counts.view_reconciliation", write="counts.reconcile")

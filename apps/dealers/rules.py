@@ -4,3 +4,5 @@ from apps.casinos.rules import is_admin, is_dealer, is_floorperson, is_superviso
 
 rules.add_perm("dealers.view_rotation", is_supervisor | is_floorperson | is_dealer | is_surveillance | is_admin)
 rules.add_perm("dealers.plan_rotation", is_supervisor | is_admin)
+# A dealer's own page (apps.dealers.home): the table the dealer deals at now, its decks, an irregularity to report.
+rules.add_perm("dealers.view_own_table", is_dealer)

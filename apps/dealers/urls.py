@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import home, views
 
 app_name = "dealers"
-urlpatterns = [path("", views.rotation, name="rotation")]
+urlpatterns = [path("", views.rotation, name="rotation"), path("home/", home.dealer_home, name="home")]

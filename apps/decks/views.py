@@ -6,6 +6,7 @@ from django.utils.cache import patch_vary_headers
 
 from apps.core.exceptions import DomainError
 from apps.core.policy import role_policy
+from apps.core.views import page_to_return_to
 from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
@@ -43,7 +44,8 @@ def _apply(request, action) -> None:
 
 @role_policy(write="decks.record_event")
 def record_event(request, pk: int):
-    """Record an event of a deck from the board; which role may record which event is the service's (14.2, 14.4)."""
+    """Record an event of a deck from the board (or from the page named by `next`, e.g. the dealer's home); which
+    role may record which event is the service's (14.2, 14.4)."""
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
     form = DeckEventForm(request.POST)
     if not form.is_valid():
@@ -52,7 +54,7 @@ def record_event(request, pk: int):
         _apply(request, lambda: record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
                                                   card_count=form.cleaned_data["card_count"],
                                                   note=form.cleaned_data["note"]))
-    return redirect("decks:board")
+    return redirect(page_to_return_to(request) or "decks:board")
 
 
 @role_policy(write="decks.manage_decks")

@@ -3,15 +3,17 @@ from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
 from django.views.generic import TemplateView
 
+from apps.badbeat.charts import jackpot_chart
 from apps.badbeat.models import DailyReset, ResetSeed
 from apps.badbeat.selectors import (
     contribution_days,
-    contributions_for_gaming_day,
     contributions_of_day,
     jackpot_of,
     live_jackpots,
 )
 from apps.casinos.selectors import current_gaming_day
+from apps.core.charts import chart_span, span_links
+from apps.core.history import history_response, is_history_tab, tabs
 from apps.core.pagination import keyset_page
 from apps.core.views import PermissionPageMixin
 from apps.counts.selectors import last_ledger_check
@@ -20,11 +22,16 @@ from apps.rounds.models import RoundOfPlay
 from apps.rounds.services import kill_limits
 from apps.tables.models import PokerTable
 
+from .history import table_sources
+from .search import ledger_search
 from .selectors import floor_summary, round_detail, table_rounds
 
 
 class DashboardView(PermissionPageMixin, TemplateView):
-    """Open tables, rounds, rake and contributions of the gaming day, jackpot and pending claims."""
+    """The floor map: what needs a person now (overdue decks, claims to verify, payouts to deliver, tables short of a
+    dealer), every table as a tile (open or closed, game or rotation, limits, seats, dealer in the box, each deck's
+    clocks), the jackpots with their status and the gaming day's totals. For htmx polling (every 15 s) the live
+    region alone, which says when it was read, by the casino's clock."""
 
     required_perm = "floor.view_dashboard"
     template_name = "floor/dashboard.html"
@@ -34,7 +41,7 @@ class DashboardView(PermissionPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         casino = self.request.user.casino
-        return {**super().get_context_data(**kwargs),
+        return {**super().get_context_data(**kwargs), "zone": casino.time_zone,
                 "summary": floor_summary(casino=casino, gaming_day=current_gaming_day(casino=casino))}
 
     def render_to_response(self, context, **kwargs):
@@ -44,8 +51,19 @@ class DashboardView(PermissionPageMixin, TemplateView):
 
 
 class TableView(PermissionPageMixin, TemplateView):
+    """A table: its posted game, limits and rake, and its rounds of play newest first in keyset pages; `?tab=history`
+    shows who changed the table, its rotation and its rake, when, from what to what (apps.floor.history)."""
+
     required_perm = "tables.view_pokertable"
     template_name = "floor/table.html"
+
+    def get(self, request, *args, **kwargs):
+        if is_history_tab(request):
+            table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=request.user.casino)
+            return history_response(request, title=f"Table {table.number} — {table.game_label}", record_label="Table",
+                                    sources=table_sources(table=table, user=request.user),
+                                    what="the table, its rotation and its rake")
+        return super().get(request, *args, **kwargs)
 
     def get_context_data(self, **kwargs):
         table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
@@ -53,6 +71,7 @@ class TableView(PermissionPageMixin, TemplateView):
         minimum, maximum, label = kill_limits(table=table)
         postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
         return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
+                "tabs": tabs(self.request, "Table"),
                 "rake_structure": rake_structure_of(table=table),
                 "next_limits": {"minimum": minimum, "maximum": maximum, "label": label}}
 
@@ -69,8 +88,9 @@ class RoundView(PermissionPageMixin, TemplateView):
 
 class ContributionLedgerView(PermissionPageMixin, TemplateView):
     """Accounting: each fund's kept balance, reset reserve and contributions with the last daily ledger check (the
-    kept totals against their records, 14.19(k), (p)), the gaming day's contributions in keyset pages, and the
-    contributions by gaming day. Nothing here sums all of history: the check runs when the day is closed."""
+    kept totals against their records, 14.19(k), (p)), a chart of each fund's amount with its contributions and
+    payouts over the last 30 or 90 gaming days (?span=), a gaming day's contributions, of every table or one
+    (?day=, ?table=: apps.floor.search.ledger_search), in keyset pages, and the contributions by gaming day. Nothing here sums all of history: the check runs when the day is closed."""
 
     required_perm = "badbeat.view_contribution_ledger"
     template_name = "floor/contributions.html"
@@ -78,13 +98,16 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         casino = self.request.user.casino
         gaming_day = current_gaming_day(casino=casino)
+        span = chart_span(self.request.GET.get("span"))
         jackpot = jackpot_of(casino=casino)
+        funds = [j for j in live_jackpots(casino=casino).select_related("casino") if not j.funded_from_primary]
         day_total, day_count = contributions_of_day(casino=casino, gaming_day=gaming_day)
+        ledger = ledger_search(self.request, casino=casino)  # the gaming day and table searched (?day=, ?table=)
         return {**super().get_context_data(**kwargs), "gaming_day": gaming_day, "jackpot": jackpot,
-                "contributions": keyset_page(self.request, contributions_for_gaming_day(
-                    casino=casino, gaming_day=gaming_day), ordering=("-id",)),
+                "ledger": ledger, "contributions": ledger.contributions,
                 "day_total": day_total, "day_count": day_count,
-                "funds": [j for j in live_jackpots(casino=casino) if not j.funded_from_primary],
+                "funds": funds, "span": span, "span_links": span_links(self.request, days=span),
+                "jackpot_charts": [jackpot_chart(jackpot=j, end=gaming_day, days=span) for j in funds],
                 "last_check": last_ledger_check(casino=casino),
                 "days": keyset_page(self.request, contribution_days(casino=casino), ordering=("-gaming_day", "jackpot_id"),
                                     page_size=30, cursor_param="days"),

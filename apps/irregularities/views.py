@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from apps.casinos.selectors import requested_gaming_day
 from apps.core.exceptions import DomainError
 from apps.core.policy import role_policy
-from apps.core.views import add_domain_error
+from apps.core.views import add_domain_error, page_to_return_to
 from apps.decks.models import Deck
 from apps.tables.models import PokerTable
 
@@ -25,7 +25,8 @@ class IrregularityForm(forms.Form):
 
 @role_policy(read="irregularities.view_irregularity", write="irregularities.add_irregularity")
 def irregularity_list(request):
-    """The gaming day's irregularities (14.15) and the form to log one."""
+    """The gaming day's irregularities (14.15) and the form to log one; a form posted from another page (the dealer's
+    home) goes back there once logged (`next`), and shows its errors here."""
     casino = request.user.casino
     form = IrregularityForm(request.POST or None)
     if request.method == "POST":
@@ -44,7 +45,7 @@ def irregularity_list(request):
                     add_domain_error(form, exc)
                 else:
                     messages.success(request, "Irregularity logged.")
-                    return redirect("irregularities:list")
+                    return redirect(page_to_return_to(request) or "irregularities:list")
     gaming_day = requested_gaming_day(casino=casino, text=request.GET.get("day"))
     status = 400 if request.method == "POST" else 200
     return render(request, "irregularities/list.html", {

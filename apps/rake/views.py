@@ -6,8 +6,10 @@ from django.http import StreamingHttpResponse
 from django.shortcuts import render
 
 from apps.casinos.selectors import requested_gaming_day
+from apps.core.charts import chart_span, span_links
 from apps.core.policy import role_policy
 
+from .charts import rake_span_charts, rounds_per_hour_chart
 from .selectors import (
     EXPORT_COLUMNS,
     rake_by_game,
@@ -28,8 +30,11 @@ def _day(request):
 
 @role_policy(read="rake.view_revenue")
 def revenue(request):
-    """Rake of a gaming day (?day=YYYY-MM-DD): by table, by shift, and a chart by hour."""
+    """Rake of a gaming day (?day=YYYY-MM-DD): by table, by shift, and a chart by hour; charts of the rounds settled
+    per hour by table that day, and of the rake by day, week and table over the span of gaming days ending with it
+    (?span=30 or 90, apps.core.charts.chart_span)."""
     casino, gaming_day = _day(request)
+    days = chart_span(request.GET.get("span"))
     hourly = rake_by_hour(casino=casino, gaming_day=gaming_day)
     peak = max((amount for _, amount in hourly), default=Decimal("0")) or Decimal("1")
     tables = list(rake_by_table(casino=casino, gaming_day=gaming_day))
@@ -44,7 +49,9 @@ def revenue(request):
         "games": rake_by_game(casino=casino, gaming_day=gaming_day),
         "time_charge_total": time_charge_total,
         "total": sum((row["rake"] for row in tables), Decimal("0.00")) + time_charge_total,
-        "chart_width": len(hourly) * 40,
+        "chart_width": len(hourly) * 40, "span": days, "span_links": span_links(request, days=days),
+        "span_charts": rake_span_charts(casino=casino, end=gaming_day, days=days),
+        "rounds_chart": rounds_per_hour_chart(casino=casino, gaming_day=gaming_day),
         "bars": [{"hour": h, "amount": amount, "x": i * 40 + 4, "height": int(amount / peak * 100),
                   "y": 100 - int(amount / peak * 100), "label_x": i * 40 + 20} for i, (h, amount) in enumerate(hourly)]})
 

@@ -7,7 +7,7 @@ from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFact
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 #: Where each role lands after signing in (tests/core/test_navigation.py checks the same without a browser).
-HOME = {Role.POKER_SHIFT_SUPERVISOR: "/", Role.ADMIN: "/", Role.FLOORPERSON: "/decks/", Role.DEALER: "/decks/",
+HOME = {Role.POKER_SHIFT_SUPERVISOR: "/", Role.ADMIN: "/", Role.FLOORPERSON: "/decks/", Role.DEALER: "/dealers/home/",
         Role.ACCOUNTING: "/accounting/contributions/", Role.SECURITY: "/jackpot/claims/",
         Role.SURVEILLANCE: "/irregularities/"}
 

@@ -11,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from apps.badbeat.models import Claim
 from apps.core.database_roles import append_only_tables
 from apps.core.roles import Role
 from apps.counts.services import close_gaming_day
@@ -83,7 +84,19 @@ def test_no_list_or_page_scans_a_history_table(client, staff, room, role):
     urls = ["/api/rounds/?limit=1", f"/api/rounds/?table={table}&limit=1", "/api/rake-records/?limit=1",
             f"/api/rake-records/?table={table}&limit=1", "/api/claims/?limit=1", "/api/jackpot/", "/api/jackpots/",
             "/", f"/tables/{table}/", "/accounting/contributions/", "/jackpot/claims/", "/rake/", "/counts/"]
-    allowed = {"/": {Role.POKER_SHIFT_SUPERVISOR}, "/counts/": {Role.POKER_SHIFT_SUPERVISOR, Role.ACCOUNTING}}
+    # the round search (apps.rounds.filters), page and API, by each filter; the ledger by day and table
+    day = room.rounds.order_by("started_at").first().gaming_day
+    urls += ["/rounds/", f"/rounds/?table={table}", "/rounds/?player=an", "/rounds/?player=ANA&table=" + str(table),
+             "/rounds/?hand=Four+of+a+kind", "/rounds/?game=holdem&pot_min=100&pot_max=500",
+             f"/rounds/?gaming_day={day}", "/rounds/?started_after=2020-01-01T00:00&started_before=2999-01-01T00:00",
+             "/api/rounds/?player=ben&limit=1", "/api/rounds/?hand=Straight+flush&limit=1",
+             f"/accounting/contributions/?day={day}&table={table}"]
+    # the history tabs (apps.core.history): a claim and its payout, the rule changes, a table and its rake, the counts
+    claim = Claim.objects.filter(round_of_play__table=room).first()
+    urls += [f"/jackpot/claims/{claim.pk}/?tab=history", "/jackpot/rules/?tab=history", f"/tables/{table}/?tab=history",
+             f"/counts/?day={day}&tab=history"]
+    allowed = {"/": {Role.POKER_SHIFT_SUPERVISOR}, "/counts/": {Role.POKER_SHIFT_SUPERVISOR, Role.ACCOUNTING},
+               f"/accounting/contributions/?day={day}&table={table}": {Role.ACCOUNTING}}
     urls = [u for u in urls if role in allowed.get(u, {role})]
     problems, read = [], set()
     for url, sql in history_selects(client, urls):

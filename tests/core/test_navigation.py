@@ -26,16 +26,18 @@ SUPERVISOR, FLOOR, DEALER, ACCOUNTING = Role.POKER_SHIFT_SUPERVISOR, Role.FLOORP
 SECURITY, SURVEILLANCE, ADMIN = Role.SECURITY, Role.SURVEILLANCE, Role.ADMIN
 LABELS = [entry.label for entry in NAVIGATION]
 #: Where the sign-in lands each role (its first page of apps.core.navigation.HOMES that the policy lets it open).
-HOME = {SUPERVISOR: "/", ADMIN: "/", FLOOR: "/decks/", DEALER: "/decks/", ACCOUNTING: "/accounting/contributions/",
-        SECURITY: "/jackpot/claims/", SURVEILLANCE: "/irregularities/"}
+HOME = {SUPERVISOR: "/", ADMIN: "/", FLOOR: "/decks/", DEALER: "/dealers/home/",  # the dealer's table and decks
+        ACCOUNTING: "/accounting/contributions/", SECURITY: "/jackpot/claims/", SURVEILLANCE: "/irregularities/"}
 #: The header's pages each role is not offered (tests/core/test_role_policy.py's ROLE_POLICY, read page by page).
 HIDDEN = {
-    SUPERVISOR: set(), ADMIN: set(), SURVEILLANCE: set(),
-    FLOOR: {"Rake", "Counts", "Contributions", "Reconciliation"},
-    DEALER: {"Floor", "Rake", "Counts", "Contributions", "Reconciliation"},  # no money, 14.19(k)
-    ACCOUNTING: {"Decks", "Irregularities", "Dealers"},
-    SECURITY: {"Rake", "Dealers", "Reconciliation"},
+    SUPERVISOR: set(), ADMIN: set(), SURVEILLANCE: {"Screens"},  # the room's display links: admins and supervisors
+    FLOOR: {"Rake", "Counts", "Contributions", "Reconciliation", "Screens"},
+    DEALER: {"Floor", "Rake", "Counts", "Contributions", "Reconciliation", "Screens"},  # no money, 14.19(k)
+    ACCOUNTING: {"Decks", "Irregularities", "Dealers", "Screens"},
+    SECURITY: {"Rake", "Dealers", "Reconciliation", "Screens"},
 }
+# the dealer's own page (apps.dealers.home: the table the dealer deals at now) is offered to dealers only
+HIDDEN = {role: hidden if role == DEALER else hidden | {"My table"} for role, hidden in HIDDEN.items()}
 NAV = re.compile(r'<nav aria-label="Pages">(.*?)</nav>', re.S)
 LINK = re.compile(r'<a href="([^"]+)"([^>]*)>([^<]+)</a>')
 
@@ -106,8 +108,8 @@ def test_a_user_of_several_roles_sees_every_page_of_each(client, room):
     user.groups.add(Group.objects.get(name=ACCOUNTING.value))
     client.force_login(user)
     page = client.get("/home/", follow=True)
-    assert page.redirect_chain == [("/decks/", 302)]  # the dealer's home: Role's order
-    assert {label for _, _, label in nav_links(page)} == set(LABELS)
+    assert page.redirect_chain == [("/dealers/home/", 302)]  # the dealer's home: Role's order
+    assert {label for _, _, label in nav_links(page)} == set(LABELS) - (HIDDEN[DEALER] & HIDDEN[ACCOUNTING])
 
 
 def test_an_anonymous_visitor_is_sent_to_sign_in(client):

@@ -47,6 +47,8 @@ from apps.multicasino.models import Notice, SystemClaim, SystemRuleChange, Undel
 from apps.multicasino.services.setup import add_site, set_up_system
 from apps.rake.models import RakeRecord, TimeCharge
 from apps.rake.services import collect_time_charge, post_time_charge_structure
+from apps.screens.selectors import token_for
+from apps.screens.services import issue_display_link
 from tests.decks.factories import deck_at_table
 from tests.factories import (
     CasinoFactory,
@@ -126,7 +128,8 @@ def test_every_declared_permission_is_a_rule():
 
 def test_open_urls_say_why():
     open_ones = {r.name: p for r in routes() if (p := policy_of(r.callback)) and not p.perms}
-    assert {name for name, p in open_ones.items() if p.anyone} == {"login", "logout", "api-token", "multicasino-inbox"}
+    assert {name for name, p in open_ones.items() if p.anyone} == {"login", "logout", "api-token", "multicasino-inbox",
+                                                                   "screens:screen"}
     assert {name for name, p in open_ones.items() if p.signed_in} == {
         "api-root", "api-token-logout", "api-token-logout-all", "schema", "swagger-ui", "home"}
     assert all(len(p.anyone or p.signed_in) > 10 for p in open_ones.values())
@@ -154,6 +157,7 @@ ROLE_POLICY = {
     "counts.view_counts": {SUPERVISOR, ACCOUNTING, SECURITY, SURVEILLANCE, ADMIN},
     "counts.view_reconciliation": {SUPERVISOR, ACCOUNTING, SURVEILLANCE, ADMIN},
     "dealers.plan_rotation": {SUPERVISOR, ADMIN},
+    "dealers.view_own_table": {DEALER},  # the dealer's home: the table dealt now
     "dealers.view_rotation": {SUPERVISOR, FLOOR, DEALER, SURVEILLANCE, ADMIN},
     "decks.distribute": {SUPERVISOR, ADMIN},
     "decks.manage_decks": {SUPERVISOR, FLOOR, ADMIN},
@@ -173,6 +177,9 @@ ROLE_POLICY = {
     "rake.view_revenue": {SUPERVISOR, ACCOUNTING, SURVEILLANCE, ADMIN},
     "rounds.add_roundofplay": {SUPERVISOR, FLOOR, DEALER, ADMIN},
     "rounds.view_roundofplay": EVERY_ROLE,
+    "screens.add_displaylink": {ADMIN},  # a display link opens a room screen with no sign-in: issued by an admin
+    "screens.change_displaylink": {ADMIN},
+    "screens.view_displaylink": {SUPERVISOR, ADMIN},  # the supervisor sees the screens, not their links
     "tables.add_pokertable": {SUPERVISOR, ADMIN},
     "tables.change_pokertable": {SUPERVISOR, ADMIN},
     "tables.view_pokertable": EVERY_ROLE,
@@ -265,6 +272,7 @@ def room(settings):
         two_claims_rule=system.two_claims_rule, rules_hash="0" * 64, summary="Minimum pot $10",
         effective_at=now + timedelta(days=7), proposed_by="Key employee", proposed_at=now)
     elsewhere = StaffFactory(casino=CasinoFactory(), roles=list(Role))
+    screen = issue_display_link(casino=casino, kind="jackpot", name="Rail 1", issued_by=staff[Role.ADMIN])
     day = current_gaming_day(casino=casino).isoformat()
     mine = {
         "floor:table": {"pk": table.pk}, "floor:table-sign": {"pk": table.pk}, "floor:round": {"pk": round_of_play.pk},
@@ -276,7 +284,8 @@ def room(settings):
         "jackpot-discontinue": {"pk": jackpot.pk}, "rule-change-withdraw": {"pk": change.pk},
         "claim-verify": {"pk": claim.pk}, "claim-reject": {"pk": claim.pk}, "claim-payout": {"pk": claim.pk},
         "rake-structure": {"table_id": table.pk}, "time-charges": {"table_id": timed.pk},
-        "time-charge-verify": {"pk": charge.pk}}
+        "time-charge-verify": {"pk": charge.pk}, "screens:revoke": {"pk": screen.pk},
+        "screens:screen": {"token": token_for(screen)}}
     # The multi-casino system is the deployment's, not one casino's; a gaming day is a date.
     shared = {"multicasino:notice-delivered": {"pk": undelivered.pk},
               "multicasino:approve-rules": {"pk": system_change.pk},
@@ -334,6 +343,8 @@ def room(settings):
         "time-charges": lambda user: {"period_start": (now - timedelta(minutes=30)).isoformat(),
                                       "players_seated": 4},
         "multicasino:propose-rules": lambda user: {},
+        "screens:links": lambda user: {"kind": "games", "name": "Board by the desk"},
+        "screens:revoke": lambda user: {"confirm": "yes"},
     }
     return Room(casino=casino, staff=staff, elsewhere=elsewhere, table=table, round=round_of_play, claim=claim,
                 jackpot=jackpot, objects={**{n: (kw, True) for n, kw in mine.items()},
