@@ -285,12 +285,16 @@ def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
         f"Contributions of jackpot {key[0]} at table {key[1]} on {gaming_day:%Y-%m-%d}: kept {k}, records say {d}."))
 
 
-def contributions_of_day(*, casino: Casino, gaming_day: date) -> tuple[Decimal, int]:
-    """The contributions of every jackpot of the casino on a gaming day: (Decimal dollars, how many Contribution
-    records), from the day's running totals (GamingDayContributions): one row per jackpot, whatever the day's
-    rounds."""
-    day = GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
-        total=Sum("contributions", default=ZERO), count=Sum("count", default=0))
+def contributions_of_day(*, casino: Casino, gaming_day: date, table=None) -> tuple[Decimal, int]:
+    """The contributions of every jackpot of the casino on a gaming day, at every table or at `table` (a PokerTable):
+    (Decimal dollars, how many Contribution records), from the day's running totals (GamingDayContributions, or
+    TableDayContributions for one table): one row per jackpot, whatever the day's rounds."""
+    if table is not None:
+        day = TableDayContributions.objects.filter(jackpot__casino=casino, table=table, gaming_day=gaming_day).aggregate(
+            total=Sum("amount", default=ZERO), count=Sum("count", default=0))
+    else:
+        day = GamingDayContributions.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
+            total=Sum("contributions", default=ZERO), count=Sum("count", default=0))
     return day["total"], day["count"]
 
 

@@ -28,9 +28,9 @@ def dealer_home(request):
     shift = dealer_shift(dealer=request.user, now=now)
     table = shift.table
     board = rotation_board(casino=casino, now=now)
-    row = next((r for r in board if table is not None and r.table.pk == table.pk), None)
-    alerts = [a for a in current_alerts(casino=casino, now=now, rows=board) if table is not None
-              and a.table_id == table.pk] if row is not None else []
+    row = next((r for r in board if table is not None and r.table.pk == table.pk), None)  # None: no open table now
+    alerts = [a for a in current_alerts(casino=casino, now=now, rows=board) if a.table_id == row.table.pk] \
+        if row is not None else []
     context = {"shift": shift, "table": table, "row": row, "alerts": alerts, "event_form": DeckEventForm(),
                "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S")}
     if request.htmx:

@@ -9,10 +9,9 @@ from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import BadRequest
-from django.db.models import Prefetch, Sum
+from django.db.models import Prefetch
 from django.views.generic import TemplateView
 
-from apps.badbeat.models import TableDayContributions
 from apps.badbeat.selectors import contributions_for_gaming_day, contributions_of_day
 from apps.casinos.models import Casino
 from apps.casinos.selectors import current_gaming_day, requested_gaming_day
@@ -22,7 +21,6 @@ from apps.rounds.filters import RoundFilter
 from apps.rounds.models import RoundOfPlay, RoundPlayer
 from apps.tables.models import PokerTable
 
-ZERO = Decimal("0.00")
 ROUNDS_PAGE = 50
 
 
@@ -90,11 +88,7 @@ def ledger_search(request, *, casino: Casino) -> LedgerSearch:
     contributions = contributions_for_gaming_day(casino=casino, gaming_day=gaming_day)
     if table is not None:
         contributions = contributions.filter(table=table)
-        kept = TableDayContributions.objects.filter(jackpot__casino=casino, table=table, gaming_day=gaming_day)
-        totals = kept.aggregate(total=Sum("amount", default=ZERO), count=Sum("count", default=0))
-        total, count = totals["total"], totals["count"]
-    else:
-        total, count = contributions_of_day(casino=casino, gaming_day=gaming_day)
+    total, count = contributions_of_day(casino=casino, gaming_day=gaming_day, table=table)
     return LedgerSearch(form=form, gaming_day=gaming_day, table=table, total=total, count=count,
                         contributions=keyset_page(request, contributions, ordering=("-id",)))
 

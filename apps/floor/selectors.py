@@ -153,18 +153,22 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     seats = seats_seen(table_ids=[t.pk for t in open_tables], now=now)
     downs = downs_in_force(casino=casino, now=now)
     in_box = {d.table_id: d for d in downs if d.table_id is not None}
+
+    def of_today(table: PokerTable) -> tuple[int, Decimal]:  # its rounds and rake from the running totals
+        return (rounds[table.pk].rounds if table.pk in rounds else 0), rake.get(table.pk, ZERO)
+
     tiles = []
     for row in board:
         table = row.table
-        table.rounds_today = rounds[table.pk].rounds if table.pk in rounds else 0
-        table.rake_today = rake.get(table.pk, ZERO)
+        table.rounds_today, table.rake_today = of_today(table)
         tiles.append(TableTile(
             table=table, board=row, alerts=[a for a in alerts if a.table_id == table.pk], seats=seats.get(table.pk),
             dealer=in_box.get(table.pk), rotation_in_use=bool(downs), rounds_today=table.rounds_today,
             rake_today=table.rake_today, claims=[c for c in claims if c.round_of_play.table_id == table.pk],
             payouts=[c for c in payouts if c.round_of_play.table_id == table.pk]))
-    tiles += [TableTile(table=t, rounds_today=rounds[t.pk].rounds if t.pk in rounds else 0,
-                        rake_today=rake.get(t.pk, ZERO)) for t in closed]
+    for table in closed:
+        count, taken = of_today(table)
+        tiles.append(TableTile(table=table, rounds_today=count, rake_today=taken))
     jackpots = list(live_jackpots(casino=casino).select_related("primary"))
     return FloorSummary(
         gaming_day=gaming_day,

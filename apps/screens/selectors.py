@@ -14,7 +14,7 @@ from django.utils.crypto import constant_time_compare
 
 from apps.casinos.models import Casino
 from apps.rounds.selectors import seats_seen
-from apps.tables.models import BettingStructure, Game, GamePosting, PokerTable
+from apps.tables.models import Game, PokerTable
 from apps.tables.selectors import tables_of
 
 from .models import DisplayLink
@@ -71,25 +71,10 @@ def links_of(*, casino: Casino) -> QuerySet[DisplayLink]:
 
 # --- the games-and-seats board (14.18) --------------------------------------------------------------------------------
 
-_STRUCTURE = {BettingStructure.NO_LIMIT: "no limit", BettingStructure.POT_LIMIT: "pot limit",
-              BettingStructure.FIXED_LIMIT: "fixed limit"}
-
-
 def dollars(value: Decimal) -> str:
     """An amount of a posted limit as a board shows it: whole dollars without cents ($2, $1,000), else with them
     ($0.50)."""
     return f"${value:,.0f}" if value == value.to_integral_value() else f"${value:,.2f}"
-
-
-def limits_of(posting: GamePosting) -> str:
-    """A posted game's limits (14.17) in short: "$1/$2 no limit" (blinds), "$20/$40 fixed limit" (minimum/maximum
-    wager), "minimum $5 no limit"."""
-    structure = _STRUCTURE[posting.betting_structure]
-    if posting.maximum_wager is not None:
-        return f"{dollars(posting.minimum_wager)}/{dollars(posting.maximum_wager)} {structure}"
-    if posting.big_blind:
-        return f"{dollars(posting.small_blind)}/{dollars(posting.big_blind)} {structure}"
-    return f"minimum {dollars(posting.minimum_wager)} {structure}"
 
 
 @dataclass(frozen=True)
@@ -122,7 +107,7 @@ def games_board(*, casino: Casino, now: datetime) -> list[BoardRow]:
     seen = seats_seen(table_ids=[t.pk for t in tables], now=now)
     rows = []
     for table in tables:
-        limits = " · ".join(dict.fromkeys(limits_of(p) for p in table.posted_games()))
+        limits = " · ".join(dict.fromkeys(p.limits_text(amount=dollars) for p in table.posted_games()))
         report = seen.get(table.pk)
         rows.append(BoardRow(number=table.number, game=_game_of(table), limits=limits, seats=table.seats,
                              taken=len(report.seats) if report is not None and report.current else None))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 
 import pghistory
@@ -101,12 +102,18 @@ class GamePosting(models.Model):
 
     @property
     def limits_label(self) -> str:
+        """The posted limits (14.17) in dollars and cents, e.g. "$1.00/$2.00 no limit"."""
+        return self.limits_text()
+
+    def limits_text(self, amount: Callable[[Decimal], str] = lambda value: f"${value:,.2f}") -> str:
+        """The posted limits (14.17) with each amount written by `amount` (Decimal dollars -> text): the blinds, or the
+        minimum/maximum wager, or the minimum alone, then the betting structure."""
         structure = BettingStructure(self.betting_structure).label.lower()
         if self.maximum_wager is None:
             if self.big_blind:
-                return f"${self.small_blind:,.2f}/${self.big_blind:,.2f} {structure}"
-            return f"minimum ${self.minimum_wager:,.2f}, {structure}"
-        return f"${self.minimum_wager:,.2f}/${self.maximum_wager:,.2f} {structure}"
+                return f"{amount(self.small_blind)}/{amount(self.big_blind)} {structure}"
+            return f"minimum {amount(self.minimum_wager)}, {structure}"
+        return f"{amount(self.minimum_wager)}/{amount(self.maximum_wager)} {structure}"
 
     @property
     def forced_bets_label(self) -> str:
