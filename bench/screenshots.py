@@ -57,10 +57,13 @@ def first_link(page, base: str, listing: str, prefix: str) -> str:
 
 
 def shoot(page, base: str, path: str, name: str, out: Path) -> None:
-    goto(page, f"{base}{path}")
     widths = []
     for width, height in VIEWPORTS:
+        # loaded at each width, as a phone or a screen would open it (a chart sized at another width redraws itself
+        # only after Chart.js's resize observer has run)
         page.set_viewport_size({"width": width, "height": height})
+        goto(page, f"{base}{path}")
+        page.wait_for_load_state("networkidle")
         page.screenshot(path=str(out / f"{name}-{width}.png"), full_page=True)
         scroll_width = page.evaluate("document.documentElement.scrollWidth")
         widths.append(f"{width}:{scroll_width}{'' if scroll_width <= width else ' TOO WIDE'}")

@@ -13,4 +13,14 @@ class Role(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ").capitalize()
+        """The role as people say it: "Poker shift supervisor", "Administrator"."""
+        return "Administrator" if self is Role.ADMIN else self.value.replace("_", " ").capitalize()
+
+
+def role_label(name: str) -> str:
+    """The label of a role from its group name ("floorperson" -> "Floorperson"); a group that is no role of the
+    poker room keeps its name."""
+    try:
+        return Role(name).label
+    except ValueError:
+        return name

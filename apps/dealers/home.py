@@ -1,12 +1,18 @@
 """The dealer's home (/dealers/home/, where a dealer's sign-in lands): the table the dealer deals at now (from the
 planned rotation), its decks with their clocks and alerts, and a form to report an irregularity there."""
-from django.shortcuts import render
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
 from apps.casinos.selectors import current_gaming_day
+from apps.core.exceptions import DomainError
 from apps.core.policy import role_policy
+from apps.core.views import add_domain_error
+from apps.decks import services as decks_services
 from apps.decks.forms import DeckEventForm
+from apps.decks.models import Deck, DeckEventKind
 from apps.decks.selectors import current_alerts, rotation_board
 from apps.irregularities.models import IrregularityKind
 from apps.irregularities.selectors import irregularities_for
@@ -20,10 +26,38 @@ def dealer_home(request):
     """The dealer's table now (the down under way in the rotation: the table and until when, or a break) and the next
     downs; that table's decks with their 3 h, 6 h and 15 min clocks and the deck alerts in force there, as the
     rotation board computes them (apps.decks.selectors: the same selector, on each view), each deck with its event
-    form; the irregularities reported at the table this gaming day and the form to report one (N.J.A.C. 13:69F-14.2,
-    14.6(e)4, 14.15). The forms post to the deck board's and the irregularities' own URLs and come back here (`next`).
-    An htmx poll gets the decks' part only, which says when it was read; a form being filled in is kept (hx-preserve).
-    For dealers (dealers.view_own_table)."""
+    form (posted to `record_deck_event` here); the irregularities reported at the table this gaming day and the form
+    to report one, which posts to the irregularities' URL and comes back here (`next`) (N.J.A.C. 13:69F-14.2,
+    14.6(e)4, 14.15). An htmx poll gets the decks' part only, which says when it was read; a form being filled in is
+    kept (hx-preserve). For dealers (dealers.view_own_table)."""
+    return _home(request)
+
+
+@role_policy(write="dealers.record_own_deck_event")
+def record_deck_event(request, pk: int):
+    """Record an event of a deck at the dealer's table now, from the dealer's home (14.2, 14.6(e)4; which role may
+    record which event is the decks service's). A deck at no table of the dealer's is 404. Refused, the home comes
+    back (400) with the deck's form as typed and the error beside its field; nothing is written. For dealers
+    (dealers.record_own_deck_event)."""
+    shift = dealer_shift(dealer=request.user, now=timezone.now())
+    if shift.table is None:
+        raise Http404("No table is dealt by you now.")
+    deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino, table=shift.table)
+    form = DeckEventForm(request.POST, auto_id=f"my-deck-{deck.pk}-%s")
+    if form.is_valid():
+        try:
+            decks_services.record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
+                                             card_count=form.cleaned_data["card_count"],
+                                             note=form.cleaned_data["note"])
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"Deck {deck.serial}: {DeckEventKind(form.cleaned_data['kind']).label} recorded.")
+            return redirect("dealers:home")
+    return _home(request, status=400, failed_event=(deck.pk, form))
+
+
+def _home(request, *, status: int = 200, failed_event=None):
     casino, now = request.user.casino, timezone.now()
     shift = dealer_shift(dealer=request.user, now=now)
     table = shift.table
@@ -31,10 +65,10 @@ def dealer_home(request):
     row = next((r for r in board if table is not None and r.table.pk == table.pk), None)  # None: no open table now
     alerts = [a for a in current_alerts(casino=casino, now=now, rows=board) if a.table_id == row.table.pk] \
         if row is not None else []
-    context = {"shift": shift, "table": table, "row": row, "alerts": alerts, "event_form": DeckEventForm(),
+    context = {"shift": shift, "table": table, "row": row, "alerts": alerts, "failed_event": failed_event,
                "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S")}
     if request.htmx:
-        response = render(request, "dealers/_home_decks.html", context)
+        response = render(request, "dealers/_home_decks.html", context, status=status)
     else:
         gaming_day = current_gaming_day(casino=casino)
         reported = irregularities_for(casino=casino, gaming_day=gaming_day)
@@ -45,6 +79,6 @@ def dealer_home(request):
             "tables": [] if table is not None else PokerTable.objects.filter(casino=casino, is_open=True)
             .order_by("number"),
             "may_report": request.user.has_perm("irregularities.add_irregularity")}
-        response = render(request, "dealers/home.html", context)
+        response = render(request, "dealers/home.html", context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response

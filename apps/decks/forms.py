@@ -1,12 +1,21 @@
 from django import forms
 
-from .models import DeckEventKind
+from apps.casinos.models import Casino
+from apps.tables.models import PokerTable
+
+from .models import Deck, DeckEventKind, DeckStatus
 
 
 class DeckEventForm(forms.Form):
-    kind = forms.ChoiceField(choices=[(k.value, k.label) for k in DeckEventKind
-                                      if k not in (DeckEventKind.RECEIVED, DeckEventKind.ASSIGNED)])
-    card_count = forms.IntegerField(required=False, min_value=0, max_value=60)
+    """One deck's event, recorded from its row of the board or of the dealer's home. Each deck's form has its own
+    ids (`auto_id`, e.g. "deck-12-%s"), so that its errors sit beside its own fields (aria-describedby)."""
+
+    kind = forms.ChoiceField(label="Event", choices=[(k.value, k.label) for k in DeckEventKind
+                                                     if k not in (DeckEventKind.RECEIVED, DeckEventKind.ASSIGNED)],
+                             widget=forms.Select(attrs={"aria-label": "Event"}))
+    card_count = forms.IntegerField(label="Cards counted", required=False, min_value=0, max_value=60,
+                                    widget=forms.NumberInput(attrs={"aria-label": "Cards counted",
+                                                                    "placeholder": "cards", "class": "short"}))
     note = forms.CharField(required=False, max_length=300)
 
 
@@ -16,6 +25,25 @@ class ReceiveDeckForm(forms.Form):
     back_design = forms.CharField(max_length=60, required=False)
 
 
+class StoredDeckChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Deck) -> str:
+        return f"{obj.serial} — {obj.back_colour} {obj.back_design}".strip()
+
+
+class TableChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: PokerTable) -> str:
+        return f"Table {obj.number}"
+
+
 class AssignDeckForm(forms.Form):
-    deck = forms.IntegerField()
-    table = forms.IntegerField()
+    """A deck from the casino's storage and one of its open tables (N.J.A.C. 13:69F-14.2(a))."""
+
+    deck = StoredDeckChoice(queryset=Deck.objects.none(), empty_label=None,
+                            error_messages={"invalid_choice": "Choose a deck in storage."})
+    table = TableChoice(queryset=PokerTable.objects.none(), empty_label=None,
+                        error_messages={"invalid_choice": "Choose an open table."})
+
+    def __init__(self, *args, casino: Casino, **kwargs) -> None:
+        super().__init__(*args, auto_id="assign-%s", **kwargs)
+        self.fields["deck"].queryset = Deck.objects.filter(casino=casino, status=DeckStatus.IN_STORAGE).order_by("serial")
+        self.fields["table"].queryset = PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")

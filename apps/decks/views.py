@@ -6,79 +6,86 @@ from django.utils.cache import patch_vary_headers
 
 from apps.core.exceptions import DomainError
 from apps.core.policy import role_policy
-from apps.core.views import page_to_return_to
+from apps.core.views import add_domain_error
 from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
-from .models import Deck, DeckDistribution
+from .models import Deck, DeckDistribution, DeckEventKind
 from .selectors import current_alerts, decks_in_storage, propose_distribution, rotation_board
 from .services import assign_deck, distribute_decks, receive_deck, record_deck_event
+
+
+def _board(request, *, status: int = 200, **forms):
+    """The board page (or, for htmx polling, the board fragment, which says when it was read), with the forms a
+    refused POST brings back bound (its errors beside its fields): `receive_form`, `assign_form`, or `failed_event`
+    (the deck's pk and its bound event form)."""
+    casino, now = request.user.casino, timezone.now()
+    rows = rotation_board(casino=casino, now=now)
+    context = {"rows": rows, "alerts": current_alerts(casino=casino, now=now, rows=rows),
+               "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"),  # the casino's clock
+               "storage": decks_in_storage(casino=casino), "receive_form": ReceiveDeckForm(auto_id="receive-%s"),
+               "assign_form": AssignDeckForm(casino=casino), "failed_event": None,
+               "can_manage": request.user.has_perm("decks.manage_decks")} | forms
+    template = "decks/_board.html" if request.htmx else "decks/board.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 @role_policy(read="decks.view_board")
 def board(request):
     """Rotation board (full page or, for htmx polling, the board fragment, which says when it was read). A deck's
     event form being filled in is kept as typed across the refresh (hx-preserve in decks/_board.html)."""
-    casino, now = request.user.casino, timezone.now()
-    rows = rotation_board(casino=casino, now=now)
-    context = {"rows": rows, "alerts": current_alerts(casino=casino, now=now, rows=rows),
-               "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"),  # the casino's clock
-               "storage": decks_in_storage(casino=casino), "event_form": DeckEventForm(),
-               "receive_form": ReceiveDeckForm(),
-               "tables": PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"),
-               "can_manage": request.user.has_perm("decks.manage_decks")}
-    template = "decks/_board.html" if request.htmx else "decks/board.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
-
-
-def _apply(request, action) -> None:
-    try:
-        action()
-    except DomainError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "Recorded.")
+    return _board(request)
 
 
 @role_policy(write="decks.record_event")
 def record_event(request, pk: int):
-    """Record an event of a deck from the board (or from the page named by `next`, e.g. the dealer's home); which
-    role may record which event is the service's (14.2, 14.4)."""
+    """Record an event of a deck from the board; which role may record which event is the service's (14.2, 14.4).
+    Refused, the board comes back (400) with the deck's form as typed and the error beside its field."""
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
-    form = DeckEventForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-    else:
-        _apply(request, lambda: record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
-                                                  card_count=form.cleaned_data["card_count"],
-                                                  note=form.cleaned_data["note"]))
-    return redirect(page_to_return_to(request) or "decks:board")
+    form = DeckEventForm(request.POST, auto_id=f"record-deck-{deck.pk}-%s")
+    if form.is_valid():
+        try:
+            record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
+                              card_count=form.cleaned_data["card_count"], note=form.cleaned_data["note"])
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"Deck {deck.serial}: {DeckEventKind(form.cleaned_data['kind']).label} recorded.")
+            return redirect("decks:board")
+    return _board(request, status=400, failed_event=(deck.pk, form))
 
 
 @role_policy(write="decks.manage_decks")
 def receive(request):
-    """Take a new deck into storage (14.2(a))."""
-    form = ReceiveDeckForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-    else:
-        _apply(request, lambda: receive_deck(casino=request.user.casino, by=request.user, **form.cleaned_data))
-    return redirect("decks:board")
+    """Take a new deck into storage (14.2(a)); refused, the board comes back (400) with the form as typed."""
+    form = ReceiveDeckForm(request.POST, auto_id="receive-%s")
+    if form.is_valid():
+        try:
+            deck = receive_deck(casino=request.user.casino, by=request.user, **form.cleaned_data)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"Deck {deck.serial} received into storage.")
+            return redirect("decks:board")
+    return _board(request, status=400, receive_form=form)
 
 
 @role_policy(write="decks.manage_decks")
 def assign(request):
-    """Bring a stored deck to a table (14.2(a))."""
-    form = AssignDeckForm(request.POST)
+    """Bring a stored deck to an open table (14.2(a)); refused, the board comes back (400) with the choice made."""
+    form = AssignDeckForm(request.POST, casino=request.user.casino)
     if form.is_valid():
-        deck = get_object_or_404(Deck, pk=form.cleaned_data["deck"], casino=request.user.casino)
-        table = get_object_or_404(PokerTable, pk=form.cleaned_data["table"], casino=request.user.casino)
-        _apply(request, lambda: assign_deck(deck=deck, table=table, by=request.user))
-    else:
-        messages.error(request, "Choose a deck and a table.")
-    return redirect("decks:board")
+        deck, table = form.cleaned_data["deck"], form.cleaned_data["table"]
+        try:
+            assign_deck(deck=deck, table=table, by=request.user)
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"Deck {deck.serial} assigned to table {table.number}.")
+            return redirect("decks:board")
+    return _board(request, status=400, assign_form=form)
 
 
 @role_policy(read="decks.view_board", write="decks.distribute")

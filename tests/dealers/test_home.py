@@ -61,8 +61,7 @@ def test_the_dealer_sees_the_table_dealt_now_and_its_decks_due_state(client, shi
 def test_the_forms_record_and_come_back_home(client, shift):
     client.force_login(shift["ann"])
     red = shift["red"]
-    response = client.post(f"/decks/{red.pk}/events/", {"kind": "counted", "card_count": "52",
-                                                        "next": "/dealers/home/"})
+    response = client.post(f"/dealers/home/decks/{red.pk}/events/", {"kind": "counted", "card_count": "52"})
     assert response.status_code == 302 and response.url == "/dealers/home/"
     assert DeckEvent.objects.filter(deck=red, kind="counted", by=shift["ann"]).exists()
     response = client.post("/irregularities/", {"table": shift["three"].pk, "kind": "misdeal", "deck": "R-1",
@@ -72,9 +71,36 @@ def test_the_forms_record_and_come_back_home(client, shift):
     page = client.get("/dealers/home/").content.decode()
     assert "Two cards exposed" in page[page.index('data-testid="my-irregularities"'):]
     # another site, or a page of no site, is never where a form sends the dealer
-    response = client.post(f"/decks/{red.pk}/events/", {"kind": "counted", "card_count": "52",
-                                                        "next": "https://elsewhere.example/"})
-    assert response.url == "/decks/"
+    response = client.post("/irregularities/", {"table": shift["three"].pk, "kind": "misdeal", "deck": "R-1",
+                                                "description": "Again", "next": "https://elsewhere.example/"})
+    assert response.url == "/irregularities/"
+
+
+def test_14_6_e_4_a_refused_deck_event_comes_back_home_beside_its_field(client, shift):
+    """A count without the number of cards (14.6(e)4) is refused: the home comes back (400) with that deck's form as
+    typed and the service's message beside the cards field (aria-invalid, aria-describedby), nothing written."""
+    client.force_login(shift["ann"])
+    red = shift["red"]
+    before = DeckEvent.objects.count()
+    response = client.post(f"/dealers/home/decks/{red.pk}/events/", {"kind": "counted", "card_count": ""})
+    page = response.content.decode()
+    assert response.status_code == 400 and DeckEvent.objects.count() == before
+    form = page[page.index(f'id="my-deck-{red.pk}"'):]
+    form = form[:form.index("</form>")]
+    assert f'id="my-deck-{red.pk}-card_count_error"' in form and "Give the number of cards counted." in form
+    assert 'aria-invalid="true"' in form and f'aria-describedby="my-deck-{red.pk}-card_count_error"' in form
+    assert '<option value="counted" selected>' in form  # as typed
+    assert 'data-testid="my-decks"' in page and "<html" in page  # the whole home, with its navigation
+
+
+def test_a_dealer_records_only_decks_at_the_table_dealt_now(client, shift):
+    """Deck G-3 is at table 4, where Bob deals now: Ann's home does not take its events (404), nothing written."""
+    client.force_login(shift["ann"])
+    green = shift["four"].decks.get()
+    before = DeckEvent.objects.count()
+    assert client.post(f"/dealers/home/decks/{green.pk}/events/", {"kind": "counted", "card_count": "52"}
+                       ).status_code == 404
+    assert DeckEvent.objects.count() == before
 
 
 def test_a_poll_gets_the_decks_only_and_says_when(client, shift):

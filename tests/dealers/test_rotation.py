@@ -88,3 +88,24 @@ def test_rotation_page(client, casino, crew, supervisor, staff):
     assert client.post("/dealers/", {"start": "2026-11-20T14:00"}).status_code == 403
     client.force_login(staff(Role.ACCOUNTING))
     assert client.get("/dealers/").status_code == 403
+
+
+def test_a_refused_plan_comes_back_with_each_error_beside_its_field(client, casino, crew, supervisor):
+    """Three tables and two dealers: the service's refusal sits beside the dealers (400), the plan as typed, nothing
+    written; a start that is no moment is refused beside the start."""
+    dealers, tables = crew
+    PokerTableFactory._meta.model.objects.filter(pk__in=[t.pk for t in tables]).update(is_open=True)
+    client.force_login(supervisor)
+    response = client.post("/dealers/", {"start": "2026-11-20T14:00", "hours": "2", "down_minutes": "30",
+                                         "dealers": [d.pk for d in dealers[:2]], "tables": [t.pk for t in tables]})
+    page = response.content.decode()
+    assert response.status_code == 400 and not DealerDown.objects.exists()
+    assert 'id="id_dealers_error"' in page and "3 tables need at least 4 dealers" in page
+    assert 'value="2026-11-20T14:00"' in page and 'data-testid="form-errors"' in page
+    response = client.post("/dealers/", {"start": "tomorrow", "hours": "2", "down_minutes": "30",
+                                         "dealers": [d.pk for d in dealers], "tables": [t.pk for t in tables]})
+    page = response.content.decode()
+    assert response.status_code == 400 and 'id="id_start_error"' in page and "YYYY-MM-DDTHH:MM" in page
+    response = client.post("/dealers/", {"start": "2026-11-20T14:00", "hours": "20", "down_minutes": "30",
+                                         "dealers": [d.pk for d in dealers], "tables": [t.pk for t in tables]})
+    assert response.status_code == 400 and 'id="id_hours_error"' in response.content.decode()

@@ -33,13 +33,61 @@ def test_surveillance_reads_but_cannot_record(client, staff, deck):
     assert not DeckEvent.objects.filter(kind="sorted").exists()
 
 
-def test_dealer_records_a_count_and_a_bad_form_is_a_message(client, staff, deck):
+def field_html(page: str, element_id: str) -> str:
+    """The markup of one form (by its id) in a page."""
+    part = page[page.index(f'id="{element_id}"'):]
+    return part[:part.index("</form>")]
+
+
+def test_14_6_e_4_a_count_needs_its_cards_and_the_refusal_sits_beside_the_field(client, staff, deck):
+    """A count without the number of cards is refused: the board comes back (400) with that deck's form as typed and
+    the message beside its cards field, not as a banner with a raw field name; nothing is written."""
     client.force_login(staff(Role.DEALER))
     client.post(f"/decks/{deck.pk}/events/", {"kind": "put_in_use"})
-    response = client.post(f"/decks/{deck.pk}/events/", {"kind": "counted"}, follow=True)
-    assert b"Give the number of cards counted." in response.content
-    client.post(f"/decks/{deck.pk}/events/", {"kind": "counted", "card_count": "52"})
+    before = DeckEvent.objects.count()
+    response = client.post(f"/decks/{deck.pk}/events/", {"kind": "counted"})
+    assert response.status_code == 400 and DeckEvent.objects.count() == before
+    form = field_html(response.content.decode(), f"record-deck-{deck.pk}")
+    assert f'<ul class="errorlist" id="record-deck-{deck.pk}-card_count_error"><li>Give the number of cards counted.' \
+        in form
+    assert f'aria-describedby="record-deck-{deck.pk}-card_count_error"' in form and 'aria-invalid="true"' in form
+    assert '<option value="counted" selected>' in form and "card_count:" not in response.content.decode()
+    response = client.post(f"/decks/{deck.pk}/events/", {"kind": "counted", "card_count": "52"}, follow=True)
     assert DeckEvent.objects.filter(kind="counted", card_count=52).count() == 1
+    assert "Deck R-1: Counted recorded." in response.content.decode().replace("&#x27;", "'")
+
+
+def test_a_cards_count_out_of_range_is_refused_beside_the_field(client, staff, deck):
+    client.force_login(staff(Role.DEALER))
+    response = client.post(f"/decks/{deck.pk}/events/", {"kind": "counted", "card_count": "999"})
+    form = field_html(response.content.decode(), f"record-deck-{deck.pk}")
+    assert response.status_code == 400 and "Ensure this value is less than or equal to 60." in form
+    assert 'value="999"' in form  # as typed
+
+
+def test_14_2_a_receiving_a_known_serial_is_refused_beside_the_serial(client, staff, deck):
+    client.force_login(staff(Role.FLOORPERSON))
+    response = client.post("/decks/receive/", {"serial": "R-1", "back_colour": "blue"})
+    page = response.content.decode()
+    form = page[page.index('data-testid="receive-deck"'):]
+    form = form[:form.index("</form>")]
+    assert response.status_code == 400 and 'id="receive-serial_error"' in form and "Deck R-1 is already recorded." in form
+    assert 'value="blue"' in form and 'data-testid="form-errors"' in form  # as typed, and the summary on top
+
+
+def test_14_2_a_assigning_needs_a_stored_deck_and_an_open_table(client, staff, deck, casino):
+    from apps.decks.services import receive_deck
+
+    floor = staff(Role.FLOORPERSON)
+    stored = receive_deck(casino=casino, serial="B-9", back_colour="red", by=floor)
+    client.force_login(floor)
+    response = client.post("/decks/assign/", {"deck": deck.pk, "table": deck.table_id})  # R-1 is at a table
+    page = response.content.decode()
+    assert response.status_code == 400 and 'id="assign-deck_error"' in page and "Choose a deck in storage." in page
+    # same colour as R-1 at table 3: the service's refusal (14.2(a)) comes back beside the deck
+    response = client.post("/decks/assign/", {"deck": stored.pk, "table": deck.table_id})
+    page = response.content.decode()
+    assert response.status_code == 400 and "visually distinguishable" in page and 'id="assign-deck_error"' in page
 
 
 def test_14_2_b_alerts_are_computed_on_each_view_and_clear_at_once(client, casino, staff, supervisor):
