@@ -1,8 +1,17 @@
 """The hand engine: pure Python, no Django. Cards, rankings under the New Jersey rule sets, game forms,
 pots, side pots and their settlement, stud betting order (N.J.A.C. 13:69F-14.3, 14.7, 14.9-14.13A; 20.3;
-27.3). Command line: python -m apps.hands --help."""
+27.3). Bad beat odds by Monte Carlo (NumPy): apps.hands.odds. Command line: python -m apps.hands --help."""
 from .cards import DECK, Card, Rank, Suit, check_distinct, format_cards, parse_cards
-from .errors import CardCountError, CardError, DuplicateCardError, HandError, RuleSetError, UnknownCardError
+from .errors import (
+                    CardCountError,
+                    CardError,
+                    DuplicateCardError,
+                    HandError,
+                    HandNameError,
+                    OddsInputError,
+                    RuleSetError,
+                    UnknownCardError,
+)
 from .games import (
                     FORMS,
                     LOW_GAMES,
@@ -42,7 +51,8 @@ from .stud import first_to_act, forced_bet
 __all__ = [
     "DECK", "FORMS", "LOW_GAMES", "QUALIFIED", "RULE_SETS", "SPLIT_GAMES", "BadugiCategory", "Card", "CardCountError",
     "CardError", "DeuceToSevenCategory", "DuplicateCardError", "FiveCardCategory", "FourCardCategory", "Game",
-    "HandError", "HandValue", "LowCategory", "Pot", "PotBuild", "PotResult", "Rank", "RuleSet", "RuleSetError",
+    "HandError", "HandNameError", "HandValue", "LowCategory", "OddsInputError", "Pot", "PotBuild", "PotResult",
+    "Rank", "RuleSet", "RuleSetError",
     "Settlement", "ShowdownHand", "Suit", "ThreeCardCategory", "ThreeCardPokerCategory", "UnknownCardError",
     "award_pots", "best_hands", "best_holdem", "best_omaha", "best_omaha_hilo8", "build_pots", "check_distinct",
     "evaluate", "evaluate_ace_to_five_low", "evaluate_badugi", "evaluate_deuce_to_seven_low",

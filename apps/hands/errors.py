@@ -23,3 +23,16 @@ class CardCountError(CardError):
 
 class RuleSetError(HandError):
     """A rule set or game that does not fit the request, e.g. comparing a low hand with a high hand."""
+
+
+class OddsInputError(HandError):
+    """A bad-beat odds request the engine refuses: an unknown hand name, too few or too many players, no deals
+    or too many. `field` names the input at fault ("losing", "beaten_by", "players", "deals", "seed", ...)."""
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class HandNameError(OddsInputError):
+    """A hand name the qualifier parser does not know, e.g. 'five aces' or 'a big hand'."""

@@ -8,6 +8,13 @@ five-card high (N.J.A.C. 13:69F-14.3(a), (b), (d)): category * 13**5 + tie-break
 How: the ranks of a hand, whatever their suits, are a multiset; its best non-flush hand is looked up by a
 base-5 key (the sum of 5**rank over the cards). A flush is seen from packed suit counts, and the flush cards'
 rank bitmask is looked up in a table of 8,192 entries. Tables are built at first use (well under 2 s).
+
+Omaha and "both hole cards play" evaluate two hole cards with three board cards, 60 (or 10) five-card hands per
+player: the non-flush value of five ranks is read straight from a dense table indexed by the ranks in base 13
+(13**5 = 371,293 entries of 16 bits, 742 KB, built from the rank table in about 0.2 s), whose index is the sum
+of a hole-pair part and a board-triple part, so all the combinations of a batch are one addition and one
+lookup; a flush needs five cards of one suit, so only the pairs and triples of one suit are looked up in the
+flush table.
 """
 from __future__ import annotations
 
@@ -18,6 +25,7 @@ from itertools import combinations
 import numpy as np
 
 from .cards import Card
+from .errors import CardCountError
 from .rankings import FiveCardCategory as C
 
 _BASE = 13**5
@@ -166,6 +174,7 @@ def _np_tables(size: int) -> tuple[np.ndarray, np.ndarray]:
 _NP_KEY = np.array(_KEY, dtype=np.int64)
 _NP_SUIT = np.array(_SUIT, dtype=np.int64)
 _NP_BIT = np.array(_BIT, dtype=np.int64)
+_NP_SUIT32 = _NP_SUIT.astype(np.int32)
 
 
 def high_scores(cards: np.ndarray) -> np.ndarray:
@@ -190,14 +199,103 @@ def high_scores(cards: np.ndarray) -> np.ndarray:
 
 
 _OMAHA = [(*two, *three) for two in combinations(range(4), 2) for three in combinations(range(4, 9), 3)]
+_TRIPLES = np.array(list(combinations(range(5), 3)), dtype=np.intp)      # the 10 board triples
+_BATCH = 16_384                                                        # rows per step: the work stays in cache
+
+
+@cache
+def _dense_five() -> tuple[np.ndarray, np.ndarray]:
+    """The non-flush hand of five ranks r0..r4 (0-12 for deuce..ace), in any order, at index r0 + 13 r1 +
+    169 r2 + 2197 r3 + 28561 r4 of a uint16 table of 13**5 entries (742 KB: it stays in cache) holding the
+    hand's place among the 6,176 distinct values (0: five of a rank, impossible); the second array turns a
+    place back into its score. Places order hands as scores do."""
+    keys, values = _np_tables(5)
+    ranks = np.indices((13,) * 5, dtype=np.int64).reshape(5, -1)[::-1]   # ranks[i] varies as 13**i
+    key = (np.int64(5) ** ranks).sum(axis=0)
+    at = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+    scores, places = np.unique(np.where(keys[at] == key, values[at], 0), return_inverse=True)
+    assert len(scores) < 2**16 and np.array_equal(np.arange(13**5), (ranks * 13 ** np.arange(5)[:, None]).sum(axis=0))
+    return places.astype(np.uint16).reshape(-1), scores.astype(np.int64)
+
+
+@cache
+def _np_flush_table() -> np.ndarray:
+    return np.array(_flush_table(), dtype=np.int32)
+
+
+def two_plus_three_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Best five-card high score per row made of exactly two of the row's hole cards (shape (n, h), h >= 2) and
+    exactly three of its five board cards (shape (n, 5)); int64 array of shape (n,).
+
+    Omaha high (h = 4, 14.11(f)) and a hold'em hand whose both hole cards must play (h = 2, a bad beat's
+    qualifying requirement under 14.19(b)3). Scores as `high_score`, exactly (14.3(b), (d)).
+    """
+    hole = np.asarray(hole)
+    return two_plus_three_deal_scores(hole.reshape(len(hole), 1, hole.shape[1]), board)[:, 0]
+
+
+def two_plus_three_deal_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """`two_plus_three_scores` for every player of every deal: `hole` of shape (n, players, h), `board` of shape
+    (n, 5) shared by the deal's players; int64 scores of shape (n, players). Omaha deals (14.11(f)). Raises
+    CardCountError for fewer than two or more than five hole cards, or a board of other than five cards."""
+    hole = np.asarray(hole)
+    board = np.asarray(board)
+    n_all, players, size = hole.shape
+    if not 2 <= size <= 5 or board.shape != (n_all, 5):
+        raise CardCountError(f"Two to five hole cards and a five-card board, not {size} and {board.shape[1:]}.")
+    pairs = np.array(list(combinations(range(size), 2)), dtype=np.intp)
+    (places, scores), flushes = _dense_five(), _np_flush_table()
+    out = np.empty((n_all, players), dtype=np.int64)
+    step = max(1, _BATCH // players)
+    for start in range(0, n_all, step):
+        h = hole[start:start + step].astype(np.int32)                                        # (n, players, h)
+        b = board[start:start + step].astype(np.int32)                                       # (n, 5)
+        n = len(h)
+        hr, br = h >> 2, b >> 2
+        pair_part = hr[:, :, pairs[:, 0]] + 13 * hr[:, :, pairs[:, 1]]                       # (n, players, pairs)
+        triple_part = 169 * (br[:, _TRIPLES[:, 0]] + 13 * br[:, _TRIPLES[:, 1]] + 169 * br[:, _TRIPLES[:, 2]])
+        index = pair_part[:, :, :, None] + triple_part[:, None, None, :]                     # (n, players, pairs, 10)
+        best = scores[places[index.reshape(n, players, -1)].max(axis=2)]
+        # a flush is possible for a player with 2+ hole and 3+ board cards of one suit: counts packed one nibble a
+        # suit; +2 sets a hole nibble's bit 2 from two cards, +5 a board nibble's bit 3 from three
+        hole_two = (_NP_SUIT32[h].sum(axis=2) + 0x2222) & 0x4444
+        board_three = (_NP_SUIT32[b].sum(axis=1) + 0x5555) & 0x8888
+        deal, player = np.nonzero((hole_two << 1) & board_three[:, None])
+        if len(deal):
+            hs, bs = h[deal, player] & 3, b[deal] & 3
+            hbit, bbit = 1 << hr[deal, player], 1 << br[deal]
+            first = hs[:, pairs[:, 0]]
+            pair_suit = np.where(first == hs[:, pairs[:, 1]], first, -1)
+            first = bs[:, _TRIPLES[:, 0]]
+            triple_suit = np.where((first == bs[:, _TRIPLES[:, 1]]) & (first == bs[:, _TRIPLES[:, 2]]), first, -2)
+            pair_mask = hbit[:, pairs[:, 0]] | hbit[:, pairs[:, 1]]
+            triple_mask = bbit[:, _TRIPLES[:, 0]] | bbit[:, _TRIPLES[:, 1]] | bbit[:, _TRIPLES[:, 2]]
+            flush = np.where(pair_suit[:, :, None] == triple_suit[:, None, :],
+                             flushes[pair_mask[:, :, None] | triple_mask[:, None, :]], 0)
+            best[deal, player] = np.maximum(best[deal, player], flush.reshape(len(deal), -1).max(axis=1))
+        out[start:start + n] = best
+    return out
 
 
 def omaha_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     """Best Omaha high score per row: exactly two of the four hole cards (shape (n, 4)) and three of the five
-    board cards (shape (n, 5)), N.J.A.C. 13:69F-14.11(f)."""
-    cards = np.concatenate([np.asarray(hole, dtype=np.int64), np.asarray(board, dtype=np.int64)], axis=1)
-    fives = cards[:, np.array(_OMAHA)]                      # (n, 60, 5)
-    return high_scores(fives.reshape(-1, 5)).reshape(len(cards), len(_OMAHA)).max(axis=1)
+    board cards (shape (n, 5)), N.J.A.C. 13:69F-14.11(f); int64 array of shape (n,)."""
+    return two_plus_three_scores(hole, board)
+
+
+def holdem_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Best hold'em high score of every player of every deal: `hole` of shape (n, players, 2), `board` of
+    shape (n, 5); any five of the seven cards (14.10(j)). Returns int64 scores of shape (n, players), equal
+    to `high_scores` of each player's seven cards."""
+    hole = np.asarray(hole, dtype=np.int64)
+    board = np.asarray(board, dtype=np.int64)
+    keys, values = _np_tables(7)
+    best = values[np.searchsorted(keys, _NP_KEY[board].sum(axis=1)[:, None] + _NP_KEY[hole].sum(axis=2))]
+    suits = _NP_SUIT[board].sum(axis=1)[:, None] + _NP_SUIT[hole].sum(axis=2)
+    deal, player = np.nonzero(((suits + 0x3333) & 0x8888) != 0)
+    if len(deal):
+        best[deal, player] = high_scores(np.concatenate([hole[deal, player], board[deal]], axis=1))
+    return best
 
 
 # --- lows ----------------------------------------------------------------------------------------------------------

@@ -2,9 +2,12 @@
 rule set (test-only references); the NumPy batch paths agree with the per-hand path."""
 import random
 from collections import Counter
+from itertools import combinations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pokerkit import BadugiHand, OmahaEightOrBetterLowHand, OmahaHoldemHand, RegularLowHand, StandardLowHand
 from treys import Card as TreysCard
 from treys import Evaluator
@@ -123,3 +126,50 @@ def test_omaha_high_and_eight_or_better_low_agree_with_pokerkit_on_100000_hands(
     assert [s >= 0 for s in lows.tolist()] == [r is not None for r in low_refs]
     made = np.flatnonzero(lows >= 0)
     assert same_order(lows[made], lambda i: low_refs[made[i]]) == 0
+
+
+# --- the two-plus-three path (Omaha, both hole cards) and the hold'em batch: property tests ------------------------
+
+def _by_every_five(cards, combos):
+    """The reference: every listed five-card combination scored by the general batch path, best kept."""
+    cards = np.asarray(cards, dtype=np.int64)
+    return fast.high_scores(cards[:, np.array(combos)].reshape(-1, 5)).reshape(len(cards), len(combos)).max(axis=1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.permutations(range(52)), min_size=1, max_size=40))
+def test_14_11_f_omaha_high_batch_equals_every_two_plus_three_combination(decks):
+    deal = np.array([deck[:9] for deck in decks])
+    assert fast.omaha_high_scores(deal[:, :4], deal[:, 4:]).tolist() == _by_every_five(deal, fast._OMAHA).tolist()
+    small = deal.astype(np.int8)  # the odds module passes int8 cards
+    assert fast.omaha_high_scores(small[:, :4], small[:, 4:]).tolist() == _by_every_five(deal, fast._OMAHA).tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.permutations(range(52)), min_size=1, max_size=40), st.integers(2, 10))
+def test_holdem_batch_and_both_hole_cards_equal_the_general_path(decks, players):
+    deal = np.array([deck[:2 * players + 5] for deck in decks])
+    hole, board = deal[:, :2 * players].reshape(len(deal), players, 2), deal[:, 2 * players:]
+    seven = np.concatenate([hole, np.repeat(board[:, None, :], players, axis=1)], axis=2).reshape(-1, 7)
+    assert fast.holdem_high_scores(hole, board).ravel().tolist() == fast.high_scores(seven).tolist()
+    both = [(0, 1, *three) for three in combinations(range(2, 7), 3)]
+    assert fast.two_plus_three_scores(hole[:, 0], board).tolist() == _by_every_five(seven[::players], both).tolist()
+
+
+def test_omaha_high_batch_on_flush_heavy_deals():
+    """Random deals rarely hold flushes; here every deal has three or more board cards of one suit and two or
+    more hole cards of it, so the flush path is exercised thousands of times."""
+    rng = np.random.default_rng(21)
+    hearts, others = np.arange(2, 52, 4), np.setdiff1d(np.arange(52), np.arange(2, 52, 4))
+    rows = []
+    for _ in range(4000):
+        k_hole, k_board = rng.integers(2, 5), rng.integers(3, 6)
+        suited = rng.permutation(hearts)[:k_hole + k_board]
+        rest = rng.permutation(others)[:9 - k_hole - k_board]
+        hole = np.concatenate([suited[:k_hole], rest[:4 - k_hole]])
+        board = np.concatenate([suited[k_hole:], rest[4 - k_hole:]])
+        rows.append(np.concatenate([rng.permutation(hole), rng.permutation(board)]))
+    deal = np.array(rows)
+    ours = fast.omaha_high_scores(deal[:, :4], deal[:, 4:])
+    assert ours.tolist() == _by_every_five(deal, fast._OMAHA).tolist()
+    assert (ours // 13**5 >= fast.C.FLUSH.strength).mean() > 0.5
