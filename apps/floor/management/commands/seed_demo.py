@@ -24,6 +24,8 @@ from apps.feed.services import ImportSummary, PlayerIn, RoundIn, import_phh, rec
 from apps.feed.simulator import simulate_day
 from apps.rake.services import post_rake_structure
 from apps.rounds.models import RoundOfPlay, RoundSource
+from apps.seats.models import Seat, Waitlist, WaitlistSource
+from apps.seats.services import add_to_list, mark_away, seat_player, start_list
 from apps.tables.models import BettingStructure, Game, PokerTable
 from apps.tables.services import create_table, open_table
 
@@ -102,10 +104,33 @@ class Command(BaseCommand):
             self._gaming_day(casino, tables, options["seed"])
         if not Deck.objects.filter(casino=casino).exists():
             self._decks(casino, tables)
+        if not Waitlist.objects.filter(casino=casino).exists():
+            self._seats(casino, tables)
         self.stdout.write(self.style.SUCCESS(f"Demo room ready: {casino.name}."))
         self.stdout.write("Demo logins (username / password):")
         for role in Role:
             self.stdout.write(f"  {role.value:<24} demo-{role.value}")
+
+    @transaction.atomic
+    def _seats(self, casino, tables):
+        """A few seats kept by the floor at the first open table, one away, and a list of its game with three
+        players (one by phone, not yet checked in), so the floorperson's board (/seats/) shows them."""
+        floor = casino.staff.get(username=Role.FLOORPERSON.value)
+        open_tables = list(PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))
+        if not open_tables:
+            return
+        first = open_tables[0]
+        for number, player in ((1, "Ann Lee"), (2, "Bo K."), (5, "Cy Ortiz"), (7, "Dee")):
+            if not Seat.objects.filter(table=first, number=number).exists():
+                seat_player(table=first, number=number, player=player, by=floor)
+        mark_away(seat=Seat.objects.get(table=first, number=7), by=floor)
+        waitlist = start_list(table=first, by=floor)
+        for name, source in (("Eve Park", WaitlistSource.IN_PERSON), ("FJ", WaitlistSource.KIOSK),
+                             ("Gus Hale", WaitlistSource.PHONE)):
+            add_to_list(waitlist=waitlist, name=name, source=source, by=floor)
+        if len(open_tables) > 1:
+            start_list(table=open_tables[1], by=floor)
+        self.stdout.write(f"Seats kept at table {first.number} and a waitlist of its game (Seats).")
 
     @transaction.atomic
     def _room(self):

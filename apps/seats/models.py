@@ -1,0 +1,248 @@
+"""Seats and waitlists kept by the floor (N.J.A.C. 13:69F-14.18: the games offered, their limits and the vacant seats).
+
+Player data is minimal: a name or initials, a telephone number only if the player gives one, and it is removed after
+the room's posted retention period (`RoomRules.retention_hours`, services.purge_player_data). The record of calls
+(`FloorEvent`) is append-only and holds no personal data: it names the waitlist entry by its id, the table and seat.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pghistory
+import pgtrigger
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from apps.casinos.models import Casino
+from apps.tables.models import PokerTable
+
+append_only = pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)
+
+
+@pghistory.track()
+class RoomRules(models.Model):
+    """The room's posted rules of seats and waitlists, as data (one row per casino; `rules_of` gives the defaults
+    when a room has posted none). Every period is in minutes (retention in hours)."""
+
+    casino = models.OneToOneField(Casino, on_delete=models.CASCADE, related_name="seat_rules")
+    away_limit_minutes = models.PositiveSmallIntegerField(
+        default=30, validators=[MinValueValidator(1), MaxValueValidator(240)],
+        help_text="A player away from the table longer than this loses the seat.")
+    check_in_minutes = models.PositiveSmallIntegerField(
+        default=30, validators=[MinValueValidator(1), MaxValueValidator(240)],
+        help_text="A player who signed up by phone checks in at the desk within this, or leaves the list.")
+    call_minutes = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text="The time a called player has to take the seat.")
+    table_change_minutes = models.PositiveSmallIntegerField(
+        default=60, validators=[MaxValueValidator(24 * 60)],
+        help_text="One table change per this period (0: no limit). A must-move move does not count.")
+    feed_absent_rounds = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(20)],
+        help_text="A seated player missing from this many rounds of play in a row shows as vacant.")
+    feed_absent_minutes = models.PositiveSmallIntegerField(
+        default=15, validators=[MinValueValidator(1), MaxValueValidator(240)],
+        help_text="... or missing from the rounds dealt over this many minutes.")
+    retention_hours = models.PositiveSmallIntegerField(
+        default=24, validators=[MinValueValidator(1), MaxValueValidator(24 * 90)],
+        help_text="Player names and telephone numbers are removed this long after the player leaves the list.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "posted seat and waitlist rules"
+        verbose_name_plural = "posted seat and waitlist rules"
+
+    def __str__(self) -> str:
+        return f"Seat and waitlist rules of {self.casino}"
+
+    @property
+    def away_limit(self) -> timedelta:
+        return timedelta(minutes=self.away_limit_minutes)
+
+    @property
+    def check_in_within(self) -> timedelta:
+        return timedelta(minutes=self.check_in_minutes)
+
+    @property
+    def call_time(self) -> timedelta:
+        return timedelta(minutes=self.call_minutes)
+
+    @property
+    def table_change_period(self) -> timedelta:
+        return timedelta(minutes=self.table_change_minutes)
+
+    @property
+    def retention(self) -> timedelta:
+        return timedelta(hours=self.retention_hours)
+
+
+class SeatStatus(models.TextChoices):
+    SEATED = "seated", "Seated"
+    AWAY = "away", "Away"
+
+
+class Seat(models.Model):
+    """A taken seat at a table, as the floor keeps it: seated or away. A vacant seat has no row. Not tracked by
+    pghistory (it holds a player's name); its changes are in FloorEvent, by seat number."""
+
+    table = models.ForeignKey(PokerTable, on_delete=models.CASCADE, related_name="floor_seats")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(11)])
+    player = models.CharField(max_length=40, help_text="Name or initials.")
+    status = models.CharField(max_length=8, choices=SeatStatus.choices, default=SeatStatus.SEATED)
+    since = models.DateTimeField(help_text="Seated at this table since.")
+    away_since = models.DateTimeField(null=True, blank=True)
+    changed_table_at = models.DateTimeField(null=True, blank=True,
+                                            help_text="When the player last changed table at their request.")
+    entry = models.ForeignKey("WaitlistEntry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                              help_text="The waitlist entry the player was seated from, if any.")
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_one_player_per_seat"),
+            models.CheckConstraint(condition=~models.Q(status="away") | models.Q(away_since__isnull=False),
+                                   name="seat_away_has_since"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} seat {self.number}"
+
+
+class WaitlistSource(models.TextChoices):
+    IN_PERSON = "in_person", "In person"
+    PHONE = "phone", "By phone"
+    KIOSK = "kiosk", "Kiosk"
+
+
+class Waitlist(models.Model):
+    """The list of one game and limits (or one mixed-game rotation) of a casino. `key` is the game line's
+    (selectors.line_key): the open tables posting that game and limits are the list's tables. A must-move table
+    (`must_move_table`, dealing the same game) feeds the main game: its longest-seated player moves to an open seat
+    of the main game before the list is called, and the list fills the must-move table."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.CASCADE, related_name="waitlists")
+    key = models.CharField(max_length=120)
+    game = models.CharField(max_length=200, help_text="The game's label, or the rotation's name and games.")
+    limits = models.CharField(max_length=200)
+    rotation = models.CharField(max_length=60, blank=True)
+    must_move_table = models.ForeignKey(PokerTable, on_delete=models.SET_NULL, null=True, blank=True,
+                                        related_name="+", help_text="A table feeding the main game (must-move).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["casino", "key"]
+        constraints = [models.UniqueConstraint(fields=["casino", "key"], name="waitlist_one_per_game_line")]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.limits}"
+
+
+class EntryStatus(models.TextChoices):
+    WAITING = "waiting", "Waiting"
+    CALLED = "called", "Called"
+    SEATED = "seated", "Seated"
+    PASSED = "passed", "Passed over"
+    EXPIRED = "expired", "Did not check in"
+    REMOVED = "removed", "Removed"
+
+
+#: An entry still on its list.
+ON_LIST = (EntryStatus.WAITING, EntryStatus.CALLED)
+
+
+class WaitlistEntry(models.Model):
+    """A player on a list, in the order added (`created_at`, `id`). Name or initials, a phone number only if given;
+    both are blanked (`purged_at`) after the posted retention period."""
+
+    waitlist = models.ForeignKey(Waitlist, on_delete=models.PROTECT, related_name="entries")
+    name = models.CharField(max_length=40, blank=True, help_text="Name or initials.")
+    phone = models.CharField(max_length=20, blank=True, help_text="Only if the player gives one.")
+    source = models.CharField(max_length=10, choices=WaitlistSource.choices)
+    status = models.CharField(max_length=8, choices=EntryStatus.choices, default=EntryStatus.WAITING)
+    created_at = models.DateTimeField()
+    checked_in_at = models.DateTimeField(null=True, blank=True, help_text="In the room (at once unless by phone).")
+    called_at = models.DateTimeField(null=True, blank=True)
+    call_expires_at = models.DateTimeField(null=True, blank=True)
+    called_table = models.ForeignKey(PokerTable, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    called_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    declined_table = models.ForeignKey(PokerTable, on_delete=models.SET_NULL, null=True, blank=True,
+                                       related_name="+", help_text="Declined a seat here: keeps the place, not "
+                                                                   "called to this table again.")
+    ended_at = models.DateTimeField(null=True, blank=True, help_text="Off the list (seated, passed, expired...).")
+    purged_at = models.DateTimeField(null=True, blank=True, help_text="Name and phone removed.")
+
+    class Meta:
+        ordering = ["waitlist", "created_at", "id"]
+        indexes = [
+            models.Index(fields=["waitlist", "created_at", "id"], name="entry_call_order",
+                         condition=models.Q(status__in=["waiting", "called"])),
+            models.Index(fields=["ended_at"], name="entry_to_purge", condition=models.Q(purged_at__isnull=True)),
+            models.Index(fields=["created_at"], name="entry_remote_unchecked",
+                         condition=models.Q(status="waiting", checked_in_at__isnull=True)),
+        ]
+
+    def __str__(self) -> str:
+        return f"Entry {self.pk} on {self.waitlist}"
+
+    @property
+    def initials(self) -> str:
+        """The player's initials, e.g. "A.L." for "Ann Lee" or "AL"; "" once purged."""
+        return initials_of(self.name)
+
+
+def initials_of(name: str) -> str:
+    """ "Ann Lee" -> "A.L."; "al" -> "A.L." (one word of up to 3 letters is taken as initials); "Ann" -> "A." """
+    words = name.replace(".", " ").split()
+    if len(words) == 1 and len(words[0]) <= 3:
+        words = list(words[0])
+    return "".join(f"{w[0].upper()}." for w in words if w[:1].isalnum())
+
+
+class EventKind(models.TextChoices):
+    ADDED = "added", "Added to the list"
+    CHECKED_IN = "checked_in", "Checked in"
+    CALLED = "called", "Called to a seat"
+    SEATED = "seated", "Seated"
+    PASSED = "passed", "Passed over"
+    EXPIRED = "expired", "Did not check in in time"
+    REMOVED = "removed", "Removed from the list"
+    WALK_IN = "walk_in", "Seated by the floor"
+    AWAY = "away", "Away from the table"
+    BACK = "back", "Back at the table"
+    VACATED = "vacated", "Seat vacated"
+    AWAY_LIMIT = "away_limit", "Seat vacated: away limit"
+    TABLE_CHANGE = "table_change", "Table change"
+    MUST_MOVE = "must_move", "Must-move to the main game"
+
+
+class PassReason(models.TextChoices):
+    NO_ANSWER = "no_answer", "No answer when called"
+    NOT_IN_TIME = "not_in_time", "Did not take the seat in time"
+    DECLINED_TABLE = "declined_table", "Declined this table (keeps the place)"
+    LEFT = "left", "Left the room"
+    NOT_CHECKED_IN = "not_checked_in", "Not checked in"
+
+
+class FloorEvent(models.Model):
+    """The record of the floor's seats and lists (append-only): who was added, called, seated, passed over and why,
+    seats vacated and changed. No personal data: the entry by id, the table, the seat number, a reason from a list."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=14, choices=EventKind.choices)
+    at = models.DateTimeField()
+    waitlist = models.ForeignKey(Waitlist, on_delete=models.PROTECT, null=True, blank=True, related_name="events")
+    entry = models.ForeignKey(WaitlistEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="events")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    reason = models.CharField(max_length=16, choices=PassReason.choices, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                           related_name="+", help_text="Empty for a scheduled job.")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["casino", "-at", "-id"], name="floor_event_newest_first")]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at {self.at:%H:%M}"

@@ -1,0 +1,206 @@
+"""The floorperson's board (/seats/): each open table's seats (seated, away against the posted limit, vacant, and what
+the feed's rounds of play say), every list with its players in call order and its next call; the floor keeps them
+from here (N.J.A.C. 13:69F-14.18). One URL: GET the page (or, for the htmx poll, the board's part), POST one action
+(`action`), which calls one service. A form being filled in is kept across the poll (hx-preserve, each form with its
+own id). A broken rule answers 400 with the message beside the form that sent it, and writes nothing.
+
+The kiosk (/seats/kiosk/): a tablet at the desk, signed in by a floorperson, where a player puts their own name on a
+list (source "kiosk"); it shows the lists' lengths, never a name. The record (/seats/record/): who was added,
+called, seated, passed over and why, newest first.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+
+from apps.core.exceptions import DomainError
+from apps.core.pagination import keyset_page
+from apps.core.policy import role_policy
+from apps.tables.models import PokerTable
+
+from . import services
+from .forms import AddPlayerForm, StartListForm
+from .models import EntryStatus, PassReason, Seat, Waitlist, WaitlistEntry, WaitlistSource
+from .selectors import events_of, floor_board, room_board
+
+
+class FormProblem(Exception):
+    """An action's bound form did not validate: the page shows it with its errors beside its fields."""
+
+    def __init__(self, name: str, form) -> None:
+        super().__init__(name)
+        self.name, self.form = name, form
+
+
+def _pk(request, name: str) -> int:
+    value = request.POST.get(name, "")
+    if not value.isascii() or not value.isdigit() or len(value) > 18:
+        raise DomainError("Choose one from the board.", field=name)
+    return int(value)
+
+
+def _table(request, name: str = "table") -> PokerTable:
+    table = PokerTable.objects.filter(casino=request.user.casino, pk=_pk(request, name)).first()
+    if table is None:
+        raise DomainError("No such table in this room.", field=name)
+    return table
+
+
+def _seat_row(request) -> Seat:
+    seat = Seat.objects.select_related("table").filter(table__casino=request.user.casino,
+                                                       pk=_pk(request, "seat")).first()
+    if seat is None:
+        raise DomainError("That seat was vacated meanwhile.", field="seat")
+    return seat
+
+
+def _entry(request) -> WaitlistEntry:
+    entry = WaitlistEntry.objects.filter(waitlist__casino=request.user.casino, pk=_pk(request, "entry")).first()
+    if entry is None:
+        raise DomainError("No such player on this room's lists.", field="entry")
+    return entry
+
+
+def _waitlist(request) -> Waitlist:
+    waitlist = Waitlist.objects.filter(casino=request.user.casino, pk=_pk(request, "waitlist")).first()
+    if waitlist is None:
+        raise DomainError("No such list in this room.", field="waitlist")
+    return waitlist
+
+
+def _number(request, name: str = "number") -> int:
+    value = request.POST.get(name, "")
+    if not value.isascii() or not value.isdigit() or not 1 <= int(value[:3]) <= 11:
+        raise DomainError("A seat number from 1 to 11.", field=name)
+    return int(value)
+
+
+def _add(request, now):
+    form = AddPlayerForm(request.POST, casino=request.user.casino)
+    if not form.is_valid():
+        raise FormProblem("add_form", form)
+    try:
+        return services.add_to_list(by=request.user, now=now, **form.cleaned_data)
+    except DomainError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        raise FormProblem("add_form", form) from None
+
+
+def _start(request, now):
+    form = StartListForm(request.POST, casino=request.user.casino)
+    if not form.is_valid():
+        raise FormProblem("start_form", form)
+    try:
+        return services.start_list(by=request.user, **form.cleaned_data)
+    except DomainError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        raise FormProblem("start_form", form) from None
+
+
+#: Each action of the board: the service it calls with what the form sent (ids of this casino's records only).
+ACTIONS: dict[str, Callable] = {
+    "add": _add,
+    "start_list": _start,
+    "seat": lambda r, now: services.seat_player(table=_table(r), number=_number(r), player=r.POST.get("player", ""),
+                                                by=r.user, now=now),
+    "away": lambda r, now: services.mark_away(seat=_seat_row(r), by=r.user, now=now),
+    "back": lambda r, now: services.mark_back(seat=_seat_row(r), by=r.user, now=now),
+    "vacate": lambda r, now: services.vacate(seat=_seat_row(r), by=r.user, now=now),
+    "change": lambda r, now: services.change_table(seat=_seat_row(r), to_table=_table(r, "to_table"),
+                                                   to_number=_number(r, "to_number"), by=r.user, now=now),
+    "call": lambda r, now: services.call_next(waitlist=_waitlist(r), table=_table(r), seat=_number(r), by=r.user,
+                                              now=now),
+    "move": lambda r, now: services.move_from_must_move(waitlist=_waitlist(r), table=_table(r), seat=_number(r),
+                                                        by=r.user, now=now),
+    "seat_called": lambda r, now: services.seat_called(entry=_entry(r), by=r.user, now=now),
+    "check_in": lambda r, now: services.check_in(entry=_entry(r), by=r.user, now=now),
+    "pass": lambda r, now: services.pass_over(entry=_entry(r), reason=r.POST.get("reason", ""), by=r.user, now=now),
+    "remove": lambda r, now: services.remove_from_list(entry=_entry(r), by=r.user, now=now),
+}
+
+DONE = {"add": "Added to the list.", "start_list": "The list is open.", "seat": "Seated.", "away": "Marked away.",
+        "back": "Back at the table.", "vacate": "Seat vacated.", "change": "Table changed.", "call": "Called.",
+        "move": "Moved from the must-move table.", "seat_called": "Seated.", "check_in": "Checked in.",
+        "pass": "Passed over.", "remove": "Removed from the list."}
+
+
+@role_policy(read="seats.view_board", write="seats.keep_board")
+def board(request):
+    """The floorperson's board (GET: the page, or its board part for the htmx poll; POST: one action, see ACTIONS).
+    Floorpersons, the poker shift supervisor and administrators keep it (seats.keep_board); dealers and surveillance
+    read it (seats.view_board), without the phone numbers and the forms."""
+    casino, now = request.user.casino, timezone.now()
+    status, problem, forms = 200, None, {}
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        form_id = request.POST.get("form_id", "")[:60]
+        try:
+            if action not in ACTIONS:
+                raise DomainError("Choose an action of the board.", field="action")
+            ACTIONS[action](request, now)
+        except FormProblem as exc:
+            forms[exc.name], status = exc.form, 400
+        except DomainError as exc:
+            problem, status = {"form_id": form_id, "field": exc.field, "message": exc.message}, 400
+        else:
+            messages.success(request, DONE[action])
+            if not request.htmx:
+                return redirect("seats:board")
+            now = timezone.now()
+    context = _board_context(request, casino, now) | {"problem": problem}
+    context["add_form"] = forms.get("add_form") or AddPlayerForm(casino=casino)
+    context["start_form"] = forms.get("start_form") or StartListForm(casino=casino)
+    template = "seats/_board.html" if request.htmx else "seats/board.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _board_context(request, casino, now) -> dict:
+    floor = floor_board(casino=casino, now=now)
+    may_keep = request.user.has_perm("seats.keep_board")
+    # each table with the other open tables of its game and limits (where a table change may go)
+    tables = [(t, [o.table for o in floor.tables if o.key == t.key and o is not t]) for t in floor.tables]
+    return {"floor": floor, "tables": tables, "may_keep": may_keep,
+            "now": now, "pass_reasons": PassReason.choices, "called": EntryStatus.CALLED,
+            "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"), "zone": casino.zone}
+
+
+@role_policy(read="seats.keep_board", write="seats.keep_board")
+def kiosk(request):
+    """The desk's kiosk: a player adds their own name (and phone, if they wish) to a list; answers with their place.
+    Shows each list's length, never a name. On a tablet signed in by a floorperson (seats.keep_board)."""
+    casino, now = request.user.casino, timezone.now()
+    form, added, status = AddPlayerForm(casino=casino, kiosk=True), None, 200
+    if request.method == "POST":
+        form = AddPlayerForm(request.POST, casino=casino, kiosk=True)
+        if form.is_valid():
+            try:
+                added = services.add_to_list(by=request.user, now=now, source=WaitlistSource.KIOSK,
+                                             **form.cleaned_data)
+            except DomainError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        if added is None:
+            status = 400
+        else:
+            form = AddPlayerForm(casino=casino, kiosk=True)
+    lines = room_board(casino=casino, now=now)
+    place = None
+    if added is not None:
+        place = WaitlistEntry.objects.filter(waitlist=added.waitlist, status__in=(EntryStatus.WAITING,
+                                                                                  EntryStatus.CALLED),
+                                             created_at__lte=added.created_at).count()
+    return render(request, "seats/kiosk.html", {"form": form, "added": added, "place": place, "lines": lines},
+                  status=status)
+
+
+@role_policy(read="seats.view_board")
+def record(request):
+    """The record of the floor's seats and lists, newest first (keyset pages): who was added, called, seated, passed
+    over and why; seats vacated, changed and lost to the away limit. No names: the entry's number, table and seat."""
+    page = keyset_page(request, events_of(casino=request.user.casino), ordering=("-at", "-id"))
+    return render(request, "seats/record.html", {"page": page, "zone": request.user.casino.zone})
