@@ -1,5 +1,6 @@
 """Reads of the room's screens: a display link from its token, the links of a casino, and the games-and-seats board
-(N.J.A.C. 13:69F-14.18: the games being offered, their minimum/maximum wagers, the vacant seats at each table)."""
+(N.J.A.C. 13:69F-14.18: the games being offered, their minimum/maximum wagers, the vacant seats at the tables; and
+how many wait for each game, with initials only)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -13,9 +14,7 @@ from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 
 from apps.casinos.models import Casino
-from apps.rounds.selectors import seats_seen
-from apps.tables.models import Game, PokerTable
-from apps.tables.selectors import tables_of
+from apps.seats.selectors import GameLine, room_board
 
 from .models import DisplayLink
 
@@ -77,38 +76,10 @@ def dollars(value: Decimal) -> str:
     return f"${value:,.0f}" if value == value.to_integral_value() else f"${value:,.2f}"
 
 
-@dataclass(frozen=True)
-class BoardRow:
-    """One open table on the board: its number, its game (or its rotation's name), its limits, the seats it offers
-    and how many the newest round reported taken — None when that round is too old to say (not known, never
-    guessed)."""
-
-    number: int
-    game: str
-    limits: str
-    seats: int
-    taken: int | None
-
-    @property
-    def vacant(self) -> int | None:
-        return None if self.taken is None else max(0, self.seats - self.taken)
-
-
-def _game_of(table: PokerTable) -> str:
-    return table.rotation_name if table.is_mixed else Game(table.game).label
-
-
-def games_board(*, casino: Casino, now: datetime) -> list[BoardRow]:
-    """Each open table of the casino by number (14.18): game or rotation, limits (a mixed table's distinct limits
-    in its rotation's order), seats offered, and seats taken by the newest round of play when it is recent
-    (rounds.selectors.seats_seen, SEATS_FRESH_FOR), else not known. Names of players are never read out of it.
-    Three queries whatever the number of tables."""
-    tables = list(tables_of(casino=casino, open_only=True).prefetch_related("rotation"))
-    seen = seats_seen(table_ids=[t.pk for t in tables], now=now)
-    rows = []
-    for table in tables:
-        limits = " · ".join(dict.fromkeys(p.limits_text(amount=dollars) for p in table.posted_games()))
-        report = seen.get(table.pk)
-        rows.append(BoardRow(number=table.number, game=_game_of(table), limits=limits, seats=table.seats,
-                             taken=len(report.seats) if report is not None and report.current else None))
-    return rows
+def games_board(*, casino: Casino, now: datetime) -> list[GameLine]:
+    """The games-and-seats board of the room's screens (14.18): apps.seats.selectors.room_board's game lines — each
+    game and limits (or rotation) the room runs or keeps a list for, its open tables, seats, vacant seats (the floor's
+    seats reconciled with the feed's rounds of play) and its list's length with initials only — the same lines the
+    public feed and page publish (apps.public), so that the screens and the public page show the same games and
+    seats. `now`: aware. A fixed number of queries whatever the room's size."""
+    return room_board(casino=casino, now=now)

@@ -8,6 +8,8 @@ screen and stops the polling (status 286), and a page load with a styled 403. A 
 ours, altered, of no link) is a styled 404, and its poll stops the same way."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -23,15 +25,20 @@ from apps.core.policy import public, role_policy
 from apps.core.rotation import STOP_POLLING, rotate, tick_of
 from apps.core.validation import TextValidator
 from apps.core.views import add_domain_error
+from apps.seats.selectors import GameLine
 
 from . import services
 from .models import DisplayLink, ScreenKind
 from .selectors import TokenProblem, games_board, link_from_token, links_of, screen_path
 
-#: The board polls every BOARD_POLL_SECONDS; BOARD_ROWS tables a page, each page BOARD_TICKS_PER_PAGE polls (10 s).
+#: The board polls every BOARD_POLL_SECONDS; BOARD_ROWS game lines a page, each page BOARD_TICKS_PER_PAGE polls (10 s);
+#: a line shows the initials of the first BOARD_INITIALS players of its list (and how many more wait), and the numbers
+#: of its first BOARD_TABLES tables (and how many more deal it).
 BOARD_POLL_SECONDS = 5
 BOARD_ROWS = 8
 BOARD_TICKS_PER_PAGE = 2
+BOARD_INITIALS = 6
+BOARD_TABLES = 4
 
 STOPPED = {
     TokenProblem.REVOKED: ("This screen's link was revoked",
@@ -82,14 +89,38 @@ def screen(request, token: str):
     return response
 
 
+@dataclass(frozen=True)
+class BoardLine:
+    """A line of the board as the screen writes it: the game line (apps.seats.selectors.GameLine), its tables'
+    numbers ("1, 2"; "1, 2, 3, 4 +2" beyond BOARD_TABLES), and the first BOARD_INITIALS initials of its list in call
+    order with how many more wait."""
+
+    line: GameLine
+    tables: str
+    initials: str
+    more: int
+
+
+def _board_line(line: GameLine) -> BoardLine:
+    numbers = [t.removeprefix("Table ") for t in line.tables]
+    tables = ", ".join(numbers[:BOARD_TABLES]) + (f" +{len(numbers) - BOARD_TABLES}" if len(numbers) > BOARD_TABLES
+                                                  else "")
+    shown = line.waitlist_initials[:BOARD_INITIALS]
+    return BoardLine(line=line, tables=tables, initials=" ".join(shown),
+                     more=max(0, line.waitlist_length - len(shown)))
+
+
 def board_screen(*, link: DisplayLink, tick: int) -> dict:
-    """The games-and-seats board's context at poll `tick`: the page of open tables shown, turning every
-    BOARD_TICKS_PER_PAGE polls when more than BOARD_ROWS are open, and when it was read (the casino's time)."""
+    """The games-and-seats board's context at poll `tick`: the page of game lines shown (selectors.games_board, the
+    public page's lines), turning every BOARD_TICKS_PER_PAGE polls when more than BOARD_ROWS are running, the open
+    tables and vacant seats in all, and when it was read (the casino's time)."""
     now = timezone.now()
-    rows = games_board(casino=link.casino, now=now)
-    rotation = rotate(rows, per_page=BOARD_ROWS, tick=tick, ticks_per_page=BOARD_TICKS_PER_PAGE)
+    lines = games_board(casino=link.casino, now=now)
+    rotation = rotate([_board_line(line) for line in lines], per_page=BOARD_ROWS, tick=tick,
+                      ticks_per_page=BOARD_TICKS_PER_PAGE)
     return {"casino": link.casino, "rotation": rotation, "poll_seconds": BOARD_POLL_SECONDS,
-            "tables_open": len(rows), "seats_open": sum(r.vacant or 0 for r in rows),
+            "tables_open": len({table for line in lines for table in line.tables}),
+            "seats_open": sum(line.vacant_seats for line in lines),
             "updated_at": f"{timezone.localtime(now, link.casino.zone):%H:%M:%S}"}
 
 

@@ -2,8 +2,8 @@
 the jackpot display and the games-and-seats board, each opened by a display link in a browser that never signed in,
 
 - fit 1920×1080 and 1366×768 with no vertical or horizontal scroll and nothing spilling out of its box, with a
-  payout pending, two payouts with notices of changes, a seven-figure amount and 19 open tables (the board turns
-  through pages of 8);
+  payout pending, two payouts with notices of changes, a seven-figure amount and 19 open tables (18 game lines: the
+  board turns through pages of 8);
 - show the rule text at 32 px or more at 1080p;
 - keep running after every staff session has ended (the staff display, meanwhile, stops with a notice instead of
   swapping in the sign-in form), show the new amount once accounting adjusts the display after a contribution, and
@@ -26,6 +26,8 @@ from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.floor.management.commands.seed_demo import DEMO_ROTATIONS, DEMO_TABLES
 from apps.screens.selectors import screen_path
 from apps.screens.services import issue_display_link, revoke_display_link
+from apps.seats.selectors import line_key
+from apps.tables.models import PokerTable
 from apps.tables.services import create_table, open_table
 from tests.factories import CasinoFactory, JackpotFactory, StaffFactory
 
@@ -129,9 +131,11 @@ def test_both_screens_fit_without_scrolling_with_a_payout_pending(live_server, b
         page.goto(f"{live_server.url}{screen_path(busy_room['games'])}")
         page.wait_for_selector("[data-testid=board]")
         assert page.locator(".board tbody tr").count() == 8
-        assert "page 1 of 3" in page.inner_text("[data-testid=updated]")  # 19 tables, 8 a page
-        assert page.inner_text("[data-testid=open-2]") == "8 open"  # 10 seats, 2 players in its newest round
-        assert page.inner_text("[data-testid=open-4]") == "Not known"  # no round yet: not guessed
+        assert "page 1 of 3" in page.inner_text("[data-testid=updated]")  # 18 game lines, 8 a page
+        # one line a game and limits (apps.seats.selectors.room_board): tables 1 and 2 deal $1/$2 no limit hold 'em
+        key_of = {t.number: line_key(t) for t in PokerTable.objects.filter(casino=primary.casino)}
+        assert page.inner_text(f"[data-testid=open-{key_of[2]}]") == "16 open"  # 20 seats, 2 players in each round
+        assert page.inner_text(f"[data-testid=open-{key_of[4]}]") == "10 open"  # no round, nobody seated
         board = page.evaluate(MEASURE)
         assert board["scrollHeight"] <= height and board["scrollWidth"] <= width, board
         assert (board["spilling"], board["outside"], board["underFoot"]) == ([], [], 0), board

@@ -23,6 +23,8 @@ from apps.screens.selectors import (
     token_for,
 )
 from apps.screens.services import issue_display_link, note_seen, revoke_display_link
+from apps.seats.models import Seat
+from apps.seats.selectors import line_key, room_board
 from apps.tables.models import BettingStructure, Game
 from apps.tables.services import create_table, open_table
 from tests.factories import CasinoFactory, PokerTableFactory, StaffFactory
@@ -138,10 +140,12 @@ class TestTokens:
 
 
 class TestGamesBoard:
-    """14.18: the games offered, their minimum/maximum wagers and the vacant seats of each open table."""
+    """14.18: the games offered, their minimum/maximum wagers and the vacant seats at the open tables, one line a game
+    and limits (or rotation), from apps.seats.selectors.room_board; how many wait, initials only."""
 
-    def test_open_tables_their_games_limits_and_vacant_seats(self, casino):
+    def test_14_18_game_lines_their_limits_tables_and_vacant_seats(self, casino):
         holdem = PokerTableFactory(casino=casino, number=3, seats=9, small_blind=D("1"), big_blind=D("2"))
+        other_holdem = PokerTableFactory(casino=casino, number=5, seats=9, small_blind=D("1"), big_blind=D("2"))
         PokerTableFactory(casino=casino, number=4, is_open=False)
         stud = PokerTableFactory(casino=casino, number=7, game=Game.STUD, betting_structure=BettingStructure.FIXED_LIMIT,
                                  seats=8, small_blind=D("0"), big_blind=D("0"), minimum_wager=D("0.50"),
@@ -164,13 +168,17 @@ class TestGamesBoard:
             started_at=now - SEATS_FRESH_FOR - timedelta(minutes=1), players=[
                 PlayerIn(seat=1, contributed=D("1"), name="Old", hole_cards="As Ac Kd Kc Qh Qd Jc"),
                 PlayerIn(seat=2, contributed=D("1"), name="News", hole_cards="2s 3c 4d 5c 7h 8d 9c")]))
+        Seat.objects.create(table=other_holdem, number=2, player="Kept Player", since=now)
 
         board = games_board(casino=casino, now=now)
-        assert [(r.number, r.game, r.limits, r.seats, r.taken, r.vacant) for r in board] == [
-            (3, "Texas hold 'em (high)", "$1/$2 no limit", 9, 3, 6),
-            (7, "Seven-card stud (high)", "$0.50/$1 fixed limit", 8, None, None),  # too old to say: not known
-            (21, "H.O.R.S.E.", "$20/$40 fixed limit · $25/$50 no limit", 8, None, None),  # no round yet
+        assert board == room_board(casino=casino, now=now)  # the one board of the room: screens and public page
+        assert [(r.key, r.limits, r.tables, r.seats, r.vacant_seats, r.waitlist_length) for r in board] == [
+            (line_key(holdem), "$1/$2 no limit", ("Table 3", "Table 5"), 18, (9 - 3) + (9 - 1), 0),
+            (line_key(stud), "$0.50/$1 fixed limit", ("Table 7",), 8, 8, 0),  # its round too old to show a seat
+            (line_key(mixed), "$20/$40 fixed limit · $25/$50 no limit", ("Table 21",), 8, 8, 0),
         ]
+        assert (board[0].game, board[2].rotation) == ("Texas hold 'em (high)", "H.O.R.S.E.")
+        assert board[2].game.startswith("H.O.R.S.E.")
 
     def test_a_full_table_has_no_vacant_seat(self, casino):
         table = PokerTableFactory(casino=casino, number=1, seats=2)
@@ -178,7 +186,7 @@ class TestGamesBoard:
             PlayerIn(seat=1, contributed=D("2"), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D("2"),
                                                                                 hole_cards="Qh Qd")]))
         [row] = games_board(casino=casino, now=timezone.now())
-        assert (row.taken, row.vacant) == (2, 0)
+        assert (row.seats, row.vacant_seats) == (2, 0)
 
     def test_whole_dollars(self):
         assert [dollars(D(v)) for v in ("2", "2.00", "1000", "0.50", "2.25")] == ["$2", "$2", "$1,000", "$0.50",

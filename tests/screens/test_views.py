@@ -19,6 +19,8 @@ from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.screens.models import DisplayLink
 from apps.screens.selectors import screen_path, token_for
 from apps.screens.services import issue_display_link, revoke_display_link
+from apps.seats.models import Waitlist, WaitlistEntry, WaitlistSource
+from apps.seats.selectors import line_key
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, StaffFactory
 
 D = Decimal
@@ -69,14 +71,35 @@ class TestScreensWithoutASession:
         room["jackpot_link"].refresh_from_db()
         assert room["jackpot_link"].last_seen_at is not None
 
-    def test_the_games_board_shows_games_limits_and_seats_but_no_names(self, client, room):
-        PokerTableFactory(casino=room["table"].casino, number=8, is_open=False)
+    def test_14_18_the_games_board_shows_games_limits_seats_and_waits_initials_only(self, client, room):
+        """One line a game and limits: its open tables, vacant seats and how many wait, with initials, never a name
+        or a phone (the round's players, the floor's seated player, the list's players)."""
+        casino = room["table"].casino
+        closed = PokerTableFactory(casino=casino, number=8, is_open=False, small_blind=D("5"), big_blind=D("10"),
+                                   minimum_wager=D("10"))
+        key = line_key(room["table"])
+        waitlist = Waitlist.objects.create(casino=casino, key=key, game="Texas hold 'em (high)", limits="$1/$2 no limit")
+        now = timezone.now()
+        for name, phone in (("Marguerite Xylophone", "609-555-0142"), ("Bo", "")):
+            WaitlistEntry.objects.create(waitlist=waitlist, name=name, phone=phone, source=WaitlistSource.IN_PERSON,
+                                         created_at=now, checked_in_at=now)
         html = client.get(screen_path(room["games_link"])).content.decode()
-        assert 'data-testid="table-3"' in html and 'data-testid="table-8"' not in html  # open tables only, 14.18
+        assert f'data-testid="line-{key}"' in html and f'data-testid="line-{line_key(closed)}"' not in html  # 14.18
         assert "Texas hold &#x27;em (high)" in html and "$1/$2 no limit" in html
-        assert re.search(r'data-testid="open-3">\s*7 open', html)
-        assert "Annabel" not in html and "Secretname" not in html and "Ben" not in html
+        assert re.search(rf'data-testid="open-{key}">\s*7 open', html)  # 9 seats, 2 players in the newest round
+        assert re.search(rf'data-testid="waiting-{key}">.*2 waiting.*M\.X\. B\.O\.', html, re.S)
+        for secret in ("Annabel", "Secretname", "Ben", "Marguerite", "Xylophone", "609-555-0142"):
+            assert secret not in html, secret
         assert "$1,234" not in html  # the board is not the jackpot display
+
+    def test_the_board_and_the_public_page_show_the_same_games_and_seats(self, client, room):
+        """The done-when of issue 17: the room's screens and its public feed (and page) read the same lines."""
+        board = client.get(screen_path(room["games_link"])).content.decode()
+        feed = client.get(f"/api/public/{room['table'].casino.code}/").json()
+        assert feed["games"]
+        for line in feed["games"]:
+            assert re.search(rf'data-testid="open-{line["key"]}">\s*{line["vacant_seats"]} open', board)
+        assert f'{feed["tables_open"]} table' in board and f'{feed["vacant_seats"]} open seat' in board
 
     def test_staff_data_never_shows(self, client, room, admin):
         """The screen shows what patrons see: no accounting record, no claim's cards, no staff names, no other link
@@ -263,3 +286,21 @@ class TestTheAdminSite:
                            issued_by=StaffFactory(casino=other, roles=[Role.ADMIN]))
         listing = admin_site.get("/admin/screens/displaylink/").content.decode()
         assert "Rail 1" in listing and "Not ours" not in listing
+
+
+def test_a_long_line_shows_its_first_tables_and_initials_and_how_many_more(client, casino, admin):
+    """Six tables deal the game and eight players wait: the board's line keeps to its box (BOARD_TABLES numbers,
+    BOARD_INITIALS initials, and how many more)."""
+    tables = [PokerTableFactory(casino=casino, number=n) for n in range(1, 7)]
+    key = line_key(tables[0])
+    waitlist = Waitlist.objects.create(casino=casino, key=key, game="Texas hold 'em (high)", limits="$1/$2 no limit")
+    now = timezone.now()
+    for name in ("Al Bo", "Cy Do", "Ed Fa", "Gi Ho", "Ivy Jo", "Ka Lu", "Mo No", "Ox Pi"):
+        WaitlistEntry.objects.create(waitlist=waitlist, name=name, source=WaitlistSource.IN_PERSON, created_at=now,
+                                     checked_in_at=now)
+    link = issue_display_link(casino=casino, kind="games", name="Board", issued_by=admin)
+    html = client.get(screen_path(link)).content.decode()
+    assert '<span class="clamp">1, 2, 3, 4 +2</span>' in html
+    assert re.search(rf'data-testid="waiting-{key}">.*8 waiting.*A\.B\. C\.D\. E\.F\. G\.H\. I\.J\. K\.L\. \+2', html,
+                     re.S)
+    assert "Ox" not in html and "Mo No" not in html

@@ -1,0 +1,67 @@
+"""The room's public page, /public/<code>/ (N.J.A.C. 13:69F-14.18): the official public feed (feed.public_feed, the
+same representation GET /api/public/<code>/ answers) for a player's phone, with no sign-in.
+
+The page refreshes its own region by an htmx poll of this URL (no script of its own: the CSP holds) and says when
+its content last changed. A code no casino has, or a casino that turned its feed off, is the styled 404 page; a poll
+of it is answered with a neutral notice that replaces the region and stops the polling (STOP_POLLING), so that a
+page left open never keeps showing games the room no longer publishes."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import Http404
+from django.shortcuts import render
+from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.views.decorators.http import require_safe
+
+from apps.core.policy import public
+from apps.core.rotation import STOP_POLLING
+
+from .feed import MAX_AGE, public_feed
+from .selectors import published_casino
+
+#: The page's region polls every POLL_SECONDS.
+POLL_SECONDS = 30
+
+
+def _dollars(amount: str) -> str:
+    """A feed's amount ("1234.50", Decimal dollars as a string) as the page shows it: $1,234.50."""
+    return f"${Decimal(amount):,.2f}"
+
+
+@public("The room's public page (14.18): the public feed's games, seats, waitlist lengths and jackpots for a "
+        "player's phone, never a player's name; read-only; the room may turn it off.")
+@require_safe
+def public_page(request, code: str):
+    """The public page of the casino `code` (see the module); its region alone for an htmx poll. It is rendered as for
+    an anonymous visitor whoever is signed in (no staff header, no CSRF token, no messages): the page is the same for
+    everyone, and shared caches may keep it."""
+    request.user = AnonymousUser()
+    casino = published_casino(code=code)
+    if casino is None:
+        if request.htmx:
+            response = render(request, "public/_gone.html", status=STOP_POLLING)
+            patch_vary_headers(response, ("HX-Request",))
+            return response
+        raise Http404("No public page at this address.")
+    feed = public_feed(casino=casino)
+    jackpots = [{**jackpot, "shown": _dollars(jackpot["amount"])} for jackpot in feed.data["jackpots"]]
+    games = [{**line, "numbers": ", ".join(t.removeprefix("Table ") for t in line["tables"])}
+             for line in feed.data["games"]]
+    context = {"feed": feed.data, "games": games, "jackpots": jackpots, "casino": casino, "poll_seconds": POLL_SECONDS,
+               "updated_at": timezone.localtime(feed.updated_at, casino.zone),
+               "messages": ()}  # a staff member's messages are not the public's
+    response = render(request, "public/_feed.html" if request.htmx else "public/page.html", context)
+    patch_vary_headers(response, ("HX-Request",))
+    # The page and its region are the feed's content in HTML: a weak validator from the feed's (another representation
+    # of the same content, a variant each). A poll revalidates every time (no-cache: a 304 while nothing changed), so
+    # that the region never lags behind the feed; a page load may be reused for MAX_AGE seconds, as the feed is.
+    etag = f'W/"{feed.etag.strip(chr(34))}-{"region" if request.htmx else "page"}"'
+    response["ETag"] = etag
+    if request.htmx:
+        patch_cache_control(response, public=True, no_cache=True)
+    else:
+        patch_cache_control(response, public=True, max_age=MAX_AGE)
+    return get_conditional_response(request, etag=etag, response=response)
