@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class QualifiersConfig(AppConfig):
+    name = "apps.qualifiers"
+    verbose_name = "Bad beat qualifier designer"
