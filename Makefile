@@ -9,8 +9,11 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 # 1 (CI): the suite connects as an app role that owns nothing, as production does (README, "Database roles"); the
 # roles test_<database>_owner and _app are created when missing. 0: as TEST_DATABASE_URL's login.
 TEST_DATABASE_APP_ROLE ?= 1
+# make test fails when under this share (%) of the clauses of 13:69F that need code have a test that passed in this run
+# (apps/compliance; the others carry a reason in apps/compliance/clauses.toml): a clause that loses its last test fails.
+COMPLIANCE_FAIL_UNDER ?= 100
 
-.PHONY: demo test fuzz probe lint bench bench-feed bench-scale chaos install services chromium clean
+.PHONY: demo test fuzz probe lint bench bench-odds bench-feed bench-scale chaos install services chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +47,11 @@ test: install services chromium
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
 	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) \
-	  $(PY) -m pytest -n 2 --dist loadfile -q --durations=10
+	  $(PY) -m pytest -n 2 --dist loadfile -q --durations=10 \
+	  --json-report --json-report-file=test-artifacts/pytest-report.json --json-report-omit collectors log streams keywords warnings
+	# Every operative clause of 13:69F has a test that passed just now, or a reason it needs no code (README).
+	DJANGO_SECRET_KEY=test-only-secret $(PY) manage.py compliance_matrix --fail-under $(COMPLIANCE_FAIL_UNDER) \
+	  --report test-artifacts/pytest-report.json > test-artifacts/compliance-matrix.txt
 
 # Schema-driven fuzzing of the API with a larger budget than CI's (tests/core/test_schema_fuzz.py): every operation
 # with every role's token, FUZZ_MAX_EXAMPLES examples an operation (CI: 5), seed FUZZ_SEED; prints the summary line.
@@ -67,6 +74,11 @@ lint: install
 
 bench: install
 	$(PY) bench/hands_benchmark.py
+
+# Bad beat odds by Monte Carlo (issue 16): hold'em and Omaha deals/s of apps/hands/odds.py and the Omaha batch's
+# hands/s against references in the same run, with the load. Options through ODDS_ARGS, e.g. ODDS_ARGS="--deals 200000".
+bench-odds: install
+	$(PY) bench/qualifier_odds.py $(ODDS_ARGS)
 
 # The hand feed against pokerkit on the 10,000 Pluribus hands, scaling, and a round posted during an import
 # (PostgreSQL; BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/feedbench). See bench/README.md.

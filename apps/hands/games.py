@@ -159,8 +159,8 @@ def best_triple_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> Sho
 
 
 def best_single_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """Single draw deuce to seven: five-card draw with one draw (14.12(d)-(h)), the five cards held ranked as
-    the deuce-to-seven low hand of triple draw (14.3(e) proviso, (f), 14.12A(l))."""
+    """Single draw deuce to seven: five-card draw with one draw (five cards, 14.12(d); shown down, 14.12(h)), the
+    five cards held ranked as the deuce-to-seven low hand of triple draw (14.3(e) proviso, (f), 14.12A(l))."""
     _counts("Single draw", hole, board, (5,), (0,))
     return ShowdownHand(high=None, low=evaluate_deuce_to_seven_low(hole))
 

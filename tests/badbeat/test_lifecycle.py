@@ -271,6 +271,9 @@ class TestPostedRules:
 class TestDisplay:
     def test_14_19_k_display_must_equal_accounting_record_with_a_supervisor_present(self, table, jackpot, staff,
                                                                                      supervisor):
+        """14.19(k)1: accounting adjusts the displayed amount in a poker supervisor's presence (a floorperson, or the
+        person adjusting, is refused); 14.19(k)2: the amount displayed must correspond to accounting's record ($4.00
+        is refused when the record is $3.00)."""
         fund(jackpot, table, rounds=3)
         clerk = staff(Role.ACCOUNTING)
         with pytest.raises(DomainError) as wrong:
@@ -404,3 +407,20 @@ def test_14_19_m_2_ii_money_promised_to_a_secondary_is_not_paid_twice(table, cas
         record_payout(claim=claim, method="cash", location="table", delivered_by=guard, recorded_by=guard)
     primary.refresh_from_db()
     assert primary.balance == D("0.00") and ledger(jackpot=primary).balance == primary.balance
+
+
+def test_14_19_m_1_a_secondary_payout_takes_its_own_contribution_from_each_pot(table, jackpot):
+    """14.19(m)1: a secondary bad beat payout funded by contributions takes its own prescribed contribution from each
+    pot at a participating table, beside the primary's, without touching the primary's fund."""
+    mini = create_secondary_jackpot(primary=jackpot, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                    funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
+                                    maximum_contribution=D("0.50"), minimum_pot=D("0"))
+    before = fund(jackpot, table, rounds=1).balance + jackpot.reset_reserve
+    rounds = [play(table, board="2h 7d 9c Js Kd", hands=["As Ac", "Qh Qd", "3s 4s", "5c 6c"]) for _ in range(2)]
+    for round_of_play in rounds:
+        by_payout = {c.jackpot_id: c.amount for c in round_of_play.bad_beat_contributions.all()}
+        assert set(by_payout) == {jackpot.pk, mini.pk} and by_payout[mini.pk] == D("0.50")
+    jackpot.refresh_from_db()
+    mini.refresh_from_db()
+    assert mini.balance + mini.reset_reserve == D("1.50")  # three rounds at $0.50
+    assert jackpot.balance + jackpot.reset_reserve == 3 * before

@@ -174,3 +174,21 @@ def test_rule_change_by_page_posts_a_notice_shown_on_the_display(client, supervi
     bad = client.post("/jackpot/rules/", {"jackpot": claim.jackpot_id, "field": "minimum_players_dealt",
                                           "value": "many", "effective_at": "2030-01-01T10:00"})
     assert bad.status_code == 400 and "whole number" in bad.content.decode()
+
+
+def test_14_19_b_4_other_bonus_awards_funded_by_the_fund_are_posted(client, staff, casino):
+    """14.19(b)4: other bonus awards funded through the bad beat fund are part of the posted rules: what the room
+    posts is shown on the rules page to every role, several lines kept; a control character is refused."""
+    from apps.badbeat.services import validate_posted_rules
+    from apps.core.exceptions import DomainError
+
+    jackpot = JackpotFactory(casino=casino, other_bonus_awards="High hand: $100 every hour")
+    for role in (Role.DEALER, Role.FLOORPERSON, Role.ACCOUNTING):
+        client.force_login(staff(role))
+        page = client.get("/jackpot/rules/").content.decode()
+        assert "Other bonus awards" in page and "High hand: $100 every hour" in page
+    typed = validate_posted_rules(values={"other_bonus_awards": "High hand:\n$100 every hour."}, jackpot=jackpot)
+    assert typed["other_bonus_awards"] == "High hand:\n$100 every hour."
+    with pytest.raises(DomainError) as exc:
+        validate_posted_rules(values={"other_bonus_awards": "Bell\x07"}, jackpot=jackpot)
+    assert exc.value.field == "other_bonus_awards"

@@ -12,7 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 # Rendered only into PDFs by weasyprint (apps.core.views.pdf_response), never served as a page: their <style> is
 # the print layout, and no browser applies the CSP to them.
-PDF_ONLY = {"counts/mgr_print.html", "counts/forms_print.html", "multicasino/report_print.html"}
+PDF_ONLY = {"counts/mgr_print.html", "counts/forms_print.html", "multicasino/report_print.html",
+            "compliance/matrix_print.html"}
 
 
 def production_env() -> dict:

@@ -14,6 +14,7 @@ from apps.casinos.models import Department, LicenseType
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.models import (
+    BadBeatCount,
     CountMethod,
     GamingDayClose,
     MasterGameReportAdjustment,
@@ -149,6 +150,9 @@ class TestReconciliation:
         return forms
 
     def test_14_19_h_all_parts_match(self, table, people):
+        """14.19(g): both parts of each Bad Beat Payout Contribution Form reach accounting, the original from the
+        table's drop box and the duplicate from the locked accounting box, each recorded on receipt; (h) then
+        reconciles the day."""
         forms = self._day_with_forms(table, people)
         for f in forms:
             for part in ("original", "duplicate"):
@@ -206,6 +210,8 @@ class TestReconciliation:
 
 class TestGamingDayClose:
     def test_14_19_d_close_flags_uncounted_tables_and_is_idempotent(self, table, people, supervisor):
+        """14.19(d) and (f)1: each container is counted at least once per gaming day; closing the day flags a table
+        whose contributions were not all counted (and the day as not in order)."""
         pot(table)
         pot(table)
         day = day_of(table)
@@ -239,3 +245,20 @@ class TestGamingDayClose:
             first = close_gaming_day(casino=table.casino, gaming_day=early.gaming_day)
             second = close_gaming_day(casino=table.casino, gaming_day=late.gaming_day)
         assert first.summary["contributions"] == second.summary["contributions"] == "1.00"
+
+
+def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage(table, people):
+    """14.19(d)2: boxes counted in the cashiers' cage are accounted for by a poker supervisor: a cage count witnessed
+    by anyone else (a dealer, a guard) is refused naming the witness and writes nothing; with the supervisor it is
+    recorded."""
+    pot(table)
+    for someone in ("dealer", "guard"):
+        with pytest.raises(DomainError, match=r"14\.19\(d\)2") as exc:
+            record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                         witness=people[someone], witness_kind=WitnessKind.SUPERVISOR, recorded_by=people["clerk"])
+        assert exc.value.field == "witness"
+    assert not BadBeatCount.objects.exists()
+    count = record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                         transported_by=people["guard"], recorded_by=people["clerk"])
+    assert count.witness == people["supervisor"] and count.transported_by == people["guard"]

@@ -48,8 +48,9 @@ FORMS = {
 
 @pytest.mark.parametrize("game", list(FORMS), ids=[f"{g.value}-{FORMS[g][3]}" for g in FORMS])
 def test_each_game_form_is_recorded_and_settled_from_the_json_feed(api, casino, staff, game):
-    """One round of each permissible game (14.8, 14.12A, 14.12B) posted as JSON: the cards fit the game, the draws of
-    a draw game are kept, and the engine awards the pot to the hand the clause names."""
+    """One round of each permissible game (14.8, 14.8(a)1-7, 14.12A, 14.12B) posted as JSON: the cards fit the game,
+    the draws of a draw game are kept, and the engine awards the pot to the hand the clause names (14.6(d); 14.9(i)1,
+    3; 14.10(j); 14.11(f)1; 14.12(h); 14.13(h); 14.13A(j))."""
     from apps.core.roles import Role
 
     board, seats, winners, _clause = FORMS[game]

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from apps.core.exceptions import DomainError
-from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
+from apps.feed.services import DrawIn, PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import Pot, PotAward, RoundOfPlay, RoundPlayer
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
@@ -29,7 +29,9 @@ def conserved(round_of_play: RoundOfPlay) -> None:
 
 
 def test_14_7_c_4_side_pots_for_an_all_in_player():
-    """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300."""
+    """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300. After the
+    showdown each pot goes to its winning hand (14.6(e)5); the rake (14.6(e)8, 14.14) and the bad beat contribution
+    (14.6(e)9, 14.19) are collected from the main pot before it is awarded."""
     table = RakeStructureFactory().table
     JackpotFactory(casino=table.casino)
     round_of_play = record_round_of_play(table=table, round_in=round_in([
@@ -58,6 +60,8 @@ def test_14_10_j_board_plays_splits_the_pot():
 
 
 def test_everyone_folds_to_the_last_player_without_a_showdown():
+    """14.6(e)5: when all other players have folded, the pot goes to the last player remaining, with no showdown
+    (the uncalled part of the bet given back)."""
     table = PokerTableFactory()
     round_of_play = record_round_of_play(table=table, round_in=round_in([
         PlayerIn(seat=1, contributed=D("1.00"), folded=True),
@@ -158,3 +162,98 @@ def test_14_19_c_the_money_path_reads_in_the_regulations_order():
     from django.conf import settings
 
     assert not hasattr(settings, "POT_DEDUCTIONS") and not hasattr(settings, "BAD_BEAT_SHARED_PAYOUT")
+
+
+def test_14_6_b_a_round_of_play_has_two_to_eleven_players():
+    """14.6(b): poker is played by two to 11 players. A table is set up with 2 to 11 seats (hold 'em), a round of one
+    player is refused, and so is a seat numbered past 11; a round of two at the table is recorded."""
+    from apps.tables.services import verify_table_configuration
+
+    for seats in (1, 12):
+        with pytest.raises(DomainError) as exc:
+            verify_table_configuration(game="holdem", seats=seats, minimum_wager=D("2"), maximum_wager=None)
+        assert exc.value.field == "seats" and "2 to 11" in exc.value.message
+    verify_table_configuration(game="holdem", seats=2, minimum_wager=D("2"), maximum_wager=None)
+    table = PokerTableFactory(seats=11)
+    with pytest.raises(DomainError, match="at least two players") as exc:
+        record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2"))]))
+    assert exc.value.field == "players"
+    with pytest.raises(DomainError) as exc:
+        record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2")),
+                                                             PlayerIn(seat=12, contributed=D("2"), folded=True)]))
+    assert exc.value.field == "players[1].seat"
+    assert not RoundOfPlay.objects.exists()
+    record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2")),
+                                                         PlayerIn(seat=11, contributed=D("1"), folded=True)]))
+    assert RoundOfPlay.objects.get().players.count() == 2
+
+
+def _draw_table(game, number):
+    from apps.tables.models import BettingStructure
+    from apps.tables.services import create_table
+
+    return create_table(casino=PokerTableFactory().casino, number=number, game=game, seats=6, minimum_wager=D("2"),
+                        maximum_wager=D("4"), betting_structure=BettingStructure.FIXED_LIMIT)
+
+
+@pytest.mark.parametrize(("game", "draws", "hands"), [
+    ("draw_high", 1, ("Ah Kh Qh Jh Th", "2c 2d 2h 9s 9c")),
+    ("triple_draw_27", 3, ("7h 5c 4c 3d 2c", "8h 6c 4d 3s 2d")),
+    ("badugi", 3, ("As 2d 3h 4c", "Ks Qd Jh Tc")),
+])
+def test_14_12_f_the_draws_of_each_draw_game(game, draws, hands):
+    """Each player of a draw game draws (keeps or discards, each discard replaced) once in five-card draw
+    (14.12(f)), three times in triple draw (14.12A(f), (h), (j)) and in badugi (14.12B(f), (h), (j)): a round with
+    that many draws, standing pat or not, is recorded with each draw; one draw more is refused with the field."""
+    table = _draw_table(game, 40)
+    size = len(hands[0].split())
+    dealt = " ".join(["5s", "6s", "7s", "8s", "9d"][:size])
+    some = tuple(DrawIn(discarded=dealt.split()[0], drawn=hands[0].split()[0]) if i == 0 else DrawIn()
+                 for i in range(draws))
+    players = [PlayerIn(seat=1, contributed=D("4"), hole_cards=hands[0], dealt_cards=dealt, draws=some),
+               PlayerIn(seat=2, contributed=D("4"), hole_cards=hands[1], draws=(DrawIn(),) * draws)]
+    round_of_play = record_round_of_play(table=table, round_in=round_in(players))
+    first = round_of_play.players.get(seat=1)
+    assert len(first.draws) == draws and first.draws[0]["drawn"] == hands[0].split()[0]
+    too_many = [players[0], PlayerIn(seat=2, contributed=D("4"), hole_cards=hands[1], draws=(DrawIn(),) * (draws + 1))]
+    with pytest.raises(DomainError, match=f"{draws} draw") as exc:
+        record_round_of_play(table=table, round_in=round_in(too_many))
+    assert exc.value.field == "players[1].draws"
+    assert RoundOfPlay.objects.count() == 1
+
+
+def test_14_12_f_2_in_a_draw_game_discards_reshuffled_may_be_dealt_again():
+    """14.12(f)2: when the deck runs short the discards are reshuffled and dealt again, so in a draw game a folded
+    hand's card may be found in another player's final hand (refused as a duplicate in hold 'em, where no card is
+    dealt twice)."""
+    draw = _draw_table("draw_high", 41)
+    players = [PlayerIn(seat=1, contributed=D("2"), hole_cards="As Ad 7c 8c 9h", folded=True),
+               PlayerIn(seat=2, contributed=D("4"), hole_cards="As Ks Qs Js 2s",
+                        draws=(DrawIn(discarded="3d", drawn="As"),)),
+               PlayerIn(seat=3, contributed=D("4"), hole_cards="Kd Kh Kc 4c 5d", draws=(DrawIn(),))]
+    round_of_play = record_round_of_play(table=draw, round_in=round_in(players))
+    assert round_of_play.players.get(seat=2).awarded > 0
+    holdem = PokerTableFactory()
+    with pytest.raises(DomainError, match="Duplicate"):
+        record_round_of_play(table=holdem, round_in=round_in([
+            PlayerIn(seat=1, contributed=D("2"), hole_cards="As Ad", folded=True),
+            PlayerIn(seat=2, contributed=D("4"), hole_cards="As Ks"),
+            PlayerIn(seat=3, contributed=D("4"), hole_cards="Kd Kh")], board="2c 7d 9h Jc 3s"))
+
+
+def test_14_15_d_the_winning_hand_is_shown_and_a_losing_hand_may_be_conceded():
+    """14.15(d): at the showdown the winning hand is shown in its entirety: a contender still in without cards is
+    refused (the showdown needs them); a player holding a losing hand may concede it unshown (mucked), and takes
+    no part in the pot."""
+    table = PokerTableFactory()
+    with pytest.raises(DomainError, match="hole cards of seat"):
+        record_round_of_play(table=table, round_in=round_in([
+            PlayerIn(seat=1, contributed=D("10.00"), hole_cards="As Ad"),
+            PlayerIn(seat=2, contributed=D("10.00"))], board="2c 7d 9h Jc 3s"))
+    assert not RoundOfPlay.objects.exists()
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("10.00"), hole_cards="As Ad"),
+        PlayerIn(seat=2, contributed=D("10.00"), mucked=True)], board="2c 7d 9h Jc 3s"))
+    players = {p.seat: p for p in round_of_play.players.all()}
+    assert players[1].awarded == D("20.00") and players[2].awarded == 0
+    assert players[1].hole_cards == "As Ad" and players[2].hole_cards == ""

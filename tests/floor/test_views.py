@@ -167,3 +167,16 @@ def test_the_table_page_shows_the_newest_round_first_in_pages(client, supervisor
         url = older[1].replace("&amp;", "&") if older else None
     assert seen == ids[::-1]  # newest first, every round once
     assert client.get(f"/tables/{table.pk}/?cursor=not-ours").status_code == 400
+
+
+def test_14_10_d_the_table_sign_posts_the_blinds_and_the_ante(client, casino, supervisor):
+    """14.10(d): the amount and number of the blind bets are posted on the table's sign; 14.10(b), 14.12(b), 14.13(b):
+    so is the ante rule (an ante, or none)."""
+    holdem = PokerTableFactory(casino=casino, number=21, small_blind=Decimal("2.00"), big_blind=Decimal("5.00"))
+    stud = PokerTableFactory(casino=casino, number=22, game="five_card_stud", seats=8, small_blind=Decimal("0"),
+                             big_blind=Decimal("0"), ante=Decimal("1.00"), bring_in=Decimal("2.00"))
+    client.force_login(supervisor)
+    sign = client.get(f"/tables/{holdem.pk}/sign/").content.decode()
+    assert "Blinds" in sign and "$2.00 / $5.00" in sign and "Ante" in sign
+    sign = client.get(f"/tables/{stud.pk}/sign/").content.decode()
+    assert "$1.00 from each player" in sign

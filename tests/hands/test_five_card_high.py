@@ -31,6 +31,7 @@ def value(text):
     ("Ac Ad Kh Ks 2c", C.TWO_PAIR), ("2c 2d Kh Qs Jc", C.ONE_PAIR), ("Ac Kd Qh Js 9c", C.HIGH_CARD),
 ])
 def test_14_3_b_categories(text, category):
+    """Each five-card high hand of 14.3(b)1-9, royal flush to one pair (and no pair), is named as the rule names it."""
     assert value(text).category is category
 
 
@@ -107,3 +108,16 @@ def test_invariant_under_relabelling_suits(hand, suits):
     relabel = dict(zip("cdhs", suits, strict=True))
     renamed = parse_cards(" ".join(f"{c.rank.symbol}{relabel[c.suit.value]}" for c in hand))
     assert evaluate_five_card_high(hand) == evaluate_five_card_high(renamed)
+
+
+def test_14_3_g_a_hand_ranks_by_the_cards_it_holds():
+    """14.3(g): a hand is ranked by the cards actually in it, not by what the player says it is. The engine takes
+    cards and nothing else, and finds the best hand they make even when it is easy to misread: seven-deuce with a
+    3-4-5-6 board is a straight; four spades in an Omaha hand with one spade on the board are no flush."""
+    import inspect
+
+    assert list(inspect.signature(best_hands).parameters) == ["game", "hole", "board"]
+    assert best_hands("holdem", parse_cards("7d 2c"), parse_cards("3h 4s 5d 6c Kh")).high.category is C.STRAIGHT
+    omaha = best_hands("omaha", parse_cards("As Ks Qs Js"), parse_cards("2s 7d 8h 9c 3d")).high
+    assert omaha.category is C.HIGH_CARD
+    assert value("9c 9d 9h 9s 2c") == value("9s 9h 9d 9c 2c")  # the same cards, however they are given

@@ -60,6 +60,8 @@ def test_14_13a_k_no_six_or_better_low_and_the_high_takes_all():
 
 
 def test_14_13a_j_mambo_split_with_the_odd_unit_to_the_high():
+    """14.13A(j)1: a pot that cannot be divided equally gives the excess unit (here $1, at most $1.00) to the best
+    high hand."""
     result = award_pots("mambo_stud", [Pot(D("11"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")}, P("2c"),
                         odd_chip=D("1"))
     assert result.awards == {"1": D("6"), "2": D("5")}
@@ -90,6 +92,7 @@ def test_a_rule_set_that_does_not_fit_the_game_is_a_typed_error():
 # --- stud betting order --------------------------------------------------------------------------------------
 
 def test_14_9_d_forced_bet_by_up_card_and_suit():
+    """Who makes the forced bet in each stud game: 14.9(d)1-4, and 14.13(d) in five-card stud."""
     up = [("1", P("5h")[0]), ("2", P("2d")[0]), ("3", P("2s")[0]), ("4", P("Ac")[0])]
     assert forced_bet("stud", up) == "2"          # 14.9(d)1: lowest, the deuce of diamonds below spades
     assert forced_bet("stud_low", up) == "1"      # 14.9(d)2: highest, the ace low
@@ -107,6 +110,7 @@ def test_14_9_f_best_hand_showing_acts_first_and_ties_go_to_the_dealers_left():
 
 
 def test_14_13a_f_and_h_mambo_first_to_act():
+    """14.13A(f) the highest up-card, ties by suit; 14.13A(h)1 the up-card that pairs the community card first."""
     showing = [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]
     assert first_to_act("mambo_stud", showing) == "2"                 # (f): highest up-card, ties by suit
     assert first_to_act("mambo_stud", showing, community=P("4d")[0]) == "3"  # (h)1: a pair with the community card
@@ -170,3 +174,97 @@ def test_the_fast_pick_of_the_best_five_is_the_engines_own_choice():
             slow = max(evaluate_five_card_high(f) for f in fives)
             fast = best_hands(game, *cards).high
             assert fast == slow and fast.cards == slow.cards, (game, cards)
+
+
+# --- clause by clause: stud betting order, mambo settlement, Omaha high-low, badugi ties -----------------------------
+
+def test_14_13_f_five_card_stud_best_hand_showing_bets_first_ties_to_the_dealers_left():
+    """Five-card stud, 14.13(f): after the first betting round the best high hand showing bets first (a pair of
+    fours over ace-king); of equal hands showing, the player closest to the dealer's left (the first seat given)."""
+    assert first_to_act("five_card_stud", [("1", P("Ks Qd")), ("2", P("4c 4d")), ("3", P("Ah Kc"))]) == "2"
+    assert first_to_act("five_card_stud", [("5", P("Jh 9c")), ("6", P("Js 9d")), ("7", P("Tc 8c"))]) == "5"
+    assert first_to_act("five_card_stud", [("6", P("Js 9d")), ("5", P("Jh 9c"))]) == "6"  # seat order, not suit
+
+
+def test_14_9_f_1_to_3_stud_first_to_act_high_low_and_ties():
+    """Seven-card stud, 14.9(f)1: the best high hand showing bets or checks first (trips over two pair over a pair;
+    four suited cards showing are no flush); 14.9(f)2: in seven-card stud low, the best low showing; 14.9(f)3: equal
+    hands showing go to the player closest to the dealer's left."""
+    assert first_to_act("stud", [("1", P("9c 9d 4h 4s")), ("2", P("3c 3d 3h 2s")), ("3", P("Ah Kh Qh Jh"))]) == "2"
+    assert first_to_act("stud", [("1", P("Ah Kh Qh Jh")), ("2", P("2c 2d 5h 7s"))]) == "2"
+    assert first_to_act("stud_low", [("1", P("Kc 2d")), ("2", P("6c 5d")), ("3", P("4h 4s"))]) == "2"
+    assert first_to_act("stud_low", [("1", P("7c 3d")), ("2", P("7h 3s"))]) == "1"
+    assert first_to_act("stud", [("4", P("Qs Jd")), ("2", P("Qc Jh"))]) == "4"
+
+
+def test_14_13a_d_mambo_forced_bet_on_the_lowest_up_card_ties_by_suit():
+    """Mambo stud, 14.13A(d): the lowest up-card (the ace high, 14.3(a)) makes the forced bet; of equal up-cards, the
+    lowest suit (spades, hearts, diamonds, clubs from highest)."""
+    up = [("1", P("5h")[0]), ("2", P("2d")[0]), ("3", P("2s")[0]), ("4", P("Ac")[0])]
+    assert forced_bet("mambo_stud", up) == "2"
+    assert forced_bet("mambo_stud", [("1", P("2h")[0]), ("2", P("2c")[0]), ("3", P("3c")[0])]) == "2"
+    assert forced_bet("mambo_stud", [("1", P("Ac")[0]), ("2", P("Kd")[0])]) == "2"
+
+
+def test_14_13a_h_2_final_round_ties_go_to_the_dealers_left():
+    """Mambo stud, final round: 14.13A(h)1, the highest pair of an up-card with the community card (a pair of nines
+    over a lone ace), else the highest up-card; 14.13A(h)2, equal pairs or up-cards go to the player closest to the
+    dealer's left (not to the higher suit, as in the round before, 14.13A(f))."""
+    nine = P("9h")[0]
+    assert first_to_act("mambo_stud", [("1", P("As")), ("2", P("9d")), ("3", P("9c"))], community=nine) == "2"
+    assert first_to_act("mambo_stud", [("1", P("As")), ("3", P("9c")), ("2", P("9d"))], community=nine) == "3"
+    assert first_to_act("mambo_stud", [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))], community=nine) == "1"
+    assert first_to_act("mambo_stud", [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]) == "2"  # (f): by suit
+
+
+def test_14_13a_j_2_and_4_tied_highs_share_the_high_half_the_excess_to_the_highest_card_by_suit():
+    """Mambo stud, 14.13A(j)2: tied high hands share the high half; the excess unit goes to the highest high card by
+    suit, spades first (14.13A(j)4). A $21 pot, $1 units: $10 low half to the six-or-better low, $11 high half
+    split $5 and $6, the $1 excess to the king of spades."""
+    result = award_pots("mambo_stud", [Pot(D("21"), ("1", "2", "3"))],
+                        {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4h 6c")}, P("2c"), odd_chip=D("1"))
+    assert result.pots[0].high_winners == ("1", "2") and result.pots[0].low_winners == ("3",)
+    assert result.awards == {"1": D("5"), "2": D("6"), "3": D("10")}
+
+
+def test_14_13a_j_3_and_4_tied_lows_share_the_low_half_the_excess_to_the_lowest_low_card_by_suit():
+    """Mambo stud, 14.13A(j)3: tied lows share the low half; the excess unit goes to the lowest low card by suit,
+    clubs lowest (14.13A(j)4). A $23 pot: $12 high half; the $11 low half split $6 to the ace of clubs, $5."""
+    result = award_pots("mambo_stud", [Pot(D("23"), ("1", "2", "3"))],
+                        {"1": P("Kh Kd 9c"), "2": P("Ad 4h 9s"), "3": P("Ac 4s Ts")}, P("2c"), odd_chip=D("1"))
+    assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
+    assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
+
+
+def test_14_11_h_1_two_different_fives_each_with_two_hole_and_three_board_cards():
+    """Omaha high-low, 14.11(h)1: a player may form two different hands for the high and the low, each of exactly two
+    hole cards and three board cards (14.11(f)): three kings with K-K, and an 8-7-3-2-A low with A-2; the player
+    takes both halves of the pot."""
+    hole, board = P("As 2d Kh Kc"), P("Ks 3c 7h 8d Qd")
+    hand = best_hands("omaha_hilo8", hole, board)
+    assert hand.high.category.label == "Three of a kind" and hand.low.category is LowCategory.EIGHT_LOW
+    assert set(hand.high.cards) != set(hand.low.cards)
+    for five in (hand.high.cards, hand.low.cards):
+        assert len(set(five) & set(hole)) == 2 and len(set(five) & set(board)) == 3
+    result = award_pots("omaha_hilo8", [Pot(D("40"), ("1", "2"))], {"1": hole, "2": P("Qh Qc 9s 9h")}, board)
+    assert result.pots[0].high_winners == result.pots[0].low_winners == ("1",)
+    assert result.awards == {"1": D("40")}
+
+
+def test_14_12b_l_5_a_badugi_tie_splits_the_pot_evenly():
+    """Badugi, 14.12B(l)5: players tied at the end of the round of play split the pot evenly (odd cents by the
+    engine's odd-chip rule)."""
+    result = award_pots("badugi", [Pot(D("40"), ("1", "2", "3"))],
+                        {"1": P("As 2d 3h 4c"), "2": P("Ac 2h 3s 4d"), "3": P("Kd 5s 6h 7c")})
+    assert set(result.pots[0].low_winners) == {"1", "2"}
+    assert result.awards["1"] == result.awards["2"] == D("20") and "3" not in result.awards
+
+
+@pytest.mark.parametrize("game", ["draw_high", "draw_low", "single_draw_27", "triple_draw_27"])
+def test_14_12_d_a_draw_hand_is_five_cards(game):
+    """14.12(d): each player of five-card draw (and of the draw games dealt like it) is dealt five cards, and holds
+    five after drawing: a hand of four or six cards is refused with a typed error, five are ranked."""
+    assert best_hands(game, P("Ac 2d 3h 4s 6c")) is not None
+    for cards in ("Ac 2d 3h 4s", "Ac 2d 3h 4s 6c 8d"):
+        with pytest.raises(CardCountError):
+            best_hands(game, P(cards))

@@ -53,9 +53,20 @@ def test_14_11_f_exactly_two_hole_and_three_board_cards():
 
 
 def test_14_11_h_the_ace_both_ways_and_the_same_five_for_high_and_low():
+    """14.11(h)2: the same five cards (a wheel) make both the high hand (a straight) and the low hand."""
     hand = best_hands("omaha_hilo8", parse_cards("As 2s Kd Kc"), parse_cards("3h 4h 5c Qd Jc"))
     assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FIVE_LOW
     assert set(hand.high.cards) == set(hand.low.cards)
+
+
+def test_14_11_h_3_the_ace_high_in_the_high_hand_and_low_in_the_low_hand_at_once():
+    """14.11(h)3: one ace counts as a high card for the high hand (an ace-high flush with A-K of spades) and as a low
+    card for the low hand (8-4-3-2-A with A-2) at the same time."""
+    hand = best_hands("omaha_hilo8", parse_cards("As 2d Ks Qh"), parse_cards("3s 4h 8s 9s Jc"))
+    assert hand.high.category.label == "Flush" and max(c.rank for c in hand.high.cards) == 14
+    assert hand.low.category is LowCategory.EIGHT_LOW
+    ace = parse_cards("As")[0]
+    assert ace in hand.high.cards and ace in hand.low.cards
 
 
 def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():

@@ -38,6 +38,8 @@ def v(rule_set, text):
 # --- 14.3(c): three-card high (mambo stud) -------------------------------------------------------------------
 
 def test_14_3_c_order_from_royal_flush_down():
+    """The three-card high hands of 14.3(c)1-6 in the rule's order: royal flush, straight flush, three of a kind,
+    straight, flush, one pair."""
     order = ["As Ks Qs", "Ks Qs Js", "2c 2d 2h", "Ac Kd Qh", "2h 7h 9h", "Ac Ad 2c", "Ac Kd Jh"]
     values = [v("three_card_high", h) for h in order]
     assert [x.category for x in values] == [
@@ -73,6 +75,7 @@ def test_three_card_enumerations_under_14_3_c_and_20_3():
 # --- 20.3: three-card poker ----------------------------------------------------------------------------------
 
 def test_20_3_b_straight_above_flush_and_a_k_q_highest_straight_flush():
+    """Three-card poker: a straight flush (A-K-Q the highest, 20.3(b)1), a straight above a flush (20.3(b)3, 4)."""
     assert v("three_card_poker", "As Ks Qs") > v("three_card_poker", "Ks Qs Js")
     assert v("three_card_poker", "As Ks Qs").category is ThreeCardPokerCategory.STRAIGHT_FLUSH
     assert v("three_card_poker", "4c 5d 6h") > v("three_card_poker", "Ah Kh 9h")
@@ -87,6 +90,8 @@ def test_20_3_c_highest_card_not_in_the_other_hand():
 # --- 27.3: four-card poker -----------------------------------------------------------------------------------
 
 def test_27_3_b_four_of_a_kind_outranks_a_straight_flush_and_flush_outranks_straight():
+    """The four-card poker hands of 27.3(b)1-7 in the rule's order: four of a kind, straight flush, three of a kind,
+    flush, straight, two pair, pair."""
     order = ["2c 2d 2h 2s", "Js Qs Ks As", "9c 9d 9h 2s", "2h 7h 9h Jh", "8c 9d Th Js", "Ac Ad Kh Ks", "Ac Ad 2h 3s",
              "Ac Kd Qh 9s"]
     values = [v("four_card_poker", h) for h in order]
@@ -227,3 +232,54 @@ def test_orders_are_invariant_under_relabelling_suits(rule_set):
         mapping = dict(zip("cdhs", rng.choice(relabels), strict=True))
         ra, rb = ([parse_cards(f"{c.rank.symbol}{mapping[c.suit.value]}")[0] for c in x] for x in (a, b))
         assert _cmp(evaluate(rule_set, a), evaluate(rule_set, b)) == _cmp(evaluate(rule_set, ra), evaluate(rule_set, rb))
+
+
+# --- 20.3(a), (b)2, (b)5 and 27.3(a), (c): ranks, suits and ties of three- and four-card poker --------------------
+
+RANKS_HIGH_TO_LOW = "AKQJT98765432"
+
+
+def test_20_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3():
+    """20.3(a): cards rank ace down to two (an ace-high hand beats a king-high one, and so on down the ranks), all
+    suits are equal, and an ace completes a straight or a straight flush with a two and a three."""
+    values = [v("three_card_poker", f"{top}c 4d 2h") for top in "AKQJT98765"]  # no pair, straight or flush
+    assert all(x.category is ThreeCardPokerCategory.HIGH_CARD for x in values)
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
+    assert v("three_card_poker", "Ac Jd 9h") == v("three_card_poker", "As Jh 9d")  # suits equal
+    assert v("three_card_poker", "Ac 2d 3h").category is ThreeCardPokerCategory.STRAIGHT
+    assert v("three_card_poker", "Ah 2h 3h").category is ThreeCardPokerCategory.STRAIGHT_FLUSH
+
+
+def test_20_3_b_2_and_5_three_of_a_kind_and_pair_aces_highest_twos_lowest():
+    """20.3(b)2: three of a kind, three aces highest and three twos lowest; 20.3(b)5: a pair, two aces highest and
+    two twos lowest, whatever the suits."""
+    trips = [v("three_card_poker", f"{r}c {r}d {r}h") for r in RANKS_HIGH_TO_LOW]
+    assert all(t.category is ThreeCardPokerCategory.THREE_OF_A_KIND for t in trips)
+    assert trips == sorted(trips, reverse=True) and len(set(trips)) == 13
+    pairs = [v("three_card_poker", f"{r}c {r}d {'3' if r == '2' else '2'}h") for r in RANKS_HIGH_TO_LOW]
+    assert all(p.category is ThreeCardPokerCategory.PAIR for p in pairs)
+    assert pairs == sorted(pairs, reverse=True) and len(set(pairs)) == 13
+    assert v("three_card_poker", "Ac Ad 2h") == v("three_card_poker", "Ah As 2d")
+    assert v("three_card_poker", "2c 2d 3h") > v("three_card_poker", "Ac Kd Jh")  # the lowest pair beats no pair
+
+
+def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
+    """27.3(a): cards rank ace down to two, all suits are equal, and an ace completes a straight or straight flush
+    with a two, three and four (and with nothing else: K-A-2-3 is no straight)."""
+    values = [v("four_card_poker", f"{top}c 9d 7h 2s") for top in "AKQJT"]
+    assert all(x.category is FourCardCategory.HIGH_CARD for x in values)
+    assert values == sorted(values, reverse=True) and len(set(values)) == 5
+    assert v("four_card_poker", "Ac Kd Qh 9s") == v("four_card_poker", "As Kh Qd 9c")  # suits equal
+    assert v("four_card_poker", "Ac 2d 3h 4s").category is FourCardCategory.STRAIGHT
+    assert v("four_card_poker", "Ad 2d 3d 4d").category is FourCardCategory.STRAIGHT_FLUSH
+    assert v("four_card_poker", "Kc Ad 2h 3s").category is FourCardCategory.HIGH_CARD
+
+
+def test_27_3_c_highest_card_not_in_the_other_hand_then_a_tie():
+    """27.3(c): between hands of the same rank (or of none of 27.3(b)), the hand with the highest card not in the
+    other is higher; hands of equal ranks throughout tie."""
+    assert v("four_card_poker", "Ac Kd Qh 9s") > v("four_card_poker", "Ad Kh Qs 8c")
+    assert v("four_card_poker", "Ac Ad Kh 9s") > v("four_card_poker", "Ah As Qd Jc")  # same pair: the king decides
+    assert v("four_card_poker", "Tc Td 4h 4s") > v("four_card_poker", "Th Ts 3d 3c")
+    assert v("four_card_poker", "Ac Kd Qh 9s") == v("four_card_poker", "As Kh Qd 9c")
+    assert v("four_card_poker", "2h 7h 9h Jh") == v("four_card_poker", "2s 7s 9s Js")

@@ -68,6 +68,8 @@ class TestProposing:
                                                        (Role.POKER_SHIFT_SUPERVISOR, True, True),
                                                        (Role.ADMIN, False, True), (Role.ACCOUNTING, True, False)])
     def test_14_20_c_1_only_a_designated_key_employee_proposes(self, host, staff, role, licensed, allowed):
+        """14.20(c)1 with 14.20(f): the casino's designated key employees (an administrator, or a poker shift
+        supervisor holding a casino key employee license) act for it in the system; others are refused."""
         system, *_ = host
         user = staff(role, **({"license_type": LicenseType.CASINO_KEY_EMPLOYEE} if licensed else {}))
         with time_machine.travel(T0, tick=False):

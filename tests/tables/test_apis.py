@@ -18,6 +18,9 @@ def new_table(**overrides):
     ("triple_draw_27", 7, "14.12A(b)"), ("badugi", 9, "14.12B(b)"), ("five_card_stud", 8, "14.13(b)"),
     ("mambo_stud", 11, "14.13A(b)")])
 def test_seat_maximum_per_game(api, supervisor, game, maximum, clause):
+    """Each game's table seats at most the players its section allows: 14.9(b) seven-card stud 9, 14.10(b) hold 'em
+    11, 14.11(b) Omaha 10, 14.12(b) five-card draw 8, 14.12A(b) triple draw 7, 14.12B(b) badugi 9, 14.13(b) five-card
+    stud 8, 14.13A(b) mambo stud 11; one seat more is refused naming the clause."""
     api.force_authenticate(supervisor)
     assert api.post("/api/tables/", new_table(game=game, seats=maximum), format="json").status_code == 201
     refused = api.post("/api/tables/", new_table(number=13, game=game, seats=maximum + 1), format="json")

@@ -1,0 +1,102 @@
+"""How citations of N.J.A.C. 13:69F are read from docstrings and test names (apps/compliance/scanner.py)."""
+import textwrap
+
+import pytest
+
+from apps.compliance.regulations import parent_ids, sort_key, split_id
+from apps.compliance.scanner import citations_in_test_name, citations_in_text, listed, scan_code, scan_tests
+
+
+@pytest.mark.parametrize("text,ids", [
+    ("Segregate a pot's contribution. N.J.A.C. 13:69F-14.19(c).", ["14.19(c)"]),
+    ("Contributions to a system's payout (N.J.A.C. 13:69F-14.20(d), (e)2, 3): each", ["14.20(d)", "14.20(e)2",
+                                                                                    "14.20(e)3"]),
+    ("claims (14.19(i)1, 2) and displays (14.19(k), (p))", ["14.19(i)1", "14.19(i)2", "14.19(k)", "14.19(p)"]),
+    ("low rankings (14.3(e) and (f))", ["14.3(e)", "14.3(f)"]),
+    ("counted (14.19(d)-(f))", ["14.19(d)", "14.19(e)", "14.19(f)"]),
+    ("the information in 14.19(b)1 through 4 above", ["14.19(b)1", "14.19(b)2", "14.19(b)3", "14.19(b)4"]),
+    ("odd chip (14.9(i)2ii) and a kill (14.11(i))", ["14.9(i)2ii", "14.11(i)"]),
+    ("games of 14.12A and 14.13A(k); ties by 20.3(c) and 27.3", ["14.12A", "14.13A(k)", "20.3(c)", "27.3"]),
+    ("$14.00 a pot, 13:69E-1.18, 8.3 and 14.50 are no citations", []),
+])
+def test_citations_in_docstrings(text, ids):
+    assert citations_in_text(text) == ids
+
+
+@pytest.mark.parametrize("name,ids", [
+    ("test_14_19_b_3_both_hole_cards_must_play", ["14.19(b)3"]),
+    ("test_14_13a_l_2_suited_ace_four_five", ["14.13A(l)2"]),
+    ("test_14_11_f_2_i_odd_unit_to_the_high_half", ["14.11(f)2i"]),
+    ("test_14_19_c_k_the_app_role_may_not_update", ["14.19(c)", "14.19(k)"]),
+    ("test_14_19_i_2_j_payout_recorded", ["14.19(i)2", "14.19(j)"]),
+    ("test_14_3_b_2_and_6_wheel", ["14.3(b)2", "14.3(b)6"]),
+    ("test_14_12b_l_1_to_4_badugi_order", ["14.12B(l)1", "14.12B(l)2", "14.12B(l)3", "14.12B(l)4"]),
+    ("test_14_13a_f_and_h_mambo_first_to_act", ["14.13A(f)", "14.13A(h)"]),
+    ("test_14_19_i_a_dealer_cannot_verify", ["14.19(i)"]),  # "a" comes before "i": a word, not a paragraph
+    ("test_14_3_c_a_2_3_lowest_straight", ["14.3(c)"]),
+    ("test_14_14_b_3_iii_every_20_or_30_minutes", ["14.14(b)3iii"]),
+    ("test_14_14_rake_by_game", ["14.14"]),
+    ("test_20_3_c_highest_card", ["20.3(c)"]),
+    ("test_who_reads_the_page", []),
+    ("test_14_99_no_such_section", []),
+])
+def test_citations_in_test_names(name, ids):
+    assert citations_in_test_name(name) == ids
+
+
+def test_a_citation_deeper_than_the_list_counts_for_its_numbered_paragraph():
+    known = {"14.9", "14.9(i)", "14.9(i)2"}
+    assert listed("14.9(i)2ii", known) == "14.9(i)2"
+    assert listed("14.9(i)2", known) == "14.9(i)2"
+    assert listed("14.9(z)", known) is None
+    assert listed("nonsense", known) is None
+    assert listed("14.9(a)", known, walk_up=True) == "14.9"  # a test's name: "test_14_9_a_..." may be a word
+
+
+def test_ids_split_order_and_parents():
+    assert split_id("14.12A(l)1") == ("14.12A", "l", "1", "")
+    assert parent_ids("14.19(b)3") == ["14.19(b)", "14.19"]
+    ids = ["14.10", "14.2(a)", "14.12A", "14.12", "14.2", "14.2(a)1", "20.3"]
+    assert sorted(ids, key=sort_key) == ["14.2", "14.2(a)", "14.2(a)1", "14.10", "14.12", "14.12A", "20.3"]
+    with pytest.raises(ValueError):
+        split_id("14.19b")
+
+
+def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_them(tmp_path):
+    (tmp_path / "apps" / "x").mkdir(parents=True)
+    (tmp_path / "apps" / "x" / "services.py").write_text(textwrap.dedent('''
+        """Jackpot writes (N.J.A.C. 13:69F-14.19)."""
+        raise RuntimeError("never imported")
+
+        def take(*, pot):
+            """Take the contribution after the rake (14.19(c))."""
+
+        def _helper():
+            """Private: 14.19(q) here is not a reference."""
+
+        class Display:
+            """Displays (14.19(k))."""
+            def adjust(self):
+                """Adjust (14.19(k)1)."""
+    '''))
+    (tmp_path / "tests" / "x").mkdir(parents=True)
+    (tmp_path / "tests" / "x" / "test_y.py").write_text(textwrap.dedent('''
+        raise RuntimeError("never imported")
+
+        def test_14_19_c_after_the_rake():
+            pass
+
+        class TestDisplay:
+            def test_adjusted(self):
+                """The display follows the record (14.19(k)1)."""
+
+        def helper_14_19_q():
+            """Not a test (14.19(q))."""
+    '''))
+    code = {ref.ref: ref.cites for ref in scan_code(tmp_path)}
+    assert code == {"apps/x/services.py": ("14.19",), "apps/x/services.py:take": ("14.19(c)",),
+                    "apps/x/services.py:Display": ("14.19(k)",),
+                    "apps/x/services.py:Display.adjust": ("14.19(k)1",)}
+    tests = {t.nodeid: (t.named, t.cites) for t in scan_tests(tmp_path)}
+    assert tests == {"tests/x/test_y.py::test_14_19_c_after_the_rake": (("14.19(c)",), ()),
+                     "tests/x/test_y.py::TestDisplay::test_adjusted": ((), ("14.19(k)1",))}
