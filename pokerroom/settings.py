@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "apps.decks",
     "apps.irregularities",
     "apps.dealers",
+    "apps.seats",
     "apps.rake",
     "apps.badbeat",
     "apps.counts",
@@ -54,6 +55,9 @@ INSTALLED_APPS = [
     "apps.feed",
     "apps.floor",
     "apps.screens",
+    "apps.compliance",
+    "apps.qualifiers",
+    "apps.public",
 ]
 
 MIDDLEWARE = [
@@ -174,6 +178,8 @@ REST_FRAMEWORK = {
         "anon": env("DJANGO_THROTTLE_ANON", default="300/min"),
         "user": env("DJANGO_THROTTLE_USER", default="1200/min"),
         "api_token": env("DJANGO_THROTTLE_TOKEN", default="10/min"),
+        # the official public feed, GET /api/public/<code>/, per client address (apps.public.apis)
+        "public_feed": env("DJANGO_THROTTLE_PUBLIC_FEED", default="60/min"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "apps.core.schema.ApiSchema",  # declares every operation's error answers
@@ -203,6 +209,9 @@ SPECTACULAR_SETTINGS = {
         "CountReasonEnum": "apps.counts.models.CountReason",
         "DisplayReasonEnum": "apps.badbeat.models.DisplayReason",
         "CorrectionKindEnum": "apps.counts.models.CorrectionKind",
+        "JackpotKindEnum": "apps.badbeat.models.JackpotKind",  # the jackpots' API and the public feed (apps.public)
+        "GameEnum": "apps.tables.models.Game",  # every game a table deals (tables, rounds, rake, feed)
+        "QualifierGameEnum": "apps.qualifiers.designer.GAMES",  # the games the qualifier designer deals (its API)
     },
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
     # Generated without a request (check --deploy), the schema is read by a user of no casino (apps.core.schema).
@@ -239,6 +248,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "multicasino-heartbeat": {"task": "apps.multicasino.tasks.heartbeat", "schedule": 2.0},
     "multicasino-sweep-outbox": {"task": "apps.multicasino.tasks.sweep_outbox", "schedule": 5.0},
     "expire-idempotency-keys": {"task": "apps.core.tasks.expire_idempotency_keys", "schedule": 3600.0},
+    # the room's posted seat and waitlist rules, on time (apps.seats.services; each idempotent)
+    "seats-expire-sign-ups": {"task": "apps.seats.tasks.expire_sign_ups", "schedule": 60.0},
+    "seats-away-limit": {"task": "apps.seats.tasks.enforce_away_limit", "schedule": 60.0},
+    "seats-purge-players": {"task": "apps.seats.tasks.purge_players", "schedule": 3600.0},
 }
 CACHES = {
     "default": (

@@ -21,6 +21,8 @@ from apps.core.views import bad_request, page_not_found, permission_denied
 from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
 from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
+from apps.public.apis import PublicFeedApi
+from apps.qualifiers.apis import QualifierOddsApi
 from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundDetailApi
 from apps.tables.apis import PokerTableViewSet
@@ -51,6 +53,10 @@ urlpatterns = [
     path("jackpot/", include("apps.badbeat.urls")),
     path("multicasino/", include("apps.multicasino.urls")),
     path("screens/", include("apps.screens.urls")),
+    path("seats/", include("apps.seats.urls")),
+    path("compliance/", include("apps.compliance.urls")),
+    path("qualifiers/", include("apps.qualifiers.urls")),
+    path("public/", include("apps.public.urls")),
     path("", include("apps.counts.urls")),
     path("home/", home, name="home"),
     path("accounts/login/", public("The sign-in page.")(auth_views.LoginView.as_view()), name="login"),
@@ -76,6 +82,8 @@ urlpatterns = [
     path("api/claims/<int:pk>/payout/", ClaimActionApi.as_view(action="payout"), name="claim-payout"),
     path("api/counts/", CountsApi.as_view(), name="counts"),
     path("api/multicasino/inbox/", InboxApi.as_view(), name="multicasino-inbox"),
+    path("api/public/<slug:code>/", PublicFeedApi.as_view(), name="public-feed"),
+    path("api/qualifiers/odds/", QualifierOddsApi.as_view(), name="qualifier-odds"),
     path("api/form-receipts/", FormReceiptApi.as_view(), name="form-receipts"),
     path("api/reconciliations/", ReconciliationApi.as_view(), name="reconciliations"),
     path("api/late-corrections/", LateCorrectionApi.as_view(), name="late-corrections"),

@@ -37,6 +37,7 @@ NAVIGATION: tuple[Entry, ...] = (
     Entry("dealers:home", "My table"),
     Entry("floor:dashboard", "Floor"),
     Entry("floor:rounds", "Rounds"),
+    Entry("seats:board", "Seats"),
     Entry("decks:board", "Decks"),
     Entry("rake:revenue", "Rake"),
     Entry("irregularities:list", "Irregularities"),
@@ -44,11 +45,13 @@ NAVIGATION: tuple[Entry, ...] = (
     Entry("badbeat:claims", "Claims"),
     Entry("badbeat:display", "Display", new_tab=True),
     Entry("badbeat:rules", "Jackpot rules"),
+    Entry("qualifiers:designer", "Qualifiers", home=False),
     Entry("screens:links", "Screens"),
     Entry("multicasino:status", "Multi-casino"),
     Entry("counts:counts", "Counts"),
     Entry("floor:contributions", "Contributions"),
     Entry("counts:reconciliation", "Reconciliation"),
+    Entry("compliance:matrix", "Compliance"),
     Entry("swagger-ui", "API", home=False),
 )
 

@@ -30,11 +30,14 @@ HOME = {SUPERVISOR: "/", ADMIN: "/", FLOOR: "/decks/", DEALER: "/dealers/home/",
         ACCOUNTING: "/accounting/contributions/", SECURITY: "/jackpot/claims/", SURVEILLANCE: "/irregularities/"}
 #: The header's pages each role is not offered (tests/core/test_role_policy.py's ROLE_POLICY, read page by page).
 HIDDEN = {
-    SUPERVISOR: set(), ADMIN: set(), SURVEILLANCE: {"Screens"},  # the room's display links: admins and supervisors
-    FLOOR: {"Rake", "Counts", "Contributions", "Reconciliation", "Screens"},
-    DEALER: {"Floor", "Rake", "Counts", "Contributions", "Reconciliation", "Screens"},  # no money, 14.19(k)
-    ACCOUNTING: {"Decks", "Irregularities", "Dealers", "Screens"},
-    SECURITY: {"Rake", "Dealers", "Reconciliation", "Screens"},
+    # the compliance matrix: for auditors (accounting, surveillance, admin)
+    SUPERVISOR: {"Compliance"}, ADMIN: set(),
+    SURVEILLANCE: {"Screens", "Qualifiers"},  # display links and the qualifier designer: admins and supervisors
+    FLOOR: {"Rake", "Counts", "Contributions", "Reconciliation", "Screens", "Qualifiers", "Compliance"},
+    DEALER: {"Floor", "Rake", "Counts", "Contributions", "Reconciliation", "Screens", "Qualifiers",
+             "Compliance"},  # no money, 14.19(k)
+    ACCOUNTING: {"Decks", "Irregularities", "Dealers", "Screens", "Qualifiers", "Seats"},
+    SECURITY: {"Rake", "Dealers", "Reconciliation", "Screens", "Qualifiers", "Seats", "Compliance"},
 }
 # the dealer's own page (apps.dealers.home: the table the dealer deals at now) is offered to dealers only
 HIDDEN = {role: hidden if role == DEALER else hidden | {"My table"} for role, hidden in HIDDEN.items()}
@@ -149,7 +152,7 @@ def test_the_styled_403_lists_where_the_role_may_go(client, room):
     response = client.get("/")  # the dashboard: the room's money, not a dealer's (14.19(k))
     assert response.status_code == 403 and "403.html" in [t.name for t in response.templates]
     text = " ".join(response.content.decode().split())
-    assert "This page is not for your role" in text and "not for yours (dealer)" in text
+    assert "This page is not for your role" in text and "not for yours (Dealer)" in text
     assert [label for _, _, label in nav_links(response)] == [label for label in LABELS if label not in HIDDEN[DEALER]]
     assert 'href="/decks/"' in text.split("Where you can go")[1] and 'href="/home/"' in text
 

@@ -40,6 +40,7 @@ from apps.core.policy import WRITE_METHODS, policy_of
 from apps.core.roles import Role
 from apps.counts.models import CountMethod, WitnessKind
 from apps.counts.services import record_count
+from apps.dealers.models import DealerDown
 from apps.decks.services import receive_deck
 from apps.feed.models import ImportJob
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
@@ -129,7 +130,7 @@ def test_every_declared_permission_is_a_rule():
 def test_open_urls_say_why():
     open_ones = {r.name: p for r in routes() if (p := policy_of(r.callback)) and not p.perms}
     assert {name for name, p in open_ones.items() if p.anyone} == {"login", "logout", "api-token", "multicasino-inbox",
-                                                                   "screens:screen"}
+                                                                   "screens:screen", "public-feed", "public:page"}
     assert {name for name, p in open_ones.items() if p.signed_in} == {
         "api-root", "api-token-logout", "api-token-logout-all", "schema", "swagger-ui", "home"}
     assert all(len(p.anyone or p.signed_in) > 10 for p in open_ones.values())
@@ -152,11 +153,13 @@ ROLE_POLICY = {
     "badbeat.view_contribution_ledger": {SUPERVISOR, ACCOUNTING, SECURITY, SURVEILLANCE, ADMIN},
     "badbeat.view_display_adjustments": EVERY_ROLE - {DEALER},
     "badbeat.view_jackpot": EVERY_ROLE,
+    "compliance.view_matrix": {ACCOUNTING, SURVEILLANCE, ADMIN},  # auditors: the compliance matrix (issue 16)
     "counts.reconcile": {ACCOUNTING},
     "counts.record_count": {SUPERVISOR, ACCOUNTING},
     "counts.view_counts": {SUPERVISOR, ACCOUNTING, SECURITY, SURVEILLANCE, ADMIN},
     "counts.view_reconciliation": {SUPERVISOR, ACCOUNTING, SURVEILLANCE, ADMIN},
     "dealers.plan_rotation": {SUPERVISOR, ADMIN},
+    "dealers.record_own_deck_event": {DEALER},  # from the dealer's home, a deck at the table dealt now
     "dealers.view_own_table": {DEALER},  # the dealer's home: the table dealt now
     "dealers.view_rotation": {SUPERVISOR, FLOOR, DEALER, SURVEILLANCE, ADMIN},
     "decks.distribute": {SUPERVISOR, ADMIN},
@@ -169,6 +172,7 @@ ROLE_POLICY = {
     "multicasino.approve_rules": {ADMIN},  # or a supervisor holding a casino key employee license, 14.20(c)1
     "multicasino.record_notice_delivery": {SUPERVISOR, ADMIN},
     "multicasino.view_system": EVERY_ROLE,
+    "qualifiers.design_qualifiers": {SUPERVISOR, ADMIN},  # the designer: who proposes qualifying hands (14.19(q))
     "rake.change_rakestructure": {SUPERVISOR, ADMIN},
     "rake.collect_time_charge": {SUPERVISOR, FLOOR, DEALER, ADMIN},
     "rake.verify_time_charge": {SUPERVISOR, FLOOR, ADMIN},
@@ -177,6 +181,8 @@ ROLE_POLICY = {
     "rake.view_revenue": {SUPERVISOR, ACCOUNTING, SURVEILLANCE, ADMIN},
     "rounds.add_roundofplay": {SUPERVISOR, FLOOR, DEALER, ADMIN},
     "rounds.view_roundofplay": EVERY_ROLE,
+    "seats.keep_board": {SUPERVISOR, FLOOR, ADMIN},  # the floor keeps the seats and the lists; a dealer reads them
+    "seats.view_board": {SUPERVISOR, FLOOR, DEALER, SURVEILLANCE, ADMIN},
     "screens.add_displaylink": {ADMIN},  # a display link opens a room screen with no sign-in: issued by an admin
     "screens.change_displaylink": {ADMIN},
     "screens.view_displaylink": {SUPERVISOR, ADMIN},  # the supervisor sees the screens, not their links
@@ -247,6 +253,8 @@ def room(settings):
     charge = collect_time_charge(table=timed, period_start=now - timedelta(hours=1), players_seated=5,
                                  collected_by=dealer)
     deck = deck_at_table(table, "R-1", "red", staff[Role.FLOORPERSON])
+    DealerDown.objects.create(casino=casino, dealer=dealer, table=table, starts_at=timezone.now() - timedelta(minutes=5),
+                              ends_at=timezone.now() + timedelta(minutes=25), planned_by=supervisor)  # deck R-1's table
     stored = receive_deck(casino=casino, serial="B-1", back_colour="blue", by=staff[Role.FLOORPERSON])
     change = propose_rule_change(jackpot=jackpot, changes={"minimum_pot": "25.00"},
                                  effective_at=timezone.now() + timedelta(days=2), proposed_by=supervisor)
@@ -276,7 +284,7 @@ def room(settings):
     day = current_gaming_day(casino=casino).isoformat()
     mine = {
         "floor:table": {"pk": table.pk}, "floor:table-sign": {"pk": table.pk}, "floor:round": {"pk": round_of_play.pk},
-        "decks:record-event": {"pk": deck.pk}, "badbeat:rule-change-withdraw": {"pk": change.pk},
+        "decks:record-event": {"pk": deck.pk}, "dealers:record-deck-event": {"pk": deck.pk}, "badbeat:rule-change-withdraw": {"pk": change.pk},
         "badbeat:claim": {"pk": claim.pk}, "round-detail": {"pk": round_of_play.pk}, "phh-import": {"pk": job.pk},
         "table-detail": {"pk": table.pk},
         "rake-record-detail": {"pk": RakeRecord.objects.get(round_of_play=round_of_play).pk},
@@ -285,7 +293,8 @@ def room(settings):
         "claim-verify": {"pk": claim.pk}, "claim-reject": {"pk": claim.pk}, "claim-payout": {"pk": claim.pk},
         "rake-structure": {"table_id": table.pk}, "time-charges": {"table_id": timed.pk},
         "time-charge-verify": {"pk": charge.pk}, "screens:revoke": {"pk": screen.pk},
-        "screens:screen": {"token": token_for(screen)}}
+        "screens:screen": {"token": token_for(screen)},
+        "public-feed": {"code": casino.code}, "public:page": {"code": casino.code}}
     # The multi-casino system is the deployment's, not one casino's; a gaming day is a date.
     shared = {"multicasino:notice-delivered": {"pk": undelivered.pk},
               "multicasino:approve-rules": {"pk": system_change.pk},
@@ -303,6 +312,7 @@ def room(settings):
         "decks:receive": lambda user: {"serial": "G-7", "back_colour": "green"},
         "decks:assign": lambda user: {"deck": stored.pk, "table": timed.pk},
         "decks:record-event": lambda user: {"kind": "counted", "card_count": "52"},
+        "dealers:record-deck-event": lambda user: {"kind": "counted", "card_count": "52"},
         "decks:distribution": lambda user: {"line": f"{timed.pk}:{stored.pk}", "considerations": "Fresh deck"},
         "irregularities:list": lambda user: {"table": table.pk, "kind": "misdeal", "description": "Two cards exposed"},
         "dealers:rotation": lambda user: {"start": f"{now:%Y-%m-%dT%H:00}", "hours": "2", "down_minutes": "20",
@@ -345,6 +355,7 @@ def room(settings):
         "multicasino:propose-rules": lambda user: {},
         "screens:links": lambda user: {"kind": "games", "name": "Board by the desk"},
         "screens:revoke": lambda user: {"confirm": "yes"},
+        "seats:board": lambda user: {"action": "seat", "table": table.pk, "number": "3", "player": "Ann"},
     }
     return Room(casino=casino, staff=staff, elsewhere=elsewhere, table=table, round=round_of_play, claim=claim,
                 jackpot=jackpot, objects={**{n: (kw, True) for n, kw in mine.items()},
