@@ -13,7 +13,7 @@ TEST_DATABASE_APP_ROLE ?= 1
 # (apps/compliance; the others carry a reason in apps/compliance/clauses.toml): a clause that loses its last test fails.
 COMPLIANCE_FAIL_UNDER ?= 100
 
-.PHONY: demo test fuzz probe lint bench bench-odds bench-feed bench-scale chaos install services chromium clean
+.PHONY: demo test fuzz probe lint bench bench-odds verify-engine bench-feed bench-scale chaos install services chromium clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,14 @@ lint: install
 
 bench: install
 	$(PY) bench/hands_benchmark.py
+
+# The engine against its references at full size: Omaha high and eight-or-better low against pokerkit on
+# OMAHA_REFERENCE_HANDS hands (the suite runs a bounded sample of 25,000; tests/hands/test_fast.py), with the other
+# 100,000-hand checks of that file.
+OMAHA_REFERENCE_HANDS ?= 100000
+verify-engine: install
+	OMAHA_REFERENCE_HANDS=$(OMAHA_REFERENCE_HANDS) DJANGO_SECRET_KEY=test-only-secret DATABASE_URL=sqlite:///:memory: \
+	  $(PY) -m pytest -q -p no:cacheprovider tests/hands/test_fast.py
 
 # Bad beat odds by Monte Carlo (issue 16): hold'em and Omaha deals/s of apps/hands/odds.py and the Omaha batch's
 # hands/s against references in the same run, with the load. Options through ODDS_ARGS, e.g. ODDS_ARGS="--deals 200000".
