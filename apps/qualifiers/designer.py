@@ -276,7 +276,10 @@ def figures(*, candidate: Candidate, spec: engine.BadBeatSpec, history: RoomHist
     rate = history.rounds_per_day
     between = 1 / p if p > 0 else None
     days = between / rate if between is not None and rate > 0 else None
-    chances = {span: (chance_of_hit(p, rate * span) if rate > 0 else None) for span in SPANS}
+    # No hit in the deals says only that the rule is rarer than one in them: its chances are unknown, not nil. A rule
+    # no round of the room's history meets (share 0) does not hit at this room's tables: 0.
+    unknown = rate <= 0 or (odds.hits == 0 and share > 0)
+    chances = {span: (None if unknown else chance_of_hit(p, rate * span)) for span in SPANS}
     at_next = seed_amount = at_later = None
     if growth is not None and days is not None:
         stretch = growth.contributions_per_day * Decimal(repr(days))

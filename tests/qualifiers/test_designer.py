@@ -130,6 +130,15 @@ def test_14_19_b_3_a_rule_no_round_meets_never_hits_and_no_history_means_unknown
     assert empty.chance_within == {30: None, 90: None, 365: None}
 
 
+def test_14_19_b_3_no_hit_in_the_deals_leaves_the_chances_unknown_not_nil():
+    """A rule the deals never saw hit is rarer than one in them, not impossible: its days and chances are unknown."""
+    candidate = Candidate(game="holdem", losing="royal flush", minimum_players_dealt=4)
+    rare = figures(candidate=candidate, spec=check_candidate(candidate), history=history(players_dealt={6: 10}),
+                   growth=None, deals=1000, seed=1, run=fake_run(0.0))
+    assert rare.odds.hits == 0 and rare.probability == 0.0 and rare.days_between_hits is None
+    assert rare.chance_within == {30: None, 90: None, 365: None}
+
+
 @pytest.mark.parametrize(("candidate", "field"), [
     (Candidate(game="stud", losing="four of a kind"), "game"),
     (Candidate(game="holdem", losing="five aces"), "losing"),

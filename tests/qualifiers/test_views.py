@@ -77,3 +77,12 @@ def test_bad_input_is_shown_beside_its_field(client, supervisor, casino, overrid
     beside = re.search(rf'id="id_{field}_error"[^>]*>(.*?)</ul>', page, re.S)
     assert beside and message in beside.group(1), page[:4000]
     assert 'data-testid="designer-results"' not in page
+
+
+def test_a_rule_with_few_hits_says_its_interval_is_wide(client, supervisor, room):
+    """Royal flush beaten in 2,000 deals hits (almost) never: its column says the interval is wide; three of a kind
+    hits hundreds of times and says nothing."""
+    client.force_login(supervisor)
+    page = client.get(URL, run_query(c1_losing="royal flush")).content.decode()
+    assert 'data-testid="few-hits-1"' in page and 'data-testid="few-hits-2"' not in page
+    assert "fewer than 10 hits: a wide interval, deal more" in page
