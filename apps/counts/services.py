@@ -128,7 +128,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
     pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
-    naming the field: wrong people for the method (14.19(d)1, (e), (f)2), an ineligible witness, bad amounts.
+    naming the field: wrong people for the method (14.19(d)1, (d)2, (e), (f)2), an ineligible witness, bad amounts.
     """
     if table.casino_id != recorded_by.casino_id:
         raise DomainError("The table is at another casino.", field="table")
@@ -153,10 +153,12 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         if amount < 0:
             raise DomainError("An amount counted is not negative.", field="amount")
         fits_column(BadBeatCount, "amount", amount, field="amount")
-        if method == CountMethod.CLOSED_TABLE and transported_by is not None and not transported_by.has_role(
-                Role.SECURITY):
-            raise DomainError("A representative of security transports the container (14.19(d)1).",
-                              field="transported_by")
+        # A representative of the casino security department carries the locked container from the closed table
+        # (14.19(d)1), or the locked boxes from the tables to the cage (14.19(d)2).
+        if transported_by is not None and not transported_by.has_role(Role.SECURITY):
+            clause = "14.19(d)1" if method == CountMethod.CLOSED_TABLE else "14.19(d)2"
+            what = "the container" if method == CountMethod.CLOSED_TABLE else "the boxes to the cage"
+            raise DomainError(f"A representative of security transports {what} ({clause}).", field="transported_by")
     counted_at = counted_at or timezone.now()
     gaming_day = gaming_day_of(casino=table.casino, moment=counted_at)
     hold_open_gaming_days(casino_id=table.casino_id, days=[gaming_day], what="a count", field="counted_at")

@@ -262,3 +262,14 @@ def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage
                          witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
                          transported_by=people["guard"], recorded_by=people["clerk"])
     assert count.witness == people["supervisor"] and count.transported_by == people["guard"]
+
+
+def test_14_19_d_2_security_transports_the_boxes_to_the_cage(table, people):
+    """14.19(d)2: a representative of security transports the boxes to the cage: a cage count that names the dealer
+    as the one who carried them is refused naming the field, and writes nothing."""
+    pot(table)
+    with pytest.raises(DomainError, match=r"14\.19\(d\)2") as exc:
+        record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                     witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                     transported_by=people["dealer"], recorded_by=people["clerk"])
+    assert exc.value.field == "transported_by" and not BadBeatCount.objects.exists()
