@@ -472,12 +472,18 @@ def apply_away_limit(*, now: datetime | None = None) -> int:
 @transaction.atomic
 def purge_player_data(*, now: datetime | None = None) -> int:
     """Remove the name and phone number of every player off a list for longer than the casino's posted retention
-    period (the entry stays, blank, for the record of calls, which names no one). Returns how many; a second run
-    finds none."""
+    period (the entry stays, blank, for the record of calls, which names no one), and the seats the floor still keeps
+    at a table that has closed (no one sits at a closed table; each recorded as vacated). Returns how many entries
+    and seats; a second run finds none."""
     now = now or timezone.now()
     purged = 0
     for casino_id, rules in _rules_by_casino().items():
         purged += WaitlistEntry.objects.filter(
             waitlist__casino_id=casino_id, purged_at__isnull=True, ended_at__lt=now - rules.retention,
         ).update(name="", phone="", purged_at=now)
+    for seat in Seat.objects.select_for_update(skip_locked=True).filter(table__is_open=False) \
+            .select_related("table__casino"):
+        seat.delete()
+        _event(seat.table.casino, EventKind.VACATED, now, by=None, table=seat.table, seat=seat.number)
+        purged += 1
     return purged

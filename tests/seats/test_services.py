@@ -238,6 +238,20 @@ class TestScheduledJobs:
         assert (gone.name, gone.phone, gone.initials) == ("", "", "") and gone.purged_at is not None
         assert waiting.name == "Bo"  # still on the list
 
+    def test_purge_vacates_the_seats_kept_at_a_closed_table_idempotent(self, room):
+        """No one sits at a closed table: the seats the floor still keeps there (names) go, each recorded as vacated
+        (the record names no one); a second run finds none; an open table's seats stay."""
+        table, floor = room
+        other = PokerTableFactory(casino=table.casino, number=2, seats=9)
+        keep(table, 1, "Ann Lee", T0)
+        keep(other, 3, "Bo", T0)
+        type(table).objects.filter(pk=table.pk).update(is_open=False)
+        with time_machine.travel(T0 + timedelta(minutes=5), tick=False):
+            assert purge_player_data() == 1
+            assert purge_player_data() == 0
+        assert list(Seat.objects.values_list("table_id", "player")) == [(other.pk, "Bo")]
+        assert kinds(table.casino)[-1] == (EventKind.VACATED, "")
+
     def test_the_beat_schedule_runs_the_three_jobs(self, settings):
         tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
         assert {"apps.seats.tasks.expire_sign_ups", "apps.seats.tasks.enforce_away_limit",
