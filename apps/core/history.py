@@ -32,7 +32,6 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -42,6 +41,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.shortcuts import render
 from django.utils import timezone
 
+from .money import dollars
 from .pagination import KeysetPage
 
 #: The query parameter that shows a page's history tab (`?tab=history`), and the one of its pages.
@@ -98,11 +98,6 @@ class Source:
 
     def record_of(self, event) -> str:
         return self.record(event) if callable(self.record) else self.record
-
-
-def dollars(value) -> str:
-    """Dollars and cents: Decimal("1234.5") -> "$1,234.50"."""
-    return f"${Decimal(value):,.2f}"
 
 
 def _is_money(model_field) -> bool:

@@ -7,8 +7,6 @@ of it is answered with a neutral notice that replaces the region and stops the p
 page left open never keeps showing games the room no longer publishes."""
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
 from django.shortcuts import render
@@ -16,6 +14,7 @@ from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_safe
 
+from apps.core.money import dollars
 from apps.core.policy import public
 from apps.core.rotation import STOP_POLLING
 
@@ -24,11 +23,6 @@ from .selectors import published_casino
 
 #: The page's region polls every POLL_SECONDS.
 POLL_SECONDS = 30
-
-
-def _dollars(amount: str) -> str:
-    """A feed's amount ("1234.50", Decimal dollars as a string) as the page shows it: $1,234.50."""
-    return f"${Decimal(amount):,.2f}"
 
 
 @public("The room's public page (14.18): the public feed's games, seats, waitlist lengths and jackpots for a "
@@ -47,7 +41,7 @@ def public_page(request, code: str):
             return response
         raise Http404("No public page at this address.")
     feed = public_feed(casino=casino)
-    jackpots = [{**jackpot, "shown": _dollars(jackpot["amount"])} for jackpot in feed.data["jackpots"]]
+    jackpots = [{**jackpot, "shown": dollars(jackpot["amount"])} for jackpot in feed.data["jackpots"]]
     games = [{**line, "numbers": ", ".join(t.removeprefix("Table ") for t in line["tables"])}
              for line in feed.data["games"]]
     context = {"feed": feed.data, "games": games, "jackpots": jackpots, "casino": casino, "poll_seconds": POLL_SECONDS,

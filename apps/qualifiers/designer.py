@@ -39,7 +39,7 @@ from apps.badbeat.selectors import payable_amount
 from apps.badbeat.services import compute_contribution
 from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
-from apps.core.money import CENT, ZERO
+from apps.core.money import ZERO, money
 from apps.hands import FiveCardCategory
 from apps.hands import odds as engine
 from apps.tables.models import SEAT_MAXIMUM, Game
@@ -180,10 +180,6 @@ def average_contribution(*, jackpot: Jackpot, pots: Sequence[tuple[Decimal, Deci
     return (total / len(pots)).quantize(Decimal("0.0001"))
 
 
-def _dollars(value: Decimal) -> Decimal:
-    return value.quantize(CENT)
-
-
 def chance_of_hit(p: float, rounds: float) -> float:
     """The chance (0..1) of at least one hit in `rounds` rounds of play of probability `p` each: 1 − (1 − p)^rounds,
     exact for tiny p (log1p, expm1)."""
@@ -284,9 +280,9 @@ def figures(*, candidate: Candidate, spec: engine.BadBeatSpec, history: RoomHist
     if growth is not None and days is not None:
         stretch = growth.contributions_per_day * Decimal(repr(days))
         kept = stretch * (1 - growth.reset_percentage / HUNDRED)
-        at_next = _dollars(growth.payable_now + kept)
-        seed_amount = _dollars(stretch - kept)
-        at_later = _dollars(stretch)
+        at_next = money(growth.payable_now + kept)
+        seed_amount = money(stretch - kept)
+        at_later = money(stretch)
     return Figures(candidate=candidate, odds=odds, players=table, share_meeting_minimum=share, probability=p,
                    ci95=ci95, rounds_per_day=rate, rounds_between_hits=between, days_between_hits=days,
                    chance_within=chances, expected_at_next_hit=at_next, reset_seed=seed_amount,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 from enum import StrEnum
 
 from django.core import signing
@@ -69,12 +68,6 @@ def links_of(*, casino: Casino) -> QuerySet[DisplayLink]:
 
 
 # --- the games-and-seats board (14.18) --------------------------------------------------------------------------------
-
-def dollars(value: Decimal) -> str:
-    """An amount of a posted limit as a board shows it: whole dollars without cents ($2, $1,000), else with them
-    ($0.50)."""
-    return f"${value:,.0f}" if value == value.to_integral_value() else f"${value:,.2f}"
-
 
 def games_board(*, casino: Casino, now: datetime) -> list[GameLine]:
     """The games-and-seats board of the room's screens (14.18): apps.seats.selectors.room_board's game lines — each

@@ -22,6 +22,7 @@ from django.db.models.functions import RowNumber
 from django.utils.text import slugify
 
 from apps.casinos.models import Casino
+from apps.core.money import posted_dollars
 from apps.rounds.models import RoundOfPlay, RoundPlayer
 from apps.rounds.selectors import SEATS_FRESH_FOR
 from apps.tables.models import Game, GamePosting, PokerTable
@@ -35,11 +36,6 @@ def rules_of(*, casino: Casino) -> RoomRules:
 
 
 # --- game lines ------------------------------------------------------------------------------------------------------
-
-def dollars(value: Decimal) -> str:
-    """An amount of a posted limit as the boards show it: whole dollars without cents ($2, $1,000), else with them."""
-    return f"${value:,.0f}" if value == value.to_integral_value() else f"${value:,.2f}"
-
 
 _STRUCTURE = {"fixed_limit": "fl", "pot_limit": "pl", "no_limit": "nl"}
 
@@ -75,7 +71,7 @@ def line_texts(table: PokerTable) -> tuple[str, str, str]:
     name and games), the posted limits (GamePosting.limits_text, whole dollars; a rotation's distinct limits in its
     order, joined by " · ") and the rotation's name ("" for one game)."""
     postings = table.posted_games()
-    limits = " · ".join(dict.fromkeys(p.limits_text(amount=dollars) for p in postings))
+    limits = " · ".join(dict.fromkeys(p.limits_text(amount=posted_dollars) for p in postings))
     if table.is_mixed:
         games = ", ".join(dict.fromkeys(Game(p.game).label for p in postings))
         return f"{table.rotation_name} ({games})", limits, table.rotation_name

@@ -9,6 +9,7 @@ from django.core import signing
 from django.utils import timezone
 
 from apps.core.exceptions import DomainError
+from apps.core.money import posted_dollars
 from apps.core.roles import Role
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.selectors import SEATS_FRESH_FOR
@@ -16,7 +17,6 @@ from apps.screens.models import DisplayLink, ScreenKind
 from apps.screens.selectors import (
     TOKEN_SALT,
     TokenProblem,
-    dollars,
     games_board,
     link_from_token,
     screen_path,
@@ -189,5 +189,5 @@ class TestGamesBoard:
         assert (row.seats, row.vacant_seats) == (2, 0)
 
     def test_whole_dollars(self):
-        assert [dollars(D(v)) for v in ("2", "2.00", "1000", "0.50", "2.25")] == ["$2", "$2", "$1,000", "$0.50",
+        assert [posted_dollars(D(v)) for v in ("2", "2.00", "1000", "0.50", "2.25")] == ["$2", "$2", "$1,000", "$0.50",
                                                                                    "$2.25"]
