@@ -7,12 +7,9 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
 from apps.casinos.selectors import current_gaming_day
-from apps.core.exceptions import DomainError
 from apps.core.policy import role_policy
-from apps.core.views import add_domain_error
-from apps.decks import services as decks_services
 from apps.decks.forms import DeckEventForm
-from apps.decks.models import Deck, DeckEventKind
+from apps.decks.models import Deck
 from apps.decks.selectors import current_alerts, rotation_board
 from apps.irregularities.models import IrregularityKind
 from apps.irregularities.selectors import irregularities_for
@@ -44,16 +41,9 @@ def record_deck_event(request, pk: int):
         raise Http404("No table is dealt by you now.")
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino, table=shift.table)
     form = DeckEventForm(request.POST, auto_id=f"my-deck-{deck.pk}-%s")
-    if form.is_valid():
-        try:
-            decks_services.record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
-                                             card_count=form.cleaned_data["card_count"],
-                                             note=form.cleaned_data["note"])
-        except DomainError as exc:
-            add_domain_error(form, exc)
-        else:
-            messages.success(request, f"Deck {deck.serial}: {DeckEventKind(form.cleaned_data['kind']).label} recorded.")
-            return redirect("dealers:home")
+    if recorded := form.record(deck=deck, by=request.user):
+        messages.success(request, recorded)
+        return redirect("dealers:home")
     return _home(request, status=400, failed_event=(deck.pk, form))
 
 

@@ -1,9 +1,12 @@
 from django import forms
 
 from apps.casinos.models import Casino
+from apps.core.exceptions import DomainError
+from apps.core.views import add_domain_error
 from apps.tables.models import PokerTable
 
 from .models import Deck, DeckEventKind, DeckStatus
+from .services import record_deck_event
 
 
 class DeckEventForm(forms.Form):
@@ -17,6 +20,20 @@ class DeckEventForm(forms.Form):
                                     widget=forms.NumberInput(attrs={"aria-label": "Cards counted",
                                                                     "placeholder": "cards", "class": "short"}))
     note = forms.CharField(required=False, max_length=300)
+
+    def record(self, *, deck: Deck, by) -> str | None:
+        """Record the event the form holds (services.record_deck_event, which says which role may record which event,
+        14.2, 14.6(e)4): the sentence telling it was recorded, or None with the form's errors (the service's refusal
+        at the field it names) and nothing written."""
+        if not self.is_valid():
+            return None
+        data = self.cleaned_data
+        try:
+            record_deck_event(deck=deck, by=by, kind=data["kind"], card_count=data["card_count"], note=data["note"])
+        except DomainError as exc:
+            add_domain_error(self, exc)
+            return None
+        return f"Deck {deck.serial}: {DeckEventKind(data['kind']).label} recorded."
 
 
 class ReceiveDeckForm(forms.Form):

@@ -10,9 +10,9 @@ from apps.core.views import add_domain_error
 from apps.tables.models import PokerTable
 
 from .forms import AssignDeckForm, DeckEventForm, ReceiveDeckForm
-from .models import Deck, DeckDistribution, DeckEventKind
+from .models import Deck, DeckDistribution
 from .selectors import current_alerts, decks_in_storage, propose_distribution, rotation_board
-from .services import assign_deck, distribute_decks, receive_deck, record_deck_event
+from .services import assign_deck, distribute_decks, receive_deck
 
 
 def _board(request, *, status: int = 200, **forms):
@@ -45,15 +45,9 @@ def record_event(request, pk: int):
     Refused, the board comes back (400) with the deck's form as typed and the error beside its field."""
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
     form = DeckEventForm(request.POST, auto_id=f"record-deck-{deck.pk}-%s")
-    if form.is_valid():
-        try:
-            record_deck_event(deck=deck, by=request.user, kind=form.cleaned_data["kind"],
-                              card_count=form.cleaned_data["card_count"], note=form.cleaned_data["note"])
-        except DomainError as exc:
-            add_domain_error(form, exc)
-        else:
-            messages.success(request, f"Deck {deck.serial}: {DeckEventKind(form.cleaned_data['kind']).label} recorded.")
-            return redirect("decks:board")
+    if recorded := form.record(deck=deck, by=request.user):
+        messages.success(request, recorded)
+        return redirect("decks:board")
     return _board(request, status=400, failed_event=(deck.pk, form))
 
 
