@@ -162,7 +162,8 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "knox.auth.TokenAuthentication",  # Authorization: Token <token> from POST /api/token/ (apps.core.apis)
+        # Authorization: Token <token> from POST /api/token/ (apps.core.apis); knox's, checking only the token presented
+        "apps.core.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -248,6 +249,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "multicasino-heartbeat": {"task": "apps.multicasino.tasks.heartbeat", "schedule": 2.0},
     "multicasino-sweep-outbox": {"task": "apps.multicasino.tasks.sweep_outbox", "schedule": 5.0},
     "expire-idempotency-keys": {"task": "apps.core.tasks.expire_idempotency_keys", "schedule": 3600.0},
+    "expire-api-tokens": {"task": "apps.core.tasks.expire_api_tokens", "schedule": 3600.0},
     # the room's posted seat and waitlist rules, on time (apps.seats.services; each idempotent)
     "seats-expire-sign-ups": {"task": "apps.seats.tasks.expire_sign_ups", "schedule": 60.0},
     "seats-away-limit": {"task": "apps.seats.tasks.enforce_away_limit", "schedule": 60.0},

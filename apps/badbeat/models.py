@@ -62,7 +62,11 @@ RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_perce
                "primary_portion_percentage", "reset_percentage", "other_bonus_awards")
 
 
-@pghistory.track()
+# Every change of its posted rules, status and display is kept; not the running totals that each round's contribution
+# moves (balance, reset reserve, contributions of all time): the append-only records they sum (Contribution, Payout,
+# Transfer) are their history, and the daily ledger check re-derives them. An event a round was a row a round.
+@pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(condition=pghistory.AnyChange(
+    exclude=["balance", "reset_reserve", "contributions_total", "updated_at"])))
 class Jackpot(models.Model):
     """A bad beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-(c), (m), (n), (p)).
 

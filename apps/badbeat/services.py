@@ -897,7 +897,19 @@ def discontinue_jackpot(*, jackpot: Jackpot, target: Jackpot, reason: str, made_
 
 # --- the hand feed's steps: contributions and the showdown check (14.19(c), (i)) --------------------------------
 
-def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal]) -> list[Decimal]:
+def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> list[Jackpot]:
+    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(b)), once, in primary-key
+    order (concurrent writers lock them in the same order: no deadlock); the jackpots, locked until the commit, or
+    none when no round participates. The contribution (`take_contributions`) and the showdown check
+    (`check_showdowns`) of the same rounds read them from here: one read of the jackpots a batch."""
+    casino_ids = sorted({r.table.casino_id for r in rounds if _participates(r)})
+    if not casino_ids:
+        return []
+    return list(Jackpot.objects.select_for_update().filter(casino_id__in=casino_ids).order_by("pk"))
+
+
+def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
+                       jackpots: Sequence[Jackpot] | None = None) -> list[Decimal]:
     """Segregate the bad beat contributions of rounds of play, from each pot after the rake (N.J.A.C.
     13:69F-14.19(c)); the total taken from each round (Decimal dollars), in the rounds' order.
 
@@ -906,6 +918,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     bad beat eligibility, 14.19(b)) and its pot reaches each jackpot's minimum (14.19(b)2). For each collecting
     jackpot of the casino that takes its own contributions (a primary, and a secondary funded by contributions,
     14.19(m)1), primary first, a Contribution is recorded with its reset part (14.19(p)) and added to the balance.
+    jackpots: the rounds' jackpots as `lock_jackpots` locked them in this transaction; locked here when not given.
     Every jackpot of the casinos concerned is row-locked once, in primary-key order, for the whole batch: call in
     the transaction that records the rounds and commit soon. Each jackpot's running totals are kept beside its
     records: of all time (`contributions_total`), of the gaming day (GamingDayContributions) and of each table's
@@ -917,8 +930,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     wanted = [(index, r) for index, r in enumerate(rounds) if _participates(r)]
     if not wanted:
         return taken
-    casino_ids = sorted({r.table.casino_id for _, r in wanted})
-    locked = list(Jackpot.objects.select_for_update().filter(casino_id__in=casino_ids).order_by("pk"))
+    locked = lock_jackpots(rounds=rounds) if jackpots is None else jackpots
     collecting: dict[int, list[Jackpot]] = {}
     for jackpot in sorted(locked, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
         if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
@@ -962,9 +974,9 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
         add_to_totals(TableDayContributions, key=("jackpot_id", "table_id", "gaming_day"), rows=[
             {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
              "count": 1} for c in made])
-        GamingDayContributions.objects.bulk_create(
-            [t for t in day_totals.values() if t.count], update_conflicts=True,
-            unique_fields=["jackpot", "gaming_day"], update_fields=["contributions", "to_reset", "count"])
+        add_to_totals(GamingDayContributions, key=("jackpot_id", "gaming_day"), rows=[
+            {"jackpot_id": c.jackpot_id, "gaming_day": c.gaming_day, "contributions": c.amount, "to_reset": c.to_reset,
+             "count": 1} for c in made])
         reported = [c for c in made if c.jackpot_id in shared]
         if reported:  # to the multi-casino system each funds, in their transaction (14.20(e)2)
             system.record_contributions(contributions=reported)
@@ -977,24 +989,29 @@ def _participates(round_of_play: RoundOfPlay) -> bool:
     return bool(posting.bad_beat_participation) and not round_of_play.is_dead
 
 
-def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]]) -> list[Claim]:
+def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
+                    jackpots: Sequence[Jackpot] | None = None) -> list[Claim]:
     """Open a pending claim for each jackpot a round's showdown qualifies for (N.J.A.C. 13:69F-14.19(a), (i)),
     for a poker shift supervisor to verify; the claims opened.
 
     A quick look at the settled hands first: only when a hand at the showdown that won nothing of the main pot
     reaches some jackpot's qualifying hand is the round judged in full (players dealt in, both hole cards,
-    14.19(b)3). Rounds whose game does not participate, or without a showdown, are passed over.
+    14.19(b)3). Rounds whose game does not participate, or without a showdown, are passed over. jackpots: the
+    rounds' jackpots as `lock_jackpots` locked them in this transaction (read here when not given).
     """
     candidates = [(r, s) for r, s in settled if r.went_to_showdown and s.pots and _participates(r)]
     if not candidates:
         return []
     casino_ids = {r.table.casino_id for r, _ in candidates}
-    jackpots: dict[int, list[Jackpot]] = {}
-    for jackpot in Jackpot.objects.filter(casino_id__in=casino_ids).exclude(status=JackpotStatus.DISCONTINUED):
-        jackpots.setdefault(jackpot.casino_id, []).append(jackpot)
+    if jackpots is None:
+        jackpots = Jackpot.objects.filter(casino_id__in=casino_ids)
+    offered_at: dict[int, list[Jackpot]] = {}
+    for jackpot in jackpots:
+        if jackpot.casino_id in casino_ids and jackpot.status != JackpotStatus.DISCONTINUED:
+            offered_at.setdefault(jackpot.casino_id, []).append(jackpot)
     claims: list[Claim] = []
     for round_of_play, settlement in candidates:
-        offered = jackpots.get(round_of_play.table.casino_id, [])
+        offered = offered_at.get(round_of_play.table.casino_id, [])
         main = settlement.pots[0]
         winners = {seat for seat, amount in main.awards.items() if amount > ZERO}
         losing = [settlement.hands[s].high for s in main.pot.eligible

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from .authentication import TokenAuthentication
 from .lockout import lockout_ends_at, lockout_message, seconds_until
 from .policy import public, signed_in
 
@@ -68,6 +69,8 @@ class TokenLoginApi(APIView):
 class TokenLogoutApi(LogoutView):
     """Revoke the token this request is authenticated with."""
 
+    authentication_classes = (TokenAuthentication,)
+
     @extend_schema(request=None, responses={204: None})
     def post(self, request, format=None):
         return super().post(request, format)
@@ -76,6 +79,8 @@ class TokenLogoutApi(LogoutView):
 @signed_in("Any user revokes every token of their own.")
 class TokenLogoutAllApi(LogoutAllView):
     """Revoke every token of the user this request is authenticated as."""
+
+    authentication_classes = (TokenAuthentication,)
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request, format=None):

@@ -46,3 +46,13 @@ def delete_expired_idempotency_keys(*, now=None) -> int:
 
     deleted, _ = IdempotencyKey.objects.filter(expires_at__lte=now or timezone.now()).delete()
     return deleted
+
+
+def delete_expired_api_tokens(*, now=None) -> int:
+    """Delete every API token (knox) past its expiry; returns how many. A request presenting an expired token is
+    refused and deletes it itself (apps.core.authentication); this purges the ones nobody presents again."""
+    from django.utils import timezone
+    from knox.models import get_token_model
+
+    deleted, _ = get_token_model().objects.filter(expiry__lt=now or timezone.now()).delete()
+    return deleted

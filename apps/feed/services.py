@@ -138,9 +138,10 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
         settled = [(v, r) for v, r in zip(verified, recorded, strict=True) if not v.dead]
         # 3. The rake, first from the pots (14.14).
         raked = rake.take_rake(rounds=[r for _, r in settled])
-        # 4. The bad beat contribution, from the pot after the rake (14.19(c)).
+        # 4. The bad beat contribution, from the pot after the rake (14.19(c)), the jackpots row-locked to the commit.
+        jackpots = badbeat.lock_jackpots(rounds=[r for _, r in settled])
         contributed = badbeat.take_contributions(
-            rounds=[r for _, r in settled],
+            rounds=[r for _, r in settled], jackpots=jackpots,
             after_rake=[r.pot_total - taken for (_, r), taken in zip(settled, raked, strict=True)])
         # 5. Award the pots, the deductions coming out of the main pot first (14.3, 14.10(j)); the kill (14.11(i)).
         settlements = [_award(v, r, taken + contribution)
@@ -160,7 +161,8 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
         # 6. The deck dealt (14.2(d)3).
         decks.record_round_decks(rounds=[(r, v.round_in.deck) for v, r in zip(verified, recorded, strict=True)])
         # 7. Every showdown checked for a bad beat: a pending claim for the supervisor (14.19(i)).
-        badbeat.check_showdowns(settled=[(r, s) for (_, r), s in zip(settled, settlements, strict=True)])
+        badbeat.check_showdowns(settled=[(r, s) for (_, r), s in zip(settled, settlements, strict=True)],
+                                jackpots=jackpots)
     return recorded
 
 

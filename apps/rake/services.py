@@ -125,13 +125,11 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)); its
     basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
     post its own rake (the table's applies otherwise). One RakeRecord per round, also when nothing is taken, so that
-    every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push). Call in the
+    every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push — the record's
+    unique round refuses a second with DomainError, and the transaction is to be rolled back). Call in the
     transaction that records the rounds. Each table's running total of the hour and game (TableHourRake) is added
     to in the same transaction.
     """
-    if RakeRecord.objects.filter(round_of_play__in=[r.pk for r in rounds]).exists():
-        raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
-                          field="round_of_play")
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
     records, amounts = [], []
     for round_of_play in rounds:
@@ -143,12 +141,23 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
             amount=amount, basis=round_of_play.pot_total, percentage=structure.percentage if structure else None,
             maximum=structure.maximum if structure else None, computed=computed, explanation=explanation))
         amounts.append(amount)
-    insert_rows(RakeRecord, records)
+    try:
+        insert_rows(RakeRecord, records)
+    except IntegrityError as exc:  # a round has one rake record at most: its unique round_of_play (no read first)
+        if "round_of_play" not in _constraint_of(exc):
+            raise
+        raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
+                          field="round_of_play") from exc
     add_to_totals(TableHourRake, key=("table_id", "gaming_day", "hour", "game", "betting_structure"), rows=[
         {"table_id": r.table_id, "gaming_day": r.gaming_day, "hour": rake_hour(round_of_play.started_at),
          "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
          "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
     return amounts
+
+
+def _constraint_of(exc: IntegrityError) -> str:
+    """The name of the constraint an IntegrityError broke (PostgreSQL), else its message (SQLite names the columns)."""
+    return getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None) or str(exc)
 
 
 def rake_hour(started_at: datetime) -> datetime:

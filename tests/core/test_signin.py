@@ -157,6 +157,30 @@ class TestApiTokens:
         assert expired.status_code == 403 and expired.json() == {"detail": "Invalid token."}
         assert not AuthToken.objects.exists()  # deleted when it was refused
 
+    def test_a_request_reads_only_the_token_it_presents_and_the_hourly_purge_drops_the_expired(self, api,
+                                                                                              supervisor):
+        """knox read every token of the user on each request; ours checks the one presented (one query, however
+        many tablets the user signed in from) and leaves the others' expiry to apps.core.tasks.expire_api_tokens."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from apps.core.tasks import expire_api_tokens
+
+        now = timezone.now()
+        for _ in range(5):
+            AuthToken.objects.create(user=supervisor, expiry=timedelta(hours=1))
+        old, _ = AuthToken.objects.create(user=supervisor, expiry=timedelta(hours=1))
+        AuthToken.objects.filter(pk=old.pk).update(expiry=now - timedelta(minutes=1))
+        _, token = AuthToken.objects.create(user=supervisor, expiry=timedelta(hours=1))
+        api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+        with CaptureQueriesContext(connection) as queries:
+            assert api.get("/api/tables/").status_code == 200
+        assert sum('"knox_authtoken"' in q["sql"] for q in queries.captured_queries) == 1
+        assert AuthToken.objects.filter(pk=old.pk).exists()  # not presented: left to the purge
+        assert expire_api_tokens() == 1
+        assert AuthToken.objects.count() == 6 and not AuthToken.objects.filter(pk=old.pk).exists()
+        assert expire_api_tokens() == 0  # idempotent
+
     def test_logout_revokes_the_token_used_and_logout_all_every_one(self, api, supervisor):
         first, second, third = (token_for(api, supervisor.username).json()["token"] for _ in range(3))
         api.credentials(HTTP_AUTHORIZATION=f"Token {first}")

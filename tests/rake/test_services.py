@@ -2,6 +2,7 @@
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from apps.core.exceptions import DomainError
@@ -95,6 +96,6 @@ def test_14_14_e_nothing_is_raked_after_the_pot_is_pushed():
     table = RakeStructureFactory().table
     round_of_play = record(table, [PlayerIn(seat=1, contributed=D("50"), hole_cards="As Ks"),
                                    PlayerIn(seat=2, contributed=D("50"), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h")
-    with pytest.raises(DomainError, match=r"14.14\(e\)"):
+    with pytest.raises(DomainError, match=r"14.14\(e\)"), transaction.atomic():  # refused by the unique round
         take_rake(rounds=[round_of_play])
     assert RakeRecord.objects.filter(round_of_play=round_of_play).count() == 1
