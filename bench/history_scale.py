@@ -35,11 +35,14 @@ concurrent clients — on PostgreSQL, served by gunicorn with DEBUG off.
    each) at the open single-game hold 'em tables for --seconds after a 2 s warm-up: rounds recorded a second,
    p50 and p99 latency, and the answers other than 201 (5xx counted apart). Then the same with --batch rounds a
    request to POST /api/rounds/batch/ (a feed sending batches): rounds and requests a second, latency a request.
+6. The ceiling (--ceiling-runs): the same clients GET /api/jackpot/, the lightest authenticated read, for
+   --seconds: the requests a second the HTTP stack (gunicorn, Django's middleware, DRF's authentication,
+   permission and throttle, the clients themselves) allows on this machine before any round is recorded.
 
 Prints one table; the last line is one JSON object:
 {"rounds": N, "pages": {NAME: {"p50_ms": x, "p95_ms": y, "queries": q}}, "post_rounds": {"rps": r, "p50_ms": a,
 "p99_ms": b, "errors": e}, "post_rounds_batch": {"batch": k, "rps": r, "requests_per_s": q, "p50_ms": a, "p99_ms": b,
-"errors": e}}
+"errors": e}, "ceiling": [{"clients": c, "requests_per_s": q, "p50_ms": a, "p99_ms": b, "errors": e}]}
 """
 from __future__ import annotations
 
@@ -840,24 +843,30 @@ def time_urls(base: str, urls: dict, requests_each: int) -> dict:
 
 # --- 5. rounds posted by concurrent clients ---------------------------------------------------------------------
 
+#: The ceiling run's URL: the lightest authenticated API read (the jackpot's figures, 5 queries), requested by the
+#: same clients as the posting runs, to show what the HTTP stack itself allows on this machine.
+CEILING_PATH = "/api/jackpot/"
+
+
 def post_client(base: str, token: str, table_id: int, start: float, warm_until: float, stop: float, queue,
                 batch: int = 0) -> None:
     """One client posting rounds back to back: one a request to POST /api/rounds/ (batch 0), or `batch` rounds a
-    request to POST /api/rounds/batch/."""
+    request to POST /api/rounds/batch/; batch -1: GET CEILING_PATH instead (the ceiling run)."""
     import requests
 
     session = requests.Session()
     session.headers.update({"Authorization": f"Token {token}", "Content-Type": "application/json"})
-    path = "/api/rounds/batch/" if batch else "/api/rounds/"
-    body = json.dumps({"rounds": [round_body(table_id)] * batch} if batch else round_body(table_id))
+    path = "/api/rounds/batch/" if batch > 0 else "/api/rounds/"
+    body = json.dumps({"rounds": [round_body(table_id)] * batch} if batch > 0 else round_body(table_id))
     latencies, statuses = [], {}
     while time.time() < start:
         time.sleep(0.005)
     while (now := time.time()) < stop:
         started = time.perf_counter()
         try:
-            status = session.post(base + path, data=body, timeout=60,
-                                  headers={"Idempotency-Key": str(uuid.uuid4())}).status_code
+            status = (session.get(base + CEILING_PATH, timeout=60).status_code if batch < 0 else
+                      session.post(base + path, data=body, timeout=60,
+                                   headers={"Idempotency-Key": str(uuid.uuid4())}).status_code)
         except requests.RequestException:
             status = 0
         if now >= warm_until and time.time() <= stop:
@@ -888,11 +897,11 @@ def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int 
     for r in results:
         for status, n in r["statuses"].items():
             statuses[status] = statuses.get(status, 0) + n
-    created = statuses.get(201, 0)
+    created = statuses.get(200 if batch < 0 else 201, 0)
     return {"rps": round(created * max(1, batch) / seconds, 1), "requests_per_s": round(created / seconds, 1),
             "p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
             "p99_ms": round(percentile(latencies, 0.99), 1) if latencies else 0.0,
-            "errors": sum(n for s, n in statuses.items() if s != 201),
+            "errors": sum(n for s, n in statuses.items() if s != (200 if batch < 0 else 201)),
             "server_errors": sum(n for s, n in statuses.items() if s >= 500 or s == 0),
             "statuses": {str(s): n for s, n in sorted(statuses.items())}, "requests": len(latencies),
             "tables": tables}
@@ -932,6 +941,9 @@ def main() -> None:
     parser.add_argument("--post-runs", default="",
                         help="more posting runs after the two, as CLIENTS:BATCH,... (BATCH 0: one round a request to "
                              "POST /api/rounds/), e.g. 1:20,2:10,4:5")
+    parser.add_argument("--ceiling-runs", default="1,8",
+                        help=f"CLIENTS,...: GET {CEILING_PATH} from that many clients for --seconds each, after the "
+                             "posting runs: what the HTTP stack allows a request at all on this machine ('' for none)")
     parser.add_argument("--skip-pages", action="store_true", help="post only: time no page (the table is empty)")
     parser.add_argument("--port", type=int, default=8124)
     parser.add_argument("--day-rounds", type=int, default=13500, help="rounds of each past gaming day (about)")
@@ -1016,6 +1028,10 @@ def main() -> None:
             log(f"posting {batch or 1} round(s) a request: {clients} clients for {args.seconds:g} s ...")
             more.append({"clients": clients, "batch": batch,
                          **post_rounds(base, urls, clients, args.seconds, batch=batch)})
+        ceiling = []
+        for clients in [int(n) for n in args.ceiling_runs.split(",") if n.strip()]:
+            log(f"the ceiling: GET {CEILING_PATH}, {clients} clients for {args.seconds:g} s ...")
+            ceiling.append({"clients": clients, **post_rounds(base, urls, clients, args.seconds, batch=-1)})
     finally:
         gunicorn.terminate()
         gunicorn.wait(timeout=30)
@@ -1052,6 +1068,9 @@ def main() -> None:
         print(f"POST {'/api/rounds/batch/' if run['batch'] else '/api/rounds/'} ({run['batch'] or 1} round(s) a request) "
               f"x {run['clients']} clients: {run['rps']} rounds/s ({run['requests_per_s']} requests/s), "
               f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms a request, {run['errors']} errors")
+    for run in ceiling:
+        print(f"ceiling: GET {CEILING_PATH} x {run['clients']} clients: {run['requests_per_s']} requests/s, "
+              f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms, {run['errors']} errors")
     if tracebacks:
         print(f"gunicorn logged {tracebacks} traceback(s): {gunicorn_log}")
     else:
@@ -1061,7 +1080,9 @@ def main() -> None:
                       **({"post_rounds_batch": {"batch": args.batch, **{k: batched[k] for k in (
                           "rps", "requests_per_s", "p50_ms", "p99_ms", "errors")}}} if batched else {}),
                       **({"post_runs": [{k: run[k] for k in ("clients", "batch", "rps", "requests_per_s", "p50_ms",
-                                                              "p99_ms", "errors")} for run in more]} if more else {})}))
+                                                              "p99_ms", "errors")} for run in more]} if more else {}),
+                      **({"ceiling": [{k: run[k] for k in ("clients", "requests_per_s", "p50_ms", "p99_ms", "errors")}
+                                      for run in ceiling]} if ceiling else {})}))
 
 
 def _literal(text: str) -> str:

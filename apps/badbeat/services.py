@@ -940,8 +940,9 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     shared = system.contribution_terms(jackpots=[j for js in collecting.values() for j in js]) if system else {}
     accepting = {j.pk for jackpots in collecting.values() for j in jackpots if shared.get(j.pk, True)}
     days = {r.gaming_day for _, r in wanted}
-    day_totals = {(t.jackpot_id, t.gaming_day): t for t in GamingDayContributions.objects.filter(
-        jackpot_id__in=accepting, gaming_day__in=days)}
+    # each jackpot's contributions of the gaming day so far (the reset part depends on them, 14.19(p))
+    day_totals = {(jackpot_id, day): total for jackpot_id, day, total in GamingDayContributions.objects.filter(
+        jackpot_id__in=accepting, gaming_day__in=days).values_list("jackpot_id", "gaming_day", "contributions")}
     made: list[Contribution] = []
     for index, round_of_play in wanted:
         for jackpot in collecting.get(round_of_play.table.casino_id, []):
@@ -953,13 +954,9 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
             if amount <= 0:
                 continue
             key = (jackpot.pk, round_of_play.gaming_day)
-            day = day_totals.get(key) or day_totals.setdefault(key, GamingDayContributions(
-                jackpot_id=jackpot.pk, gaming_day=round_of_play.gaming_day))
-            to_reset = reset_part(day_total_before=day.contributions, amount=amount,
-                                  percentage=jackpot.reset_percentage)
-            day.contributions += amount
-            day.to_reset += to_reset
-            day.count += 1
+            before = day_totals.get(key, ZERO)
+            to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
+            day_totals[key] = before + amount
             made.append(Contribution(jackpot=jackpot, round_of_play_id=round_of_play.pk, table_id=round_of_play.table_id,
                                      gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
                                      basis=after, explanation=explanation))

@@ -1,14 +1,17 @@
 """The compliance matrix for auditors (accounting, surveillance, administrators): the page with its search, and the
-same rows as CSV and PDF (weasyprint, as the Master Game Report). Read-only; nothing here writes."""
+same rows as CSV and PDF (weasyprint, as the Master Game Report). Read-only; nothing here writes a record (the PDF
+made is kept in the cache)."""
+import hashlib
 from datetime import UTC, datetime
 
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from apps.core.policy import role_policy
-from apps.core.views import csv_response, pdf_response
+from apps.core.views import csv_response, pdf_bytes, pdf_response
 
 from .exports import CSV_HEADER, csv_rows
 from .forms import MatrixSearchForm
@@ -52,8 +55,28 @@ def matrix_export(request, fmt: str):
         writer.writerows(csv_rows(rows))
         return response
     if fmt == "pdf":
-        html = render_to_string("compliance/matrix_print.html", {
-            "matrix": matrix, "summary": matrix.summary(), "rows": rows, "printed": timezone.localtime(),
-            "search": form.cleaned_data if form.is_bound else {}}, request=request)
-        return pdf_response(html, f"compliance-matrix-{stamp}.pdf")
+        return pdf_response(_matrix_pdf(matrix, rows, form.cleaned_data if form.is_bound else {}),
+                            f"compliance-matrix-{stamp}.pdf")
     raise Http404
+
+
+#: How long a made PDF of the matrix is kept (seconds). The matrix changes only with the code, the clauses file and
+#: the test report, and its PDF (348 clauses, some 60 pages) takes weasyprint seconds to lay out.
+PDF_KEPT_SECONDS = 24 * 3600
+
+
+def _matrix_pdf(matrix, rows, search: dict) -> bytes:
+    """The PDF of `rows` (weasyprint), made once for the same rows, statuses, code and test results and kept in the
+    cache for PDF_KEPT_SECONDS: the first export after a deployment or a test run takes seconds, the next ones
+    none. The PDF says when it was made."""
+    content = render_to_string("compliance/matrix_print.html", {
+        "matrix": matrix, "summary": matrix.summary(), "rows": rows, "search": search, "printed": None})
+    key = "compliance-matrix-pdf:" + hashlib.sha256(content.encode()).hexdigest()
+    pdf = cache.get(key)
+    if pdf is None:
+        html = render_to_string("compliance/matrix_print.html", {
+            "matrix": matrix, "summary": matrix.summary(), "rows": rows, "search": search,
+            "printed": timezone.localtime()})
+        pdf = pdf_bytes(html)
+        cache.set(key, pdf, PDF_KEPT_SECONDS)
+    return pdf

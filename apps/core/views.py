@@ -62,12 +62,19 @@ def csv_response(filename: str):
     return response, csv.writer(response)
 
 
-def pdf_response(html: str, filename: str):
-    """An inline PDF named `filename`, rendered from `html` by weasyprint."""
-    from django.http import HttpResponse
+def pdf_bytes(html: str) -> bytes:
+    """`html` rendered to PDF by weasyprint."""
     from weasyprint import HTML  # imported here: it loads Pango, which only the printable reports need
 
-    response = HttpResponse(HTML(string=html).write_pdf(), content_type="application/pdf")
+    return HTML(string=html).write_pdf()
+
+
+def pdf_response(html_or_pdf: str | bytes, filename: str):
+    """An inline PDF named `filename`: rendered from HTML by weasyprint, or PDF bytes made already."""
+    from django.http import HttpResponse
+
+    pdf = html_or_pdf if isinstance(html_or_pdf, bytes) else pdf_bytes(html_or_pdf)
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
 

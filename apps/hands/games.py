@@ -60,8 +60,9 @@ def _best_high(fives: list[tuple[Card, ...]]) -> HandValue:
     from . import fast
 
     score = fast.high_score
-    ids = fast.card_ids
-    best = max(range(len(fives)), key=lambda i: score(ids(fives[i])))
+    cards = list({c for five in fives for c in five})
+    id_of = dict(zip(cards, fast.card_ids(cards), strict=True))  # each card converted once, not once a group
+    best = max(range(len(fives)), key=lambda i: score([id_of[c] for c in fives[i]]))
     return evaluate_five_card_high(fives[best])
 
 

@@ -30,11 +30,11 @@ class MulticasinoSystem:
         if not jackpots:
             return {}
         sites = (Site.objects.filter(system__jackpot__in=[j.pk for j in jackpots], is_self=True)
-                 .select_related("system").only("status", "system__jackpot_id", "system__contributions_while_suspended"))
+                 .values_list("system__jackpot_id", "status", "system__contributions_while_suspended"))
         terms: dict[int, bool] = {}
-        for me in sites:
-            accepts = me.system.contributions_while_suspended or me.status != SystemStatus.SUSPENDED
-            terms[me.system.jackpot_id] = terms.get(me.system.jackpot_id, True) and accepts
+        for jackpot_id, status, while_suspended in sites:  # values: no model built on every round's path
+            accepts = while_suspended or status != SystemStatus.SUSPENDED
+            terms[jackpot_id] = terms.get(jackpot_id, True) and accepts
         return terms
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:

@@ -84,6 +84,29 @@ def test_pdf_export(client, staff, no_report):
     assert response.content.startswith(b"%PDF")
 
 
+def test_the_pdf_is_made_once_for_the_same_matrix_and_again_when_it_changes(client, staff, settings, tmp_path,
+                                                                             monkeypatch):
+    """Laying out the whole matrix takes weasyprint seconds: the same rows, statuses and results are served from the
+    PDF made first; another search, or another test report, makes a new one."""
+    from apps.compliance import views
+
+    made = []
+    monkeypatch.setattr(views, "pdf_bytes", lambda html: made.append(html) or b"%PDF-" + str(len(made)).encode())
+    settings.COMPLIANCE_TEST_REPORT = tmp_path / "none.json"
+    client.force_login(staff(Role.ACCOUNTING))
+    first = client.get("/compliance/matrix.pdf", {"q": "14.14"}).content
+    assert client.get("/compliance/matrix.pdf", {"q": "14.14"}).content == first and len(made) == 1
+    assert "Made " in made[0]  # the PDF says when it was made
+    client.get("/compliance/matrix.pdf", {"q": "14.19"})
+    assert len(made) == 2
+    row = {r.id: r for r in selectors.current_matrix(use_report=False).rows}["14.14(d)"]
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"created": 1700000000.0, "tests": [{"nodeid": row.tests[0].nodeid,
+                                                                      "outcome": "failed"}]}))
+    settings.COMPLIANCE_TEST_REPORT = report
+    assert client.get("/compliance/matrix.pdf", {"q": "14.14"}).content != first and len(made) == 3
+
+
 def test_the_last_runs_results_are_shown(client, staff, settings, tmp_path):
     row = {r.id: r for r in selectors.current_matrix(use_report=False).rows}["14.14(d)"]
     passed, failed = row.tests[0].nodeid, row.tests[1].nodeid
