@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from apps.casinos.selectors import gaming_day_bounds, gaming_day_of
 from apps.core.roles import Role
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.tables.models import BettingStructure, Game
@@ -25,13 +26,26 @@ def play(table, when, board, *seats, game=None):
         enumerate(seats)]))
 
 
+def _four_hours_in_one_gaming_day(casino):
+    """The start of four hours past, all in one gaming day: the last four hours when the day began four hours ago or
+    more, else from an hour into the previous gaming day (the day begins at 06:00 in New York: a test run at 12:00
+    UTC would otherwise put the rounds in two gaming days)."""
+    now = timezone.now().replace(microsecond=0)
+    opened, _ = gaming_day_bounds(casino=casino, gaming_day=gaming_day_of(casino=casino, moment=now))
+    if now - opened >= timedelta(hours=4):
+        return now - timedelta(hours=4)
+    before, _ = gaming_day_bounds(casino=casino, gaming_day=gaming_day_of(casino=casino, moment=opened)
+                                  - timedelta(days=1))
+    return before + timedelta(hours=1)
+
+
 @pytest.fixture
 def room(casino):
     """Table 1 (hold 'em) and table 2 (Omaha) of a casino, four rounds an hour apart, the newest last."""
     JackpotFactory(casino=casino, minimum_pot=D("0"))
     holdem = PokerTableFactory(casino=casino, number=1)
     omaha = PokerTableFactory(casino=casino, number=2, game=Game.OMAHA, betting_structure=BettingStructure.POT_LIMIT)
-    start = timezone.now().replace(microsecond=0) - timedelta(hours=4)
+    start = _four_hours_in_one_gaming_day(casino)
     rounds = {
         # four nines beaten by a straight flush: "Four of a kind", "Straight flush"
         "bad_beat": play(holdem, start, "9h 9d 6s 7s 8s", ("Ana Ruiz", "9s 9c", "100"), ("Bob", "5s 4s", "100")),
