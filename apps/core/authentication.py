@@ -8,6 +8,7 @@ expired tokens are deleted by the hourly `apps.core.tasks.expire_api_tokens` ins
 from __future__ import annotations
 
 from django.utils import timezone
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
 from knox.signals import token_expired
 
@@ -26,13 +27,8 @@ class TokenAuthentication(KnoxTokenAuthentication):
         return False
 
 
-def _schema_extension() -> None:
+class TokenScheme(KnoxTokenScheme):
     """drf-spectacular declares knox's token scheme for knox's class only: the same scheme for ours."""
-    from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 
-    class TokenScheme(KnoxTokenScheme):
-        target_class = TokenAuthentication
-        priority = 1
-
-
-_schema_extension()
+    target_class = TokenAuthentication
+    priority = 1

@@ -26,3 +26,10 @@ class AlreadyRecorded(DomainError):
         super().__init__(message, field=field)
         self.existing_id = existing_id
 
+
+
+def broken_constraint(exc: Exception) -> str:
+    """What names the constraint an IntegrityError broke: its name on PostgreSQL (psycopg's diagnostics), else the
+    database's message (SQLite names the table and columns, e.g. "UNIQUE constraint failed: rake_rakerecord.
+    round_of_play_id"). For telling a known duplicate (a 409, a rule's refusal) from any other integrity error."""
+    return getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None) or str(exc)

@@ -30,7 +30,7 @@ from apps.badbeat import services as badbeat
 from apps.casinos.models import Casino
 from apps.casinos.selectors import gaming_day_of, is_gaming_day_closed
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.exceptions import AlreadyRecorded, DomainError
+from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.money import CENT, ZERO
 from apps.core.validation import fits_column
 from apps.decks import services as decks
@@ -409,8 +409,7 @@ def _create_rounds(verified: Sequence[VerifiedRound], recorded_by) -> list[Round
         with transaction.atomic():
             return records.create_rounds(rounds=rows)
     except IntegrityError as exc:
-        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
-        if "source_digest" not in constraint:
+        if "source_digest" not in broken_constraint(exc):
             raise
         raise _already_recorded(verified) from exc
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from apps.casinos.selectors import gaming_day_of
 from apps.casinos.services import hold_open_gaming_days
 from apps.core.bulk import add_to_totals, insert_rows
-from apps.core.exceptions import DomainError
+from apps.core.exceptions import DomainError, broken_constraint
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
@@ -144,7 +144,7 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
     try:
         insert_rows(RakeRecord, records)
     except IntegrityError as exc:  # a round has one rake record at most: its unique round_of_play (no read first)
-        if "round_of_play" not in _constraint_of(exc):
+        if "round_of_play" not in broken_constraint(exc):
             raise
         raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
                           field="round_of_play") from exc
@@ -153,11 +153,6 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
          "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
          "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
     return amounts
-
-
-def _constraint_of(exc: IntegrityError) -> str:
-    """The name of the constraint an IntegrityError broke (PostgreSQL), else its message (SQLite names the columns)."""
-    return getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None) or str(exc)
 
 
 def rake_hour(started_at: datetime) -> datetime:

@@ -7,7 +7,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from apps.casinos.models import Casino
-from apps.core.exceptions import AlreadyRecorded, DomainError
+from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 
 from .models import SEAT_MAXIMUM, BettingStructure, Game, KillOption, PokerTable, RotationGame
 
@@ -145,8 +145,7 @@ def _numbered(*, casino_id: int, number: int, table_id: int | None = None) -> It
         with transaction.atomic():
             yield
     except IntegrityError as exc:
-        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
-        if constraint != "table_number_unique_per_casino":
+        if broken_constraint(exc) != "table_number_unique_per_casino":
             raise
         existing = (PokerTable.objects.filter(casino_id=casino_id, number=number).exclude(pk=table_id)
                     .values_list("pk", flat=True).first())
