@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DatabaseError, DataError, IntegrityError, OperationalError, transaction
-from django.db.models import CheckConstraint, Sum
+from django.db.models import CheckConstraint, OuterRef, Subquery, Sum
 from django.utils import timezone
 
 from apps import hands
@@ -901,11 +901,25 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> list[Jackpot]:
     """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(b)), once, in primary-key
     order (concurrent writers lock them in the same order: no deadlock); the jackpots, locked until the commit, or
     none when no round participates. The contribution (`take_contributions`) and the showdown check
-    (`check_showdowns`) of the same rounds read them from here: one read of the jackpots a batch."""
-    casino_ids = sorted({r.table.casino_id for r in rounds if _participates(r)})
+    (`check_showdowns`) of the same rounds read them from here: one query a batch, which also reads what the
+    contribution needs beside them — each jackpot's contributions so far on each gaming day of the rounds (Decimal
+    dollars, `jackpot.day_contributions[day]`, 14.19(p)) and the multi-casino system's terms
+    (SharedPayoutSystem.contribution_terms: `funds_system`, `system_stops`; 14.20(c)1)."""
+    wanted = [r for r in rounds if _participates(r)]
+    casino_ids = sorted({r.table.casino_id for r in wanted})
     if not casino_ids:
         return []
-    return list(Jackpot.objects.select_for_update().filter(casino_id__in=casino_ids).order_by("pk"))
+    days = sorted({r.gaming_day for r in wanted})
+    system = shared_payout_system()
+    query = (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids).order_by("pk")
+             .annotate(**(system.contribution_terms() if system else {}), **{
+                 f"day_{index}": Subquery(GamingDayContributions.objects.filter(
+                     jackpot=OuterRef("pk"), gaming_day=day).values("contributions")[:1])
+                 for index, day in enumerate(days)}))
+    jackpots = list(query)
+    for jackpot in jackpots:
+        jackpot.day_contributions = {day: getattr(jackpot, f"day_{index}") or ZERO for index, day in enumerate(days)}
+    return jackpots
 
 
 def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
@@ -918,7 +932,8 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     bad beat eligibility, 14.19(b)) and its pot reaches each jackpot's minimum (14.19(b)2). For each collecting
     jackpot of the casino that takes its own contributions (a primary, and a secondary funded by contributions,
     14.19(m)1), primary first, a Contribution is recorded with its reset part (14.19(p)) and added to the balance.
-    jackpots: the rounds' jackpots as `lock_jackpots` locked them in this transaction; locked here when not given.
+    jackpots: the rounds' jackpots as `lock_jackpots` locked (and annotated) them in this transaction; locked here
+    when not given.
     Every jackpot of the casinos concerned is row-locked once, in primary-key order, for the whole batch: call in
     the transaction that records the rounds and commit soon. Each jackpot's running totals are kept beside its
     records: of all time (`contributions_total`), of the gaming day (GamingDayContributions) and of each table's
@@ -936,13 +951,12 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
         if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
                 jackpot.funding == Funding.CONTRIBUTIONS:
             collecting.setdefault(jackpot.casino_id, []).append(jackpot)
-    system = shared_payout_system()
-    shared = system.contribution_terms(jackpots=[j for js in collecting.values() for j in js]) if system else {}
+    # the multi-casino system's terms, read with the lock: jackpot id -> whether it takes contributions now (14.20)
+    shared = {j.pk: not j.system_stops for js in collecting.values() for j in js if getattr(j, "funds_system", False)}
     accepting = {j.pk for jackpots in collecting.values() for j in jackpots if shared.get(j.pk, True)}
-    days = {r.gaming_day for _, r in wanted}
-    # each jackpot's contributions of the gaming day so far (the reset part depends on them, 14.19(p))
-    day_totals = {(jackpot_id, day): total for jackpot_id, day, total in GamingDayContributions.objects.filter(
-        jackpot_id__in=accepting, gaming_day__in=days).values_list("jackpot_id", "gaming_day", "contributions")}
+    # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
+    day_totals = {(j.pk, day): total for js in collecting.values() for j in js
+                  for day, total in j.day_contributions.items()}
     made: list[Contribution] = []
     for index, round_of_play in wanted:
         for jackpot in collecting.get(round_of_play.table.casino_id, []):
@@ -976,7 +990,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
              "count": 1} for c in made])
         reported = [c for c in made if c.jackpot_id in shared]
         if reported:  # to the multi-casino system each funds, in their transaction (14.20(e)2)
-            system.record_contributions(contributions=reported)
+            shared_payout_system().record_contributions(contributions=reported)
     return taken
 
 

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from django.db.models import Expression
+
     from apps.casinos.models import Casino, User
 
     from .models import Claim, Contribution, Jackpot, Payout
@@ -27,10 +29,11 @@ class SharedPayoutSystem(Protocol):
     def manages(self, *, jackpot: Jackpot) -> bool:
         """True when `jackpot`'s contributions belong to a multi-casino system this casino takes part in."""
 
-    def contribution_terms(self, *, jackpots: Sequence[Jackpot]) -> dict[int, bool]:
-        """For each of `jackpots` that funds a multi-casino system this casino takes part in, by jackpot id: whether
-        it takes contributions now — False while the system is suspended at this casino and its agreement stops
-        contributions then (14.20(c)1, (e)4.i). A jackpot of no system is left out. One query for all."""
+    def contribution_terms(self) -> dict[str, Expression]:
+        """Annotations for a query of jackpots, so that their row lock reads the terms too (`lock_jackpots`): by
+        name, a boolean expression — `funds_system`: the jackpot funds a multi-casino system this casino takes part
+        in; `system_stops`: such a system is suspended at this casino and its agreement stops contributions then
+        (14.20(c)1, (e)4.i)."""
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Called in the transaction that writes the contributions (each already has its pk): the system records

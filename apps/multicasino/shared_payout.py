@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import Exists, OuterRef
+
 from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.casinos.models import Casino, User
 
@@ -23,19 +25,14 @@ class MulticasinoSystem:
         """True when `jackpot` funds a multi-casino system this deployment belongs to."""
         return system_of(jackpot=jackpot) is not None
 
-    def contribution_terms(self, *, jackpots: Sequence[Jackpot]) -> dict[int, bool]:
-        """Jackpot id -> whether it takes contributions now, for the jackpots that fund a system this casino takes
-        part in: False while the system is suspended here and its agreement stops contributions then (14.20(c)1,
-        (e)4.i). One query on the contribution's path, for the whole batch."""
-        if not jackpots:
-            return {}
-        sites = (Site.objects.filter(system__jackpot__in=[j.pk for j in jackpots], is_self=True)
-                 .values_list("system__jackpot_id", "status", "system__contributions_while_suspended"))
-        terms: dict[int, bool] = {}
-        for jackpot_id, status, while_suspended in sites:  # values: no model built on every round's path
-            accepts = while_suspended or status != SystemStatus.SUSPENDED
-            terms[jackpot_id] = terms.get(jackpot_id, True) and accepts
-        return terms
+    def contribution_terms(self) -> dict[str, Exists]:
+        """`funds_system` and `system_stops` of a jackpot, as Exists over this casino's own sites of the systems the
+        jackpot funds (SharedPayoutSystem.contribution_terms): annotated on the jackpots' row lock, so that the
+        contribution's path reads them with the jackpots (14.20(c)1, (e)4.i)."""
+        mine = Site.objects.filter(system__jackpot=OuterRef("pk"), is_self=True)
+        return {"funds_system": Exists(mine),
+                "system_stops": Exists(mine.filter(status=SystemStatus.SUSPENDED,
+                                                   system__contributions_while_suspended=False))}
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Report the contributions to the host in their transaction (services.contributions)."""
