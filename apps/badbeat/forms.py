@@ -3,6 +3,7 @@ from django import forms
 
 from apps.casinos.models import User
 from apps.core.roles import Role
+from apps.core.signatures import signature_error
 
 from .models import RULE_FIELDS, DisplayReason, Jackpot, PayoutLocation, PayoutMethod
 
@@ -93,23 +94,23 @@ class DisplayAdjustmentForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}), strip=False,
         label="Supervisor's signature (their password)")
 
-    def __init__(self, *args, casino, user, **kwargs):
+    def __init__(self, *args, casino, user, request, **kwargs):
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user, self.request = user, request
         self.fields["jackpot"].queryset = Jackpot.objects.filter(casino=casino).exclude(status="discontinued")
         self.fields["supervisor_present"].queryset = _staff(casino, Role.POKER_SHIFT_SUPERVISOR)
 
     def clean(self):
         """The accounting representative submitting and the poker supervisor present each sign with their own
-        password (14.19(k)1); a wrong one is an error beside its field and nothing is written."""
+        password (14.19(k)1); a wrong one is an error beside its field, counts toward the signer's lockout
+        (apps.core.signatures), and nothing is written."""
         data = super().clean()
-        if data.get("accounting_password") and not self.user.check_password(data["accounting_password"]):
-            self.add_error("accounting_password", "This is not your password: the adjustment is not signed.")
-        supervisor = data.get("supervisor_present")
-        if supervisor is not None and data.get("supervisor_password") and not supervisor.check_password(
-                data["supervisor_password"]):
-            self.add_error("supervisor_password",
-                           f"This is not {supervisor.username}'s password: the adjustment is not signed.")
+        for signer, password in ((self.user, "accounting_password"),
+                                 (data.get("supervisor_present"), "supervisor_password")):
+            if signer is not None and data.get(password):
+                error = signature_error(self.request, signer=signer, password=data[password], what="the adjustment")
+                if error:
+                    self.add_error(password, error)
         return data
 
     def adjustment(self) -> dict:

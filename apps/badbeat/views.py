@@ -269,7 +269,7 @@ def adjust_display(request):
     adjustments: not for dealers (403)."""
     casino = request.user.casino
     may_adjust = request.user.has_perm("badbeat.adjust_display")
-    form = DisplayAdjustmentForm(request.POST or None, casino=casino, user=request.user)
+    form = DisplayAdjustmentForm(request.POST or None, casino=casino, user=request.user, request=request)
     if request.method == "POST":
         if form.is_valid():
             try:

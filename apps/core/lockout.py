@@ -11,6 +11,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.shortcuts import render
 from django.utils import timezone
 
+#: Set on the request when a signature on a form ran into a lockout (apps.core.signatures): the page stays the form,
+#: which says beside the signature's field why it is refused.
+SIGNATURE_LOCKED = "signature_locked_out"
+
 
 def lockout_ends_at(request: HttpRequest) -> datetime:
     """When the lockout this request ran into ends, if nobody tries again before: the cool-off after this attempt
@@ -32,7 +36,10 @@ def lockout_message(request: HttpRequest) -> str:
 def lockout_response(request: HttpRequest, original_response: HttpResponseBase | None = None,
                      credentials: dict | None = None) -> HttpResponseBase:
     """The API answers in its own error shape (apps.core.apis.TokenLoginApi has already raised it); a page gets
-    the styled lockout page, 429, with when to retry."""
+    the styled lockout page, 429, with when to retry; a page whose form's signature ran into the lockout stays as
+    it is (apps.core.signatures)."""
+    if getattr(request, SIGNATURE_LOCKED, False) and isinstance(original_response, HttpResponseBase):
+        return original_response
     ends = lockout_ends_at(request)
     seconds = seconds_until(ends)
     if request.path.startswith("/api/"):

@@ -2,6 +2,7 @@
 from django import forms
 
 from apps.casinos.models import User
+from apps.core.signatures import signature_error
 from apps.tables.models import PokerTable
 
 from .models import CountMethod, CountReason, FormPart, WitnessKind
@@ -23,8 +24,9 @@ class CountForm(forms.Form):
     amount = forms.DecimalField(required=False, max_digits=14, decimal_places=2, min_value=0,
                                 help_text="Box counts: the total counted. Forms: leave empty and give the chips.")
 
-    def __init__(self, *args, casino, **kwargs):
+    def __init__(self, *args, casino, request, **kwargs):
         super().__init__(*args, **kwargs)
+        self.request = request
         self.fields["table"].queryset = PokerTable.objects.filter(casino=casino, bad_beat_participation=True)
         staff = User.objects.filter(casino=casino, is_active=True).order_by("username")
         for name in ("counted_by", "witness", "transported_by"):
@@ -34,12 +36,15 @@ class CountForm(forms.Form):
                                                                label=f"${d:,.2f} chips")
 
     def clean(self):
-        """Each of the two signs the count with their own password (14.19(d)1, (f)3.iv)."""
+        """Each of the two signs the count with their own password (14.19(d)1, (f)3.iv); a wrong one counts toward
+        the signer's lockout (apps.core.signatures)."""
         data = super().clean()
         for person, password in (("counted_by", "counter_password"), ("witness", "witness_password")):
             user = data.get(person)
-            if user is not None and data.get(password) and not user.check_password(data[password]):
-                self.add_error(password, f"This is not {user.username}'s password: the count is not signed.")
+            if user is not None and data.get(password):
+                error = signature_error(self.request, signer=user, password=data[password], what="the count")
+                if error:
+                    self.add_error(password, error)
         return data
 
     def chips(self) -> dict[str, int]:

@@ -39,7 +39,7 @@ def counts(request):
             request, title=f"Bad beat counts — gaming day {gaming_day.day} {gaming_day:%b %Y}", record_label="Counts",
             what="the gaming day's counts and forms", keep=("day",),
             sources=count_sources(casino=casino, gaming_day=gaming_day, count_id=requested_record(request, "count")))
-    form = CountForm(request.POST or None, casino=casino)
+    form = CountForm(request.POST or None, casino=casino, request=request)
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data

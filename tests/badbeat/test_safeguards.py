@@ -468,3 +468,21 @@ def test_14_19_i_the_history_tab_shows_who_changed_what_from_what_to_what(client
         paid = next(r for r in rows if "→ Paid" in r)
         assert guard.username in paid and "Verified — payout pending → Paid" in paid
         assert "<form" not in history and 'data-testid="verify-form"' not in page  # read-only
+
+
+def test_14_19_k_1_wrong_supervisor_passwords_lock_the_signature_as_a_sign_in(client, clerk, supervisor, claim):
+    """A signature is a sign-in (apps.core.signatures): after AXES_FAILURE_LIMIT wrong passwords for the supervisor,
+    the right one is refused too, beside its field, on the form's page (not the lockout page); nothing is written,
+    and the supervisor's own sign-in is locked out as after wrong sign-ins."""
+    client.force_login(clerk)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        wrong = client.post("/jackpot/display/adjust/", adjustment(claim, supervisor, supervisor_password="guess"))
+        assert wrong.status_code == 400 and "the adjustment is not signed" in wrong.content.decode()
+    for password in ("guess", PASSWORD):  # the failure that reaches the limit, then the right password
+        response = client.post("/jackpot/display/adjust/", adjustment(claim, supervisor, supervisor_password=password))
+        assert response.status_code == 400
+        field = form_html(response.content.decode(), "adjust-form").split('id="id_supervisor_password"')[1]
+        assert f"Signatures of {supervisor.username} (or from this terminal) are locked" in field
+    assert not DisplayAdjustment.objects.exists()
+    sign_in = client.post("/accounts/login/", {"username": supervisor.username, "password": PASSWORD})
+    assert sign_in.status_code == 429

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.utils import timezone
 
 from apps.core.roles import Role
@@ -91,6 +92,26 @@ def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, sta
                                   "surveillance_recorded": "on"})
     assert ok.status_code == 302
     assert BadBeatCount.objects.order_by("-pk").first().signed_in_person
+
+
+def test_14_19_d_1_a_counter_s_signature_locks_after_wrong_passwords(client, staff, supervisor, day_with_form):
+    """Each wrong counter's password counts toward the dealer's lockout (apps.core.signatures); once locked out, the
+    right password signs nothing either, the page stays the count form with the reason beside the field, and no
+    count is written."""
+    client.force_login(supervisor)
+    dealer = staff(Role.DEALER)
+    base = {"table": day_with_form.table_id, "method": "table_inventory", "reason": "daily", "counted_by": dealer.pk,
+            "chips_1.00": 2, "witness": supervisor.pk, "witness_kind": "supervisor", "surveillance_recorded": "on",
+            "counter_password": "guess", "witness_password": "pw-for-tests-1"}
+    counts = BadBeatCount.objects.count()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert "This is not" in client.post("/counts/", base).content.decode()
+    for password in ("guess", "pw-for-tests-1"):  # the failure that reaches the limit, then the right password
+        locked = client.post("/counts/", {**base, "counter_password": password})
+        page = locked.content.decode()
+        assert locked.status_code == 400 and 'name="counter_password"' in page
+        assert f"Signatures of {dealer.username} (or from this terminal) are locked" in page
+    assert BadBeatCount.objects.count() == counts
 
 
 def test_a_dealer_cannot_record_counts_by_api(api, staff, day_with_form):
