@@ -104,6 +104,18 @@ def permission_denied(request, exception):
     return defaults.permission_denied(request, exception)
 
 
+def csrf_failure(request, reason: str = ""):
+    """The page of a form refused by Django's CSRF check (settings.CSRF_FAILURE_VIEW): 403, styled as every page,
+    saying that nothing was saved and what to do (the form was open across a sign-out or a new sign-in, or came
+    from another site). Under /api/ the answer is JSON in the API's shape."""
+    from django.http import JsonResponse
+    from django.shortcuts import render
+
+    if _is_api(request):
+        return JsonResponse({"detail": f"CSRF check failed: {reason}"}, status=403)
+    return render(request, "403_csrf.html", {"reason": reason}, status=403)
+
+
 def page_not_found(request, exception):
     """The 404 page (urls.handler404): the styled 404.html with the navigation; under /api/, JSON in the API's
     shape (an address no API view answers)."""
