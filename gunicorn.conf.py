@@ -7,8 +7,16 @@ POST /api/rounds/batch/ fall from about 110 ms to 60 ms without it). So each wor
 application as loaded (never scanned again), runs no collection while a request is handled, and collects once
 every COLLECT_EVERY requests after the answer has been sent (`post_request` runs once the response is written).
 Memory stays bounded: reference cycles are still collected, a few requests later.
+
+The access log (docker-compose's `--access-logfile -`) is written by apps.screens.access_log.AccessLogger, which
+leaves out the token of a display link's URL: the token alone opens the screen.
 """
 import gc
+
+from apps.screens.access_log import AccessLogger
+
+#: Gunicorn's logger: its access log lines carry no display link's token.
+logger_class = AccessLogger
 
 #: Requests a worker handles between two collections of its garbage.
 COLLECT_EVERY = 20

@@ -272,7 +272,9 @@ MULTICASINO_TRANSPORT = env("MULTICASINO_TRANSPORT", default="apps.multicasino.t
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # no display link's token in a log line: it alone opens the screen (apps.screens.access_log)
+    "filters": {"no_display_links": {"()": "apps.screens.access_log.RedactFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_display_links"]}},
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="WARNING")},
 }
 
