@@ -183,6 +183,9 @@ REST_FRAMEWORK = {
         "api_token": env("DJANGO_THROTTLE_TOKEN", default="10/min"),
         # the official public feed, GET /api/public/<code>/, per client address (apps.public.apis)
         "public_feed": env("DJANGO_THROTTLE_PUBLIC_FEED", default="60/min"),
+        # the room's public page, /public/<code>/, per client address (apps.public.views): the phones of a room may
+        # share one address, each polling twice a minute
+        "public_page": env("DJANGO_THROTTLE_PUBLIC_PAGE", default="600/min"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "apps.core.schema.ApiSchema",  # declares every operation's error answers

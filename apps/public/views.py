@@ -4,8 +4,15 @@ same representation GET /api/public/<code>/ answers) for a player's phone, with 
 The page refreshes its own region by an htmx poll of this URL (no script of its own: the CSP holds) and says when
 its content last changed. A code no casino has, or a casino that turned its feed off, is the styled 404 page; a poll
 of it is answered with a neutral notice that replaces the region and stops the polling (STOP_POLLING), so that a
-page left open never keeps showing games the room no longer publishes."""
+page left open never keeps showing games the room no longer publishes.
+
+Like the feed, the page is rate limited per client address (DRF's throttle, scope `public_page`, its own rate: a
+room's phones may share one address on its Wi-Fi, each polling every POLL_SECONDS): past the rate, 429 with
+Retry-After, a short styled page that says when to try again; a poll's 429 leaves the region as it was (htmx does
+not swap an error) and the next poll tries again."""
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 from django.contrib.auth.models import AnonymousUser
 from django.http import Http404
@@ -18,11 +25,14 @@ from apps.core.money import dollars
 from apps.core.policy import public
 from apps.core.rotation import STOP_POLLING
 
+from .apis import PublicFeedThrottle
 from .feed import MAX_AGE, public_feed
 from .selectors import published_casino
 
 #: The page's region polls every POLL_SECONDS.
 POLL_SECONDS = 30
+#: The throttle's scope (settings.REST_FRAMEWORK's DEFAULT_THROTTLE_RATES): requests per client address.
+PUBLIC_PAGE_SCOPE = "public_page"
 
 
 @public("The room's public page (14.18): the public feed's games, seats, waitlist lengths and jackpots for a "
@@ -33,6 +43,13 @@ def public_page(request, code: str):
     an anonymous visitor whoever is signed in (no staff header, no CSRF token, no messages): the page is the same for
     everyone, and shared caches may keep it."""
     request.user = AnonymousUser()
+    throttle = PublicFeedThrottle()
+    if not throttle.allow_request(request, SimpleNamespace(throttle_scope=PUBLIC_PAGE_SCOPE)):
+        wait = max(1, round(throttle.wait() or 1))
+        response = render(request, "public/_busy.html" if request.htmx else "public/busy.html",
+                          {"wait": wait}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     casino = published_casino(code=code)
     if casino is None:
         if request.htmx:

@@ -79,3 +79,20 @@ def test_turned_off_404_like_an_unknown_code_and_a_poll_stops(client, public_roo
 
 def test_read_only(client, public_room):
     assert client.post(page_url(public_room.casino)).status_code == 405
+
+
+def test_rate_limited_per_address_with_a_styled_429(client, public_room, settings):
+    """Like the feed, the page is rate limited per client address (scope public_page); past it, 429 with Retry-After
+    and a short page; another address is still served; a poll counts too."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "public_page": "3/min"}}
+    url = page_url(public_room.casino)
+    assert client.get(url).status_code == 200
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 200
+    assert client.get(url).status_code == 200
+    busy = client.get(url)
+    assert busy.status_code == 429 and int(busy["Retry-After"]) > 0
+    assert 'data-testid="public-busy"' in busy.content.decode() and "public/busy.html" in [t.name for t in busy.templates]
+    poll = client.get(url, HTTP_HX_REQUEST="true")
+    assert poll.status_code == 429 and [t.name for t in poll.templates] == ["public/_busy.html"]
+    assert client.get(url, REMOTE_ADDR="203.0.113.9").status_code == 200  # another address
