@@ -32,8 +32,11 @@ class TokenAuthentication(KnoxTokenAuthentication):
     def authenticate_credentials(self, token: bytes):
         """(user, AuthToken) for the presented token, as knox's: the tokens of its key, each expired one deleted, the
         one whose digest matches taken. On PostgreSQL the user's role names come in the same query. Raises
-        AuthenticationFailed (401) for no match or an inactive user."""
-        token = token.decode("utf-8")
+        AuthenticationFailed (401) for a token that is not UTF-8, no match or an inactive user."""
+        try:
+            token = token.decode("utf-8")
+        except UnicodeDecodeError as exc:  # knox's own decode lets this out as a 500
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
         tokens = get_token_model().objects.filter(token_key=token[:CONSTANTS.TOKEN_KEY_LENGTH]).select_related("user")
         if connection.vendor == "postgresql":
             from django.contrib.postgres.expressions import ArraySubquery

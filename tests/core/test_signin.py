@@ -157,6 +157,25 @@ class TestApiTokens:
         assert expired.status_code == 403 and expired.json() == {"detail": "Invalid token."}
         assert not AuthToken.objects.exists()  # deleted when it was refused
 
+    @pytest.mark.parametrize("header", ["Token \xe9\xe9\xe9\xe9\xe9\xe9\xe9\xe9", "Token zzzzzzzzzzzzzzzz", "Token " + "0" * 64])
+    def test_a_malformed_or_unknown_token_is_refused_not_a_server_error(self, api, supervisor, header):
+        token_for(api, supervisor.username)
+        api.credentials(HTTP_AUTHORIZATION=header)
+        refused = api.get("/api/tables/")
+        assert refused.status_code == 403 and refused.json() == {"detail": "Invalid token."}
+
+    def test_the_roles_come_with_the_token_each_request(self, api, supervisor):
+        """The role check reads the roles the token's query brought (apps.core.authentication): a role taken away is
+        gone at the next request; an inactive user's token is refused."""
+        api.credentials(HTTP_AUTHORIZATION=f"Token {token_for(api, supervisor.username).json()['token']}")
+        assert api.get("/api/tables/").status_code == 200
+        supervisor.groups.clear()
+        assert api.get("/api/tables/").status_code == 403
+        supervisor.is_active = False
+        supervisor.save(update_fields=["is_active"])
+        inactive = api.get("/api/tables/")
+        assert inactive.status_code == 403 and inactive.json() == {"detail": "User inactive or deleted."}
+
     def test_a_request_reads_only_the_token_it_presents_and_the_hourly_purge_drops_the_expired(self, api,
                                                                                               supervisor):
         """knox read every token of the user on each request; ours checks the one presented (one query, however
