@@ -18,6 +18,10 @@ from apps.screens.access_log import AccessLogger
 #: Gunicorn's logger: its access log lines carry no display link's token.
 logger_class = AccessLogger
 
+#: The longest request line (method, path and query string) in bytes, gunicorn's default: a longer one is answered
+#: 414 before Django sees it. The OpenAPI schema declares that answer on every operation (apps.core.schema).
+limit_request_line = 4094
+
 #: Requests a worker handles between two collections of its garbage.
 COLLECT_EVERY = 20
 
