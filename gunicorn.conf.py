@@ -19,8 +19,11 @@ from apps.screens.access_log import AccessLogger
 logger_class = AccessLogger
 
 #: The longest request line (method, path and query string) in bytes, gunicorn's default: a longer one is answered
-#: 414 before Django sees it. The OpenAPI schema declares that answer on every operation (apps.core.schema).
+#: 414 before Django sees it; a header longer than limit_request_field_size bytes, or more than limit_request_fields
+#: headers, 431. The OpenAPI schema declares those answers on every operation (apps.core.schema.SERVER_ANSWERS).
 limit_request_line = 4094
+limit_request_field_size = 8190
+limit_request_fields = 100
 
 #: Requests a worker handles between two collections of its garbage.
 COLLECT_EVERY = 20

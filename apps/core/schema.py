@@ -46,10 +46,14 @@ ERROR_DESCRIPTIONS = {
     "422": "This Idempotency-Key was used for another request (another body or operation).",
     "429": "Too many requests (throttled) or a sign-in locked out: retry after Retry-After seconds.",
 }
-#: The HTTP server's own answer, before the application: a request line (method, path and query string) longer than
-#: gunicorn.conf.py's limit_request_line. Its body is the server's short HTML page, not the error shape.
-URI_TOO_LONG = {"description": "URI too long: the request line (method, path and query string) passes the server's "
-                               "limit of 4,094 bytes; nothing done."}
+#: The HTTP server's own answers, before the application (gunicorn.conf.py's limits), each with its short HTML page,
+#: not the error shape: a request line (method, path and query string) or a header too long, or too many headers.
+SERVER_ANSWERS = {
+    "414": {"description": "URI too long: the request line (method, path and query string) passes the server's "
+                           "limit of 4,094 bytes; nothing done."},
+    "431": {"description": "Request header fields too large: a header passes the server's limit of 8,190 bytes, or "
+                           "the request has more than 100 headers; nothing done."},
+}
 
 
 class ApiSchema(AutoSchema):
@@ -57,8 +61,8 @@ class ApiSchema(AutoSchema):
     answers it can give, each with the one error shape (ERROR_SCHEMA): 400 when it takes a body or query parameters,
     401/403 unless it is open to anyone, 404 when its path names a record, 409/422 for a POST that honours
     Idempotency-Key (whose header it declares too), and 429 everywhere (throttles). An answer an operation declares
-    itself keeps its description. And 414 everywhere, with no body described (URI_TOO_LONG): the server's answer to an
-overlong request line."""
+    itself keeps its description. And 414 and 431 everywhere, with no body described (SERVER_ANSWERS): the server's answers
+to an overlong request line or header."""
 
     def _idempotent(self) -> bool:
         from .idempotency import IdempotentPostMixin
@@ -96,5 +100,6 @@ overlong request line."""
             declared = responses.get(code, {})
             responses[code] = {**declared, "description": declared.get("description") or ERROR_DESCRIPTIONS[code],
                                "content": {"application/json": {"schema": component.ref}}}
-        responses.setdefault("414", URI_TOO_LONG)
+        for code, answer in SERVER_ANSWERS.items():
+            responses.setdefault(code, answer)
         return responses

@@ -182,7 +182,7 @@ def test_described_in_the_openapi_schema():
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     operation = schema["paths"]["/api/public/{code}/"]["get"]
-    assert set(operation["responses"]) == {"200", "304", "404", "414", "429"}  # no 401/403: open to anyone
+    assert set(operation["responses"]) == {"200", "304", "404", "414", "429", "431"}  # no 401/403: open to anyone
     assert operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "/PublicFeedOutput")
     assert operation["responses"]["404"]["content"]["application/json"]["schema"]["$ref"].endswith("/Error")
