@@ -32,6 +32,7 @@ limit_request_fields = 100
 #: Requests a worker handles between two collections of its garbage.
 COLLECT_EVERY = 20
 #: After the collection that follows these requests, what survives it is frozen: what the first requests loaded.
+#: Each is a multiple of COLLECT_EVERY (a collection happens there; tests/test_gunicorn_conf.py holds it).
 FREEZE_AFTER = (100, 1000)
 
 

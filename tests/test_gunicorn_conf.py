@@ -47,6 +47,7 @@ def test_what_the_first_requests_loaded_is_frozen_and_later_cycles_are_still_col
     (30-50 ms each): after the FREEZE_AFTER-th requests the survivors are frozen, never scanned again; the garbage of
     the requests after that is still collected."""
     monkeypatch.setattr(gc, "collect", REAL_COLLECT)
+    assert all(requests % conf.COLLECT_EVERY == 0 for requests in conf.FREEZE_AFTER)  # a collection happens there
     worker = SimpleNamespace()
     conf.post_worker_init(worker)
     loaded = [[] for _ in range(1000)]  # what the first requests load for good

@@ -61,8 +61,8 @@ class ApiSchema(AutoSchema):
     answers it can give, each with the one error shape (ERROR_SCHEMA): 400 when it takes a body or query parameters,
     401/403 unless it is open to anyone, 404 when its path names a record, 409/422 for a POST that honours
     Idempotency-Key (whose header it declares too), and 429 everywhere (throttles). An answer an operation declares
-    itself keeps its description. And 414 and 431 everywhere, with no body described (SERVER_ANSWERS): the server's answers
-to an overlong request line or header."""
+    itself keeps its description. And 414 and 431 everywhere, with no body described (SERVER_ANSWERS): the server's
+    answers to an overlong request line or header."""
 
     def _idempotent(self) -> bool:
         from .idempotency import IdempotentPostMixin
