@@ -5,6 +5,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -160,6 +161,11 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+# collectstatic keeps only the hashed names the pages link to ({% static %}; CSS url() and source-map comments are
+# rewritten to them), and does not compress source maps, which only a browser's developer tools fetch: half the
+# files and a quarter of the time (26 s -> 7 s on this machine, 48 MB -> 21 MB).
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
