@@ -47,7 +47,7 @@ test: install services chromium
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
 	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) \
-	  $(PY) -m pytest -n 2 --dist loadfile -q --durations=10 \
+	  $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder -q --durations=10 \
 	  --json-report --json-report-file=test-artifacts/pytest-report.json --json-report-omit collectors log streams keywords warnings
 	# Every operative clause of 13:69F has a test that passed just now, or a reason it needs no code (README).
 	DJANGO_SECRET_KEY=test-only-secret $(PY) manage.py compliance_matrix --fail-under $(COMPLIANCE_FAIL_UNDER) \

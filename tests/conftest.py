@@ -26,6 +26,16 @@ def pytest_configure(config):
         raise pytest.UsageError("CI runs the suite on PostgreSQL: set DATABASE_URL (make test does).")
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The files that hold a test marked `long` first, in their collected order, then the rest as collected (a
+    stable sort, after pytest-django's). make test runs xdist with --dist loadfile --no-loadscope-reorder, which
+    hands files to the workers in this order: the long ones go out first and the short ones fill in around them,
+    so that neither worker is left running a long file alone at the end."""
+    long_files = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("long")}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in long_files)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """With APP_ROLE: the roles exist (made by DATABASE_URL's superuser), and the owner creates and migrates the test

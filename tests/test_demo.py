@@ -26,6 +26,7 @@ print("demo ok")
 
 
 @pytest.mark.slow
+@pytest.mark.long
 def test_demo_runs_on_sqlite_with_eager_tasks(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CELERY_TASK_ALWAYS_EAGER"}}
     env |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "DJANGO_DEBUG": "true"}

@@ -15,7 +15,7 @@ import pytest
 from apps.core.roles import Role
 from tests.browser.seeded_room import FAST_HASHERS, PASSWORD, header_pages, main_content, seed_room, sign_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.long, pytest.mark.django_db(transaction=True)]
 AXE = "/static/vendor/axe-core/axe.min.js"
 BLOCKING = {"serious", "critical"}
 RUN = """async () => {

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.chaos import load_harness
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.long]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from apps.core.roles import Role
 from tests.browser.seeded_room import FAST_HASHERS, header_pages, main_content, seed_room, sign_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.long, pytest.mark.django_db(transaction=True)]
 VIEWPORTS = ((390, 844), (768, 1024), (1440, 900))
 MEASURE = "() => [document.documentElement.scrollWidth, window.innerWidth]"
 #: For each link of the header: whether it is rendered, and whether it lies inside the viewport's width.

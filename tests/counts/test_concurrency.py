@@ -23,6 +23,7 @@ D = Decimal
 WRITERS, CONTRIBUTIONS = 50, 10_000
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
     casino = CasinoFactory()

@@ -113,6 +113,7 @@ def test_badugi_agrees_with_pokerkit_on_100000_hands():
     assert same_order(np.array([rank[v.key] for v in values]), lambda i: refs[i]) == 0
 
 
+@pytest.mark.long
 def test_omaha_high_and_eight_or_better_low_agree_with_pokerkit():
     """OMAHA_REFERENCE_HANDS random Omaha hands (the module's docstring), high and eight-or-better low."""
     deal = deals(6, OMAHA_REFERENCE_HANDS, 9)

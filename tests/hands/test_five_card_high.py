@@ -71,6 +71,7 @@ def test_14_3_a_suits_are_equal_in_rank():
     assert value("2h 7h 9h Jh Ah") == value("2s 7s 9s Js As")
 
 
+@pytest.mark.long
 def test_full_enumeration_of_the_2598960_five_card_hands():
     """Category counts derived by combinatorics, not by the code under test."""
     counts = Counter(evaluate_five_card_high(hand).category.name for hand in combinations(DECK, 5))

@@ -6,9 +6,12 @@ counted twice, nothing paid twice, no forgery or replay accepted), not the timin
 default run, by hand (`make chaos`)."""
 from decimal import Decimal
 
+import pytest
+
 from tests.support.chaos import load_harness
 
 
+@pytest.mark.long
 def test_14_20_e_short_fault_run_keeps_every_invariant(monkeypatch):
     harness = load_harness(monkeypatch, base_port=18300)
     result = harness.main(["--contributions", "1000", "--writers", "20", "--host-kills", "3", "--seed", "7"])
