@@ -68,6 +68,21 @@ class Browser:
 
 
 @pytest.fixture
+def open_browser(browser, live_server):
+    """Opens a `Browser` on the live server; each one's context is closed after the test, so that Chromium lets go
+    of its kept-alive connections (and the live server's threads of their database connections)."""
+    opened: list[Browser] = []
+
+    def open_one() -> Browser:
+        opened.append(Browser(browser, live_server))
+        return opened[-1]
+
+    yield open_one
+    for one in opened:
+        one.context.close()
+
+
+@pytest.fixture
 def room():
     table = RakeStructureFactory(table__number=3).table
     casino = table.casino
@@ -90,8 +105,8 @@ def play(table, board, first, second):
         PlayerIn(seat=1, contributed=D("20"), hole_cards=first), PlayerIn(seat=2, contributed=D("20"), hole_cards=second)]))
 
 
-def test_supervisor_pages_work_under_the_policy_and_htmx_refreshes_the_display(live_server, browser, room):
-    b = Browser(browser, live_server).sign_in("sup")
+def test_supervisor_pages_work_under_the_policy_and_htmx_refreshes_the_display(live_server, open_browser, room):
+    b = open_browser().sign_in("sup")
     b.page.wait_for_url(f"{live_server.url}/")
     b.check("sign-in")
     table, day = room["table"], room["day"]
@@ -133,8 +148,8 @@ def test_supervisor_pages_work_under_the_policy_and_htmx_refreshes_the_display(l
     b.check("/api/docs/ rendered")
 
 
-def test_accounting_pages_work_under_the_policy(live_server, browser, room):
-    b = Browser(browser, live_server).sign_in("clerk")
+def test_accounting_pages_work_under_the_policy(live_server, open_browser, room):
+    b = open_browser().sign_in("clerk")
     b.page.wait_for_url(f"{live_server.url}/accounting/contributions/")  # accounting's home
     day = room["day"]
     for path in ["/", "/accounting/contributions/", "/accounting/reconciliation/",
@@ -143,12 +158,12 @@ def test_accounting_pages_work_under_the_policy(live_server, browser, room):
         b.visit(path)
 
 
-def test_the_admin_and_the_lockout_page_work_under_the_policy(live_server, browser, room):
+def test_the_admin_and_the_lockout_page_work_under_the_policy(live_server, open_browser, room):
     # The administrator signs in first: the failures below lock the address too (every context here is 127.0.0.1).
-    admin = Browser(browser, live_server).sign_in("boss")
+    admin = open_browser().sign_in("boss")
     admin.page.wait_for_url(f"{live_server.url}/")
 
-    locked = Browser(browser, live_server)
+    locked = open_browser()
     for _ in range(5):
         locked.sign_in("sup", "not-the-password")
     locked.page.wait_for_selector("[data-testid=locked-out]")
