@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from apps.core.exceptions import AlreadyRecorded
 from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
+from apps.core.serializers import ModelOutput
 from apps.core.validation import text
 from apps.rounds.apis import RoundListApi, RoundOutput
 from apps.rounds.models import RoundOfPlay, RoundSource
@@ -135,7 +136,7 @@ class RoundBatchInput(serializers.Serializer):
                                         "at any tables of the casino.")
 
 
-class RoundSummaryOutput(serializers.ModelSerializer):
+class RoundSummaryOutput(ModelOutput):
     """A round of play as a batch answers it: what identifies it and its sums; GET /api/rounds/{id}/ has the rest
     (players, cards, pots and awards)."""
 

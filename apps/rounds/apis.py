@@ -1,27 +1,35 @@
 """Rounds API: reading recorded rounds of play (the hand feed that records them is apps.feed)."""
-from rest_framework import generics, serializers
+from rest_framework import generics
 
 from apps.core.pagination import RoundsNewestFirst
 from apps.core.permissions import RulesPermission
+from apps.core.serializers import ModelOutput
 
 from .filters import RoundFilter
 from .models import Pot, PotAward, RoundOfPlay, RoundPlayer
 
 
-class RoundPlayerOutput(serializers.ModelSerializer):
+class RoundPlayerOutput(ModelOutput):
+    """A seat of a round of play: the player, what they put in and got back, their cards and hands."""
+
     class Meta:
         model = RoundPlayer
         fields = ["seat", "name", "starting_stack", "contributed", "returned", "hole_cards", "dealt_cards", "draws",
                   "folded", "at_showdown", "high_hand", "high_cards", "low_hand", "low_cards", "awarded"]
 
 
-class PotAwardOutput(serializers.ModelSerializer):
+class PotAwardOutput(ModelOutput):
+    """The chips pushed from a pot to a winning seat (Decimal dollars as strings)."""
+
     class Meta:
         model = PotAward
         fields = ["seat", "amount"]
 
 
-class PotOutput(serializers.ModelSerializer):
+class PotOutput(ModelOutput):
+    """The main pot (index 0) or a side pot (N.J.A.C. 13:69F-14.7(c)4): what was bet into it, the rake and bad beat
+    contribution deducted, and its awards."""
+
     awards = PotAwardOutput(many=True, read_only=True)
 
     class Meta:
@@ -29,7 +37,9 @@ class PotOutput(serializers.ModelSerializer):
         fields = ["index", "gross", "deducted", "amount", "eligible_seats", "awards"]
 
 
-class RoundOutput(serializers.ModelSerializer):
+class RoundOutput(ModelOutput):
+    """A round of play as recorded: its game, time, gaming day, board, sums, seats and pots."""
+
     players = RoundPlayerOutput(many=True, read_only=True)
     pots = PotOutput(many=True, read_only=True)
 
