@@ -12,7 +12,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -24,8 +24,9 @@ from apps import hands
 from apps.casinos.models import Casino, User
 from apps.casinos.selectors import current_gaming_day
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import add_to_totals, insert_rows
+from apps.core.bulk import add_to_totals, insert_rows, save_fields
 from apps.core.exceptions import DomainError
+from apps.core.kept import KeptQuery
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
@@ -68,7 +69,7 @@ from .selectors import (
     qualifies_as_bad_beat,
     qualifying_rule,
 )
-from .shared import SharedPayoutSystem, shared_payout_system
+from .shared import CONTRIBUTION_TERMS, SharedPayoutSystem, shared_payout_system
 
 HUNDRED = Decimal(100)
 
@@ -907,7 +908,7 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> list[Jackpot]:
     (SharedPayoutSystem.contribution_terms: `funds_system`, `system_stops`; 14.20(c)1).
 
     The query's SQL is built by the ORM once for each shape (number of casinos and of gaming days, the registered
-    system) and kept (`_LockQuery`): every round recorded runs this query, and building it cost more than running it.
+    system) and kept (apps.core.kept): every round recorded runs this query, and building it cost more than running it.
     """
     wanted = [r for r in rounds if _participates(r)]
     casino_ids = sorted({r.table.casino_id for r in wanted})
@@ -915,64 +916,27 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> list[Jackpot]:
         return []
     days = sorted({r.gaming_day for r in wanted})
     system = shared_payout_system()
-    key = (len(casino_ids), len(days), system, transaction.get_connection().vendor)
-    query = _LOCK_QUERIES.get(key)
-    if query is None:
-        query = _LOCK_QUERIES.setdefault(key, _LockQuery.build(len(casino_ids), len(days), system))
-    jackpots = list(Jackpot.objects.raw(query.sql, query.params(casino_ids, days)))
+    jackpots = list(_LOCK(casino_ids, days, system=system))
+    terms = CONTRIBUTION_TERMS if system else ()
     for jackpot in jackpots:
         jackpot.day_contributions = {day: _money_or_zero(getattr(jackpot, f"day_{index}"))
                                      for index, day in enumerate(days)}
-        for name in query.terms:  # booleans (SQLite answers 0 or 1)
+        for name in terms:  # booleans (SQLite answers 0 or 1)
             setattr(jackpot, name, bool(getattr(jackpot, name)))
     return jackpots
 
 
-class _LockQuery:
-    """`lock_jackpots`' SQL for one shape, built by the ORM with stand-in values (casino ids -1, -2, ...; gaming days
-    in the year 1, which neither a primary key nor a gaming day can be) whose places among the parameters are kept,
-    so that the real ones go there; every other parameter is a constant of the query."""
-
-    def __init__(self, sql: str, slots: list, terms: list[str]) -> None:
-        self.sql, self.slots, self.terms = sql, slots, terms
-
-    @classmethod
-    def build(cls, casinos: int, days: int, system: SharedPayoutSystem | None) -> _LockQuery:
-        stand_in_days = [_YEAR_ONE + timedelta(days=index) for index in range(days)]
-        terms = system.contribution_terms() if system else {}
-        queryset = (Jackpot.objects.select_for_update(of=("self",))
-                    .filter(casino_id__in=[-1 - index for index in range(casinos)]).order_by("pk")
-                    .annotate(**terms, **{
-                        f"day_{index}": Subquery(GamingDayContributions.objects.filter(
-                            jackpot=OuterRef("pk"), gaming_day=day).values("contributions")[:1])
-                        for index, day in enumerate(stand_in_days)}))
-        sql, params = queryset.query.sql_with_params()
-        adapted = {_adapt_day(day): index for index, day in enumerate(stand_in_days)}  # a str on SQLite
-        slots = []
-        for param in params:
-            if type(param) is int and param < 0:
-                slots.append(("casino", -1 - param))
-            elif isinstance(param, date | str) and param in adapted:
-                slots.append(("day", adapted[param]))
-            else:
-                slots.append(("constant", param))
-        kinds = [kind for kind, _ in slots]
-        if kinds.count("casino") != casinos or kinds.count("day") != days:  # the ORM wrote a value into the SQL
-            raise RuntimeError("lock_jackpots: a stand-in value was not passed as a parameter")
-        return cls(sql, slots, list(terms))
-
-    def params(self, casino_ids: list[int], days: list[date]) -> list:
-        return [casino_ids[value] if kind == "casino" else _adapt_day(days[value]) if kind == "day" else value
-                for kind, value in self.slots]
+def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayoutSystem | None):
+    """The jackpots of the casinos, row-locked in primary-key order, each with its contributions on each of `days`
+    (`day_0`, `day_1`, ...) and the system's terms."""
+    return (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids).order_by("pk")
+            .annotate(**(system.contribution_terms() if system else {}), **{
+                f"day_{index}": Subquery(GamingDayContributions.objects.filter(
+                    jackpot=OuterRef("pk"), gaming_day=day).values("contributions")[:1])
+                for index, day in enumerate(days)}))
 
 
-_LOCK_QUERIES: dict[tuple, _LockQuery] = {}
-_YEAR_ONE = date(1, 1, 1)
-
-
-def _adapt_day(day: date):
-    """A gaming day as the database's driver takes it (as the ORM passes it)."""
-    return transaction.get_connection().ops.adapt_datefield_value(day)
+_LOCK = KeptQuery(_lock_query)
 
 
 def _money_or_zero(value) -> Decimal:
@@ -1041,7 +1005,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     if made:
         insert_rows(Contribution, made)
         for jackpot in {c.jackpot_id: c.jackpot for c in made}.values():
-            jackpot.save(update_fields=["balance", "reset_reserve", "contributions_total", "updated_at"])
+            save_fields(jackpot, ["balance", "reset_reserve", "contributions_total", "updated_at"])
         add_to_totals(TableDayContributions, key=("jackpot_id", "table_id", "gaming_day"), rows=[
             {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
              "count": 1} for c in made])

@@ -25,6 +25,22 @@ from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import exceptions
 
+from .kept import KeptQuery
+
+
+def _tokens_of_key(token_key: str):
+    tokens = get_token_model().objects.filter(token_key=token_key).select_related("user")
+    if connection.vendor == "postgresql":
+        from django.contrib.postgres.expressions import ArraySubquery
+
+        tokens = tokens.annotate(role_names=ArraySubquery(Group.objects.filter(user=OuterRef("user_id")).values("name")))
+    return tokens
+
+
+#: The tokens of a key, each with its user (and on PostgreSQL the user's role names): read on every API request, so
+#: its SQL is kept (apps.core.kept).
+_TOKENS = KeptQuery(_tokens_of_key)
+
 
 class TokenAuthentication(KnoxTokenAuthentication):
     """`Authorization: Token <token>` from POST /api/token/ (apps.core.apis); 401 for an unknown or expired token."""
@@ -37,13 +53,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
             token = token.decode("utf-8")
         except UnicodeDecodeError as exc:  # knox's own decode lets this out as a 500
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
-        tokens = get_token_model().objects.filter(token_key=token[:CONSTANTS.TOKEN_KEY_LENGTH]).select_related("user")
-        if connection.vendor == "postgresql":
-            from django.contrib.postgres.expressions import ArraySubquery
-
-            tokens = tokens.annotate(role_names=ArraySubquery(
-                Group.objects.filter(user=OuterRef("user_id")).values("name")))
-        for auth_token in tokens:
+        for auth_token in _TOKENS(token[:CONSTANTS.TOKEN_KEY_LENGTH]):
             if self._cleanup_token(auth_token):
                 continue
             try:

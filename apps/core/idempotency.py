@@ -36,6 +36,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
+from .bulk import save_fields
 from .models import IdempotencyKey
 
 HEADER = "Idempotency-Key"
@@ -140,9 +141,7 @@ def _complete(record: IdempotencyKey, response: Response) -> None:
     record.response_status = response.status_code
     record.response_data = json.loads(json.dumps(response.data, cls=JSONEncoder))
     record.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
-    IdempotencyKey.objects.filter(pk=record.pk).update(
-        completed_at=record.completed_at, response_status=record.response_status,
-        response_data=record.response_data, response_headers=record.response_headers)
+    save_fields(record, ["completed_at", "response_status", "response_data", "response_headers"])
 
 
 def _release(record: IdempotencyKey) -> None:

@@ -19,6 +19,7 @@ from apps.core.validation import text
 from apps.rounds.apis import RoundListApi, RoundOutput
 from apps.rounds.models import RoundOfPlay, RoundSource
 from apps.tables.models import BettingStructure, Game, PokerTable
+from apps.tables.selectors import tables_by_id
 
 from . import selectors
 from .models import ImportJob
@@ -85,7 +86,7 @@ def _tables_of(request, ids: list[int], field) -> dict[int, PokerTable]:
     """The poker tables `ids` of the user's casino, by id, each mixed-game table with its posted rotation (a
     single-game table posts itself). ValidationError (400) naming `field(index)` for an id of no table; Http404 for
     a table of another casino."""
-    tables = {t.pk: t for t in PokerTable.objects.select_related("casino").filter(pk__in=set(ids))}
+    tables = tables_by_id(ids=ids)
     for index, pk in enumerate(ids):
         if pk not in tables:
             raise serializers.ValidationError({field(index): [f"No poker table {pk}."]})

@@ -8,14 +8,19 @@ from django.db.models.functions import TruncHour
 
 from apps.casinos.models import Casino
 from apps.core.bulk import total_differences
+from apps.core.kept import KeptQuery
 from apps.tables.models import PokerTable
 
 from .models import RakeRecord, RakeStructure, TableHourRake, TimeCharge
 
 
 def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStructure]:
-    """The posted rake structures of the tables, by (table id, rotation game id or None for the table's own)."""
-    return {(s.table_id, s.rotation_game_id): s for s in RakeStructure.objects.filter(table_id__in=table_ids)}
+    """The posted rake structures of the tables, by (table id, rotation game id or None for the table's own). Read for
+    every round of play recorded: the query's SQL is kept (apps.core.kept)."""
+    return {(s.table_id, s.rotation_game_id): s for s in _RAKE_STRUCTURES(sorted(set(table_ids)))}
+
+
+_RAKE_STRUCTURES = KeptQuery(lambda table_ids: RakeStructure.objects.filter(table_id__in=table_ids))
 
 
 def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure | None:

@@ -32,7 +32,7 @@ def seen(jackpots):
 
 
 def test_14_19_p_each_jackpot_with_each_gaming_days_contributions_so_far_whichever_the_order_of_calls():
-    services._LOCK_QUERIES.clear()
+    services._LOCK._kept.clear()
     first, second = CasinoFactory(code="one"), CasinoFactory(code="two")
     a = JackpotFactory(casino=first)
     b = JackpotFactory(casino=second)
@@ -60,7 +60,7 @@ def test_14_19_p_each_jackpot_with_each_gaming_days_contributions_so_far_whichev
         a.pk: {DAY + timedelta(days=1): D("0"), DAY + timedelta(days=2): D("0")},
         b.pk: {DAY + timedelta(days=1): D("7.50"), DAY + timedelta(days=2): D("0")},
         b2.pk: {DAY + timedelta(days=1): D("0"), DAY + timedelta(days=2): D("0")}}
-    assert len(services._LOCK_QUERIES) == 1
+    assert len(services._LOCK._kept) == 1
     locking = [q["sql"] for q in queries.captured_queries if "badbeat_jackpot" in q["sql"]]
     assert len(locking) == 1 and "FOR UPDATE" in locking[0]
 
