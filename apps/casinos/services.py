@@ -1,6 +1,6 @@
 """Writes about casinos and staff, and the opening and closing of gaming days."""
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime
 
 from django.contrib.auth.models import Group
 from django.db import connection, transaction
@@ -50,23 +50,26 @@ def hold_open_gaming_days(*, casino_id: int, days: Iterable[date], what: str, fi
     if not wanted:
         return
 
-    def held(days):
+    def held(days) -> list[tuple[date, datetime | None]]:  # (gaming day, closed at)
         if connection.vendor != "postgresql":
-            return list(GamingDay.objects.filter(casino_id=casino_id, gaming_day__in=days))
-        return list(GamingDay.objects.raw(f"SELECT * FROM {GamingDay._meta.db_table} WHERE casino_id = %s AND "
-                                          "gaming_day = ANY(%s) FOR SHARE", [casino_id, days]))
+            return list(GamingDay.objects.filter(casino_id=casino_id, gaming_day__in=days)
+                        .values_list("gaming_day", "closed_at"))
+        with connection.cursor() as cursor:  # every round of play asks: no model built
+            cursor.execute(f"SELECT gaming_day, closed_at FROM {GamingDay._meta.db_table} WHERE casino_id = %s AND "
+                           "gaming_day = ANY(%s) FOR SHARE", [casino_id, days])
+            return cursor.fetchall()
 
     rows = held(wanted)  # one statement once the day has its row (every write but the day's first)
-    missing = sorted(set(wanted) - {row.gaming_day for row in rows})
+    missing = sorted(set(wanted) - {day for day, _ in rows})
     if missing:
         GamingDay.objects.bulk_create([GamingDay(casino_id=casino_id, gaming_day=day) for day in missing],
                                       ignore_conflicts=True)
         rows += held(missing)
-    for row in rows:
-        if row.closed_at is not None:
-            when = row.closed_at.astimezone(Casino.objects.get(pk=casino_id).zone).strftime("%Y-%m-%d at %H:%M")
+    for day, closed_at in rows:
+        if closed_at is not None:
+            when = closed_at.astimezone(Casino.objects.get(pk=casino_id).zone).strftime("%Y-%m-%d at %H:%M")
             raise DomainError(
-                f"Gaming day {row.gaming_day:%Y-%m-%d} was closed on {when} (the daily count): {what} of that day "
+                f"Gaming day {day:%Y-%m-%d} was closed on {when} (the daily count): {what} of that day "
                 "can no longer be recorded. Accounting records a late correction in the open gaming day that "
                 "refers to it.", field=field)
 
