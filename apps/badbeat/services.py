@@ -24,7 +24,7 @@ from apps import hands
 from apps.casinos.models import Casino, User
 from apps.casinos.selectors import current_gaming_day
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import add_to_totals, insert_rows, save_fields
+from apps.core.bulk import insert_rows, run_together, totals_statement, update_statement
 from apps.core.exceptions import DomainError
 from apps.core.kept import KeptQuery
 from apps.core.money import CENT, ZERO, floor_to, money
@@ -1004,14 +1004,16 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
             taken[index] += amount
     if made:
         insert_rows(Contribution, made)
-        for jackpot in {c.jackpot_id: c.jackpot for c in made}.values():
-            save_fields(jackpot, ["balance", "reset_reserve", "contributions_total", "updated_at"])
-        add_to_totals(TableDayContributions, key=("jackpot_id", "table_id", "gaming_day"), rows=[
-            {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
-             "count": 1} for c in made])
-        add_to_totals(GamingDayContributions, key=("jackpot_id", "gaming_day"), rows=[
-            {"jackpot_id": c.jackpot_id, "gaming_day": c.gaming_day, "contributions": c.amount, "to_reset": c.to_reset,
-             "count": 1} for c in made])
+        # the balances and the running totals of the day and of each table's day, in one round trip
+        run_together(Jackpot, [
+            *(update_statement(jackpot, ["balance", "reset_reserve", "contributions_total", "updated_at"])
+              for jackpot in sorted({c.jackpot_id: c.jackpot for c in made}.values(), key=lambda j: j.pk)),
+            totals_statement(TableDayContributions, key=("jackpot_id", "table_id", "gaming_day"), rows=[
+                {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
+                 "count": 1} for c in made]),
+            totals_statement(GamingDayContributions, key=("jackpot_id", "gaming_day"), rows=[
+                {"jackpot_id": c.jackpot_id, "gaming_day": c.gaming_day, "contributions": c.amount,
+                 "to_reset": c.to_reset, "count": 1} for c in made])])
         reported = [c for c in made if c.jackpot_id in shared]
         if reported:  # to the multi-casino system each funds, in their transaction (14.20(e)2)
             shared_payout_system().record_contributions(contributions=reported)

@@ -9,7 +9,7 @@ INSERT and 0.7 ms by COPY, 2 seats 0.4 ms either way. So the choice is by the nu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from django.db import connections, models, router
 
@@ -27,53 +27,50 @@ def _small(rows: Sequence, columns: int, *, with_ids: bool) -> bool:
 
 
 def _insert_returning(cursor, quote, table: str, columns: Sequence[str], rows: Sequence[Sequence],
-                      pk_column: str | None) -> list[int]:
-    """One INSERT of `rows` (values in the order of `columns`); the new ids, in order, when `pk_column` is given."""
+                      pk_column: str | None, before: Sequence[Statement] = ()) -> list[int]:
+    """One INSERT of `rows` (values in the order of `columns`), after the writes `before` in the same round trip; the
+    new ids, in order, when `pk_column` is given."""
     placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
     sql = (f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
            + ", ".join([placeholders] * len(rows)) + (f" RETURNING {quote(pk_column)}" if pk_column else ""))
-    cursor.execute(sql, [value for row in rows for value in row])
-    return [pk for (pk,) in cursor.fetchall()] if pk_column else []
+    cursor.execute(";\n".join([*(s.sql for s in before), sql]),
+                   [*(p for s in before for p in s.params), *(value for row in rows for value in row)])
+    if not pk_column:
+        return []
+    while cursor.nextset():  # the INSERT's ids are the last result, after those of `before`
+        pass
+    return [pk for (pk,) in cursor.fetchall()]
 
 
-def insert_rows(model: type[M], rows: Sequence[M]) -> Sequence[M]:
+def insert_rows(model: type[M], rows: Sequence[M], *, before: Sequence[Statement | None] = ()) -> Sequence[M]:
     """Insert unsaved `rows` of `model` and give each its id (one INSERT ... RETURNING for a few, the sequence and
-    one COPY for many); returns the rows.
+    one COPY for many); returns the rows. The writes `before` (e.g. a running total the rows add to) run first, in
+    the same round trip as a few rows (`run_together` otherwise).
 
     Field values are prepared as Django saves them (defaults, auto_now_add, JSON); model signals are not sent (as
     with bulk_create). Use inside the transaction that writes them."""
-    if not rows:
-        return rows
+    before = [b for b in before if b is not None]
     alias = router.db_for_write(model)
     connection = connections[alias]
-    if connection.vendor != "postgresql":
-        return model.objects.bulk_create(rows)
-    from psycopg.types.json import Jsonb
-
+    if not rows or connection.vendor != "postgresql":
+        run_together(model, before)
+        return model.objects.bulk_create(rows) if rows else rows
     meta = model._meta
     fields = list(meta.concrete_fields)
     quote = connection.ops.quote_name
-    # psycopg adapts Decimal, str, int, bool, dates and aware datetimes itself; JSON needs its wrapper and the
-    # automatic times their pre_save (Django's get_db_prep_save for every value would triple the cost)
     attnames = [f.attname for f in fields]
-    special = {i: f for i, f in enumerate(fields)
-               if isinstance(f, models.JSONField) or getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
-
-    def values_of(row):
-        values = [getattr(row, name) for name in attnames]
-        for i, field in special.items():
-            values[i] = Jsonb(values[i]) if isinstance(field, models.JSONField) else field.pre_save(row, True)
-        return values
-
+    values_of = _values_of(fields)
     with connection.cursor() as cursor:
         if _small(rows, len(fields), with_ids=True):  # one statement: the ids come back from the INSERT
             keep = [i for i, name in enumerate(attnames) if name != meta.pk.attname]
             with connection.wrap_database_errors:
                 ids = _insert_returning(cursor, quote, meta.db_table, [fields[i].column for i in keep],
-                                        [[values[i] for i in keep] for values in map(values_of, rows)], meta.pk.column)
+                                        [[values[i] for i in keep] for values in map(values_of, rows)], meta.pk.column,
+                                        before)
             for row, pk in zip(rows, ids, strict=True):
                 row.pk = pk
         else:
+            run_together(model, before)
             cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
                            [meta.db_table, meta.pk.column, len(rows)])
             for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
@@ -86,6 +83,45 @@ def insert_rows(model: type[M], rows: Sequence[M]) -> Sequence[M]:
     for row in rows:
         row._state.adding, row._state.db = False, alias
     return rows
+
+
+def _values_of(fields: Sequence[models.Field]):
+    """row -> the values of `fields` as PostgreSQL takes them through psycopg: psycopg adapts Decimal, str, int, bool,
+    dates and aware datetimes itself; JSON needs its wrapper and the automatic times their pre_save (Django's
+    get_db_prep_save for every value would triple the cost)."""
+    from psycopg.types.json import Jsonb
+
+    attnames = [f.attname for f in fields]
+    special = {i: f for i, f in enumerate(fields)
+               if isinstance(f, models.JSONField) or getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)}
+
+    def values_of(row):
+        values = [getattr(row, name) for name in attnames]
+        for i, field in special.items():
+            values[i] = Jsonb(values[i]) if isinstance(field, models.JSONField) else field.pre_save(row, True)
+        return values
+
+    return values_of
+
+
+def insert_then(model: type[M], rows: Sequence[M], *, then: Sequence[Statement | None]) -> None:
+    """Insert unsaved `rows` of `model` — records whose ids nobody needs at once: a few get none — and then run the
+    writes `then` (e.g. the running totals the records add to): for a few values all in one round trip on
+    PostgreSQL (`run_together` of one INSERT and them), else `insert_rows` and `run_together`. Field values as
+    insert_rows prepares them; raises as they raise (in the caller's transaction, nothing is written)."""
+    connection = connections[router.db_for_write(model)]
+    meta = model._meta
+    fields = [f for f in meta.concrete_fields if f is not meta.pk]
+    if not rows or connection.vendor != "postgresql" or not _small(rows, len(fields), with_ids=False):
+        insert_rows(model, rows)
+        run_together(model, then)
+        return
+    quote = connection.ops.quote_name
+    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    values_of = _values_of(fields)
+    insert = Statement(f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES "
+                       + ", ".join([placeholders] * len(rows)), [v for row in rows for v in values_of(row)])
+    run_together(model, [insert, *then])
 
 
 def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[tuple], *,
@@ -132,10 +168,15 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[
 
 def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
     """`instance.save(update_fields=fields)` in one UPDATE by its primary key whose SQL the ORM does not build (0.3 ms
-    less on each round of play, which saves a jackpot and its Idempotency-Key this way). fields: field names; an
-    auto_now field among them is set to now on the instance, as save() sets it. Values are adapted as save() adapts
-    them (Decimal dollars, JSON). No signals are sent (as with QuerySet.update); raises DatabaseError as save() does
-    when the row breaks a constraint."""
+    less on each round of play, which saves a jackpot and its Idempotency-Key this way): `run_together` of
+    `update_statement`. Raises DatabaseError as save() does when the row breaks a constraint."""
+    run_together(type(instance), [update_statement(instance, fields)])
+
+
+def update_statement(instance: models.Model, fields: Sequence[str]) -> Statement:
+    """The UPDATE of `instance`'s `fields` (field names) by its primary key, for `run_together`. An auto_now field
+    among them is set to now on the instance, as save() sets it; values are adapted as save() adapts them (Decimal
+    dollars, JSON). No signals are sent (as with QuerySet.update)."""
     meta = instance._meta
     connection = connections[router.db_for_write(type(instance), instance=instance)]
     quote = connection.ops.quote_name
@@ -143,8 +184,31 @@ def save_fields(instance: models.Model, fields: Sequence[str]) -> None:
     values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in chosen]
     sql = (f"UPDATE {quote(meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in chosen)} "
            f"WHERE {quote(meta.pk.column)} = %s")
+    return Statement(sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)])
+
+
+class Statement(NamedTuple):
+    """A write that returns nothing: SQL with %s placeholders and its parameters."""
+
+    sql: str
+    params: list
+
+
+def run_together(model: type[models.Model], statements: Sequence[Statement | None]) -> None:
+    """Run writes that return nothing, in their order, on `model`'s database: in one round trip on PostgreSQL (one
+    execute of the statements joined by ';', which psycopg binds on the client and sends as one query), one by one
+    elsewhere (SQLite runs one statement an execute). None is skipped. The row locks they take are taken in their
+    order; an error in any raises as it would alone (and, in the caller's transaction, writes nothing)."""
+    statements = [s for s in statements if s is not None]
+    if not statements:
+        return
+    connection = connections[router.db_for_write(model)]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, meta.pk.get_db_prep_value(instance.pk, connection)])
+        if connection.vendor == "postgresql" and len(statements) > 1:
+            cursor.execute(";\n".join(s.sql for s in statements), [p for s in statements for p in s.params])
+        else:
+            for statement in statements:
+                cursor.execute(statement.sql, statement.params)
 
 
 def total_differences(kept: dict, derived: dict, describe) -> list[str]:
@@ -156,14 +220,21 @@ def total_differences(kept: dict, derived: dict, describe) -> list[str]:
 
 def add_to_totals(model: type[models.Model], *, key: Sequence[str], rows: Sequence[dict]) -> None:
     """Add amounts to running totals (one row of `model` per `key`, e.g. ("table_id", "gaming_day")) in one
-    statement: INSERT ... ON CONFLICT (key) DO UPDATE SET total = total + EXCLUDED.total, on PostgreSQL and SQLite.
+    statement: `totals_statement`, run."""
+    run_together(model, [totals_statement(model, key=key, rows=rows)])
+
+
+def totals_statement(model: type[models.Model], *, key: Sequence[str], rows: Sequence[dict]) -> Statement | None:
+    """The statement that adds amounts to running totals (one row of `model` per `key`, e.g. ("table_id",
+    "gaming_day")): INSERT ... ON CONFLICT (key) DO UPDATE SET total = total + EXCLUDED.total, on PostgreSQL and
+    SQLite; None without rows. For `run_together` (or `add_to_totals`).
 
     rows: dicts of the key's attnames and the amounts to add (Decimal dollars or counts); rows of the same key are
     added up first, and the keys are written in sorted order, so that concurrent writers lock the total rows in the
     same order (no deadlock). The row lock the upsert takes is held to the commit: call inside the transaction that
     writes the records the totals summarise. The key must be a unique constraint of `model`."""
     if not rows:
-        return
+        return None
     amounts = [name for name in rows[0] if name not in key]
     merged: dict[tuple, list] = {}
     for row in rows:
@@ -182,6 +253,4 @@ def add_to_totals(model: type[models.Model], *, key: Sequence[str], rows: Sequen
                         for n in amounts)
     sql = (f"INSERT INTO {table} ({', '.join(quote(column[n]) for n in names)}) VALUES {values} "
            f"ON CONFLICT ({', '.join(quote(column[n]) for n in key)}) DO UPDATE SET {updates}")
-    params = [value for k in sorted(merged) for value in (*k, *merged[k])]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return Statement(sql, [value for k in sorted(merged) for value in (*k, *merged[k])])

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from apps.casinos.selectors import gaming_day_of
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import add_to_totals, insert_rows
+from apps.core.bulk import insert_then, totals_statement
 from apps.core.exceptions import DomainError, broken_constraint
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
@@ -141,17 +141,17 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
             amount=amount, basis=round_of_play.pot_total, percentage=structure.percentage if structure else None,
             maximum=structure.maximum if structure else None, computed=computed, explanation=explanation))
         amounts.append(amount)
+    hours = totals_statement(TableHourRake, key=("table_id", "gaming_day", "hour", "game", "betting_structure"), rows=[
+        {"table_id": r.table_id, "gaming_day": r.gaming_day, "hour": rake_hour(round_of_play.started_at),
+         "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
+         "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
     try:
-        insert_rows(RakeRecord, records)
+        insert_then(RakeRecord, records, then=[hours])  # the records, then the totals of the hour
     except IntegrityError as exc:  # a round has one rake record at most: its unique round_of_play (no read first)
         if "round_of_play" not in broken_constraint(exc):
             raise
         raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
                           field="round_of_play") from exc
-    add_to_totals(TableHourRake, key=("table_id", "gaming_day", "hour", "game", "betting_structure"), rows=[
-        {"table_id": r.table_id, "gaming_day": r.gaming_day, "hour": rake_hour(round_of_play.started_at),
-         "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
-         "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
     return amounts
 
 

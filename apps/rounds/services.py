@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import NamedTuple
 
-from apps.core.bulk import add_to_totals, copy_rows, insert_rows
+from apps.core.bulk import copy_rows, insert_rows, totals_statement
 from apps.core.money import CENT
 from apps.tables.models import KillOption, PokerTable
 
@@ -15,14 +15,13 @@ from .models import KillMove, KillRecord, Pot, PotAward, RoundOfPlay, RoundPlaye
 
 
 def create_rounds(*, rounds: Sequence[RoundOfPlay]) -> list[RoundOfPlay]:
-    """Insert new rounds of play (unsaved RoundOfPlay rows, append-only) in one COPY; they get their ids. Each
-    table's running total of the gaming day (TableGamingDay: rounds, dead rounds, sums bet) is added to in the same
-    transaction. Call in the transaction that records their money."""
-    made = list(insert_rows(RoundOfPlay, rounds))
-    add_to_totals(TableGamingDay, key=("table_id", "gaming_day"), rows=[
+    """Insert new rounds of play (unsaved RoundOfPlay rows, append-only: one INSERT for a few, COPY for many); they
+    get their ids. Each table's running total of the gaming day (TableGamingDay: rounds, dead rounds, sums bet) is
+    added to first, in the same round trip for a few. Call in the transaction that records their money."""
+    days = totals_statement(TableGamingDay, key=("table_id", "gaming_day"), rows=[
         {"table_id": r.table_id, "gaming_day": r.gaming_day, "rounds": 1, "dead_rounds": int(r.is_dead),
-         "pot_total": r.pot_total} for r in made])
-    return made
+         "pot_total": r.pot_total} for r in rounds])
+    return list(insert_rows(RoundOfPlay, rounds, before=[days]))  # the day's totals, then the rounds
 
 
 class SeatRow(NamedTuple):

@@ -1,5 +1,6 @@
-"""apps.core.bulk.save_fields: what save(update_fields=...) writes, in one UPDATE the ORM does not build."""
-from datetime import timedelta
+"""apps.core.bulk: save_fields writes what save(update_fields=...) writes, in one UPDATE the ORM does not build;
+run_together, insert_rows(before=...) and insert_then send several writes in one round trip, in their order."""
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -7,13 +8,21 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.badbeat.models import Jackpot
+from apps.badbeat.models import GamingDayContributions, Jackpot
 from apps.casinos.models import User
-from apps.core.bulk import save_fields
+from apps.core.bulk import (
+    insert_rows,
+    insert_then,
+    run_together,
+    save_fields,
+    totals_statement,
+    update_statement,
+)
 from apps.core.models import IdempotencyKey
 from tests.factories import CasinoFactory, JackpotFactory
 
 pytestmark = pytest.mark.django_db
+DAY = date(2026, 3, 1)
 
 
 def test_the_fields_named_and_auto_now_are_written_and_nothing_else():
@@ -54,3 +63,65 @@ def test_a_broken_constraint_raises_and_writes_nothing():
     with pytest.raises(IntegrityError), transaction.atomic():
         save_fields(jackpot, ["balance"])
     assert Jackpot.objects.get(pk=jackpot.pk).balance == balance
+
+
+def keys_for(user, *names):
+    return [IdempotencyKey(user=user, key=name, method="POST", path="/api/rounds/", fingerprint="f",
+                           expires_at=timezone.now() + timedelta(hours=24)) for name in names]
+
+
+def day_totals(jackpot, day, amount, count=1):
+    return totals_statement(GamingDayContributions, key=("jackpot_id", "gaming_day"), rows=[
+        {"jackpot_id": jackpot.pk, "gaming_day": day, "contributions": Decimal(amount), "to_reset": Decimal("0.00"),
+         "count": count}])
+
+
+def test_run_together_sends_its_writes_in_one_round_trip_in_their_order():
+    jackpot = JackpotFactory(casino=CasinoFactory(code="one"))
+    jackpot.balance = Decimal("50.00")
+    with CaptureQueriesContext(connection) as queries:
+        run_together(Jackpot, [update_statement(jackpot, ["balance"]), None, day_totals(jackpot, DAY, "2.00"),
+                               day_totals(jackpot, DAY, "3.00")])
+    assert len(queries.captured_queries) == (1 if connection.vendor == "postgresql" else 3)
+    assert Jackpot.objects.get(pk=jackpot.pk).balance == Decimal("50.00")
+    assert GamingDayContributions.objects.get(jackpot=jackpot, gaming_day=DAY).contributions == Decimal("5.00")
+
+
+def test_run_together_an_error_in_any_writes_nothing():
+    jackpot = JackpotFactory(casino=CasinoFactory(code="one"))
+    jackpot.balance = Decimal("-1.00")  # jackpot_balance_not_negative
+    with pytest.raises(IntegrityError), transaction.atomic():
+        run_together(Jackpot, [day_totals(jackpot, DAY, "2.00"), update_statement(jackpot, ["balance"])])
+    assert not GamingDayContributions.objects.filter(jackpot=jackpot).exists()
+
+
+def test_insert_rows_runs_its_writes_before_and_gives_the_ids():
+    user = User.objects.create(username="someone", casino=CasinoFactory(code="one"))
+    jackpot = JackpotFactory(casino=user.casino)
+    with CaptureQueriesContext(connection) as queries:
+        rows = insert_rows(IdempotencyKey, keys_for(user, "a", "b"), before=[day_totals(jackpot, DAY, "1.50", 2)])
+    if connection.vendor == "postgresql":
+        assert len(queries.captured_queries) == 1
+    assert [r.pk for r in rows] == list(IdempotencyKey.objects.filter(user=user).order_by("key")
+                                        .values_list("pk", flat=True))
+    total = GamingDayContributions.objects.get(jackpot=jackpot, gaming_day=DAY)
+    assert (total.contributions, total.count) == (Decimal("1.50"), 2)
+    # many rows (COPY): the writes before run too, and every row gets its id
+    many = insert_rows(IdempotencyKey, keys_for(user, *[f"k{n}" for n in range(60)]),
+                       before=[day_totals(jackpot, DAY, "1.00")])
+    assert all(r.pk for r in many) and IdempotencyKey.objects.filter(user=user).count() == 62
+    assert GamingDayContributions.objects.get(jackpot=jackpot, gaming_day=DAY).contributions == Decimal("2.50")
+
+
+@pytest.mark.parametrize("how_many", [2, 60])
+def test_insert_then_writes_the_rows_and_then_its_writes(how_many):
+    """A few rows and their writes in one round trip; many by COPY, then the writes: the same rows either way."""
+    user = User.objects.create(username="someone", casino=CasinoFactory(code="one"))
+    jackpot = JackpotFactory(casino=user.casino)
+    names = [f"k{n}" for n in range(how_many)]
+    with CaptureQueriesContext(connection) as queries:
+        insert_then(IdempotencyKey, keys_for(user, *names), then=[day_totals(jackpot, DAY, "4.00")])
+    if connection.vendor == "postgresql" and how_many == 2:
+        assert len(queries.captured_queries) == 1
+    assert sorted(IdempotencyKey.objects.filter(user=user).values_list("key", flat=True)) == sorted(names)
+    assert GamingDayContributions.objects.get(jackpot=jackpot, gaming_day=DAY).contributions == Decimal("4.00")
