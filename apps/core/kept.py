@@ -34,7 +34,8 @@ class KeptQuery:
     The first call for a shape (the number of values of each list, the keyword arguments, the database vendor) calls
     `build` with stand-ins: distinct negative ints, strs no one stores, dates in the year 1. Each must reach the SQL
     as a parameter, where a call's value goes; `build` must treat every value as opaque (no branching on it). A
-    stand-in the ORM wrote into the SQL text itself, or dropped, raises RuntimeError at that first call.
+    stand-in the ORM wrote into the SQL text itself, or dropped, raises RuntimeError at that first call. Each length
+    of a list is a shape of its own: keep lists bounded (the hand feed's are, by its batch of at most 100 rounds).
     """
 
     def __init__(self, build: Callable[..., QuerySet]) -> None:
