@@ -69,7 +69,7 @@ from .selectors import (
     qualifies_as_bad_beat,
     qualifying_rule,
 )
-from .shared import CONTRIBUTION_TERMS, SharedPayoutSystem, shared_payout_system
+from .shared import SharedPayoutSystem, shared_payout_system
 
 HUNDRED = Decimal(100)
 
@@ -917,12 +917,8 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> list[Jackpot]:
     days = sorted({r.gaming_day for r in wanted})
     system = shared_payout_system()
     jackpots = list(_LOCK(casino_ids, days, system=system))
-    terms = CONTRIBUTION_TERMS if system else ()
     for jackpot in jackpots:
-        jackpot.day_contributions = {day: _money_or_zero(getattr(jackpot, f"day_{index}"))
-                                     for index, day in enumerate(days)}
-        for name in terms:  # booleans (SQLite answers 0 or 1)
-            setattr(jackpot, name, bool(getattr(jackpot, name)))
+        jackpot.day_contributions = {day: getattr(jackpot, f"day_{index}") or ZERO for index, day in enumerate(days)}
     return jackpots
 
 
@@ -937,13 +933,6 @@ def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayout
 
 
 _LOCK = KeptQuery(_lock_query)
-
-
-def _money_or_zero(value) -> Decimal:
-    """A sum read beside the lock as Decimal dollars: NULL is none yet; SQLite gives a number, not a Decimal."""
-    if value is None:
-        return ZERO
-    return value if isinstance(value, Decimal) else money(str(value))
 
 
 def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],

@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from .models import Claim, Contribution, Jackpot, Payout
 
 
-#: The names of SharedPayoutSystem.contribution_terms, as the contribution's path reads them.
-CONTRIBUTION_TERMS = ("funds_system", "system_stops")
-
-
 class SharedPayoutSystem(Protocol):
     """What badbeat needs of a multi-casino bad beat system (14.20)."""
 
@@ -37,7 +33,7 @@ class SharedPayoutSystem(Protocol):
         """Annotations for a query of jackpots, so that their row lock reads the terms too (`lock_jackpots`): by
         name, a boolean expression — `funds_system`: the jackpot funds a multi-casino system this casino takes part
         in; `system_stops`: such a system is suspended at this casino and its agreement stops contributions then
-        (14.20(c)1, (e)4.i). Those two names, CONTRIBUTION_TERMS."""
+        (14.20(c)1, (e)4.i)."""
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Called in the transaction that writes the contributions (each already has its pk): the system records
