@@ -26,15 +26,25 @@ def _small(rows: Sequence, columns: int, *, with_ids: bool) -> bool:
     return len(rows) * columns <= (SMALL_WITH_IDS if with_ids else SMALL_VALUES)
 
 
+def _insert_statement(quote, table: str, columns: Sequence[str], rows: Sequence[Sequence],
+                      pk_column: str | None = None) -> Statement:
+    """One INSERT of `rows` (values in the order of `columns`), RETURNING `pk_column` when it is given."""
+    placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    sql = (f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
+           + ", ".join([placeholders] * len(rows)) + (f" RETURNING {quote(pk_column)}" if pk_column else ""))
+    return Statement(sql, [value for row in rows for value in row])
+
+
+def _joined(statements: Sequence[Statement]) -> Statement:
+    """Statements as one, for one execute (PostgreSQL through psycopg's client-side binding runs them in order)."""
+    return Statement(";\n".join(s.sql for s in statements), [p for s in statements for p in s.params])
+
+
 def _insert_returning(cursor, quote, table: str, columns: Sequence[str], rows: Sequence[Sequence],
                       pk_column: str | None, before: Sequence[Statement] = ()) -> list[int]:
     """One INSERT of `rows` (values in the order of `columns`), after the writes `before` in the same round trip; the
     new ids, in order, when `pk_column` is given."""
-    placeholders = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    sql = (f"INSERT INTO {quote(table)} ({', '.join(map(quote, columns))}) VALUES "
-           + ", ".join([placeholders] * len(rows)) + (f" RETURNING {quote(pk_column)}" if pk_column else ""))
-    cursor.execute(";\n".join([*(s.sql for s in before), sql]),
-                   [*(p for s in before for p in s.params), *(value for row in rows for value in row)])
+    cursor.execute(*_joined([*before, _insert_statement(quote, table, columns, rows, pk_column)]))
     if not pk_column:
         return []
     while cursor.nextset():  # the INSERT's ids are the last result, after those of `before`
@@ -116,11 +126,9 @@ def insert_then(model: type[M], rows: Sequence[M], *, then: Sequence[Statement |
         insert_rows(model, rows)
         run_together(model, then)
         return
-    quote = connection.ops.quote_name
-    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
     values_of = _values_of(fields)
-    insert = Statement(f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES "
-                       + ", ".join([placeholders] * len(rows)), [v for row in rows for v in values_of(row)])
+    insert = _insert_statement(connection.ops.quote_name, meta.db_table, [f.column for f in fields],
+                               [values_of(row) for row in rows])
     run_together(model, [insert, *then])
 
 
@@ -205,7 +213,7 @@ def run_together(model: type[models.Model], statements: Sequence[Statement | Non
     connection = connections[router.db_for_write(model)]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and len(statements) > 1:
-            cursor.execute(";\n".join(s.sql for s in statements), [p for s in statements for p in s.params])
+            cursor.execute(*_joined(statements))
         else:
             for statement in statements:
                 cursor.execute(statement.sql, statement.params)
