@@ -311,6 +311,12 @@ class IdempotentPostMixin:
         self.response = self.finalize_response(request, response, *args, **kwargs)
         return self.response
 
+    def runs_in_savepoint(self, request) -> bool:
+        """Whether this request's handler runs in its Idempotency-Key's savepoint (a POST with a key, in one
+        transaction), which any answer of 400 or more rolls back: then a service the handler calls need not take a
+        savepoint of its own (e.g. `record_rounds_of_play(savepoint=False)`)."""
+        return self.idempotency_in_one_transaction and request.method == "POST" and request_key(request) is not None
+
     def _handled(self, handler, request, *args, **kwargs) -> Response:
         try:
             return handler(request, *args, **kwargs)

@@ -122,8 +122,8 @@ class RoundsApi(IdempotentPostMixin, RoundListApi):
         values = data.validated_data
         table = _tables_of(request, [values["table"]], lambda _: "table")[values["table"]]
         self.check_object_permissions(request, table)
-        round_of_play = record_round_of_play(table=table, recorded_by=request.user,
-                                             round_in=_round_in(values, table))
+        round_of_play = record_round_of_play(table=table, recorded_by=request.user, round_in=_round_in(values, table),
+                                             savepoint=not self.runs_in_savepoint(request))
         return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)
 
 
@@ -169,7 +169,8 @@ class RoundBatchApi(IdempotentPostMixin, APIView):
         for table in tables.values():
             self.check_object_permissions(request, table)
         verified = verify_rounds(rounds=[(tables[r["table"]], _round_in(r, tables[r["table"]])) for r in rounds])
-        recorded = record_rounds_of_play(rounds=verified, recorded_by=request.user)
+        recorded = record_rounds_of_play(rounds=verified, recorded_by=request.user,
+                                         savepoint=not self.runs_in_savepoint(request))
         return Response({"results": RoundSummaryOutput(recorded, many=True).data}, status=status.HTTP_201_CREATED)
 
 

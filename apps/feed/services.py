@@ -101,14 +101,15 @@ class VerifiedRound:
 
 # --- the money path --------------------------------------------------------------------------------------------
 
-def record_round_of_play(*, table: PokerTable, round_in: RoundIn, recorded_by=None) -> RoundOfPlay:
-    """Record and settle one round of play at `table`: `record_rounds_of_play` for one round. Raises DomainError
-    (field-level) and writes nothing for bad input."""
-    return record_rounds_of_play(rounds=[(table, round_in)], recorded_by=recorded_by)[0]
+def record_round_of_play(*, table: PokerTable, round_in: RoundIn, recorded_by=None,
+                         savepoint: bool = True) -> RoundOfPlay:
+    """Record and settle one round of play at `table`: `record_rounds_of_play` for one round (`savepoint` as there).
+    Raises DomainError (field-level) and writes nothing for bad input."""
+    return record_rounds_of_play(rounds=[(table, round_in)], recorded_by=recorded_by, savepoint=savepoint)[0]
 
 
 def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | VerifiedRound],
-                          recorded_by=None) -> list[RoundOfPlay]:
+                          recorded_by=None, savepoint: bool = True) -> list[RoundOfPlay]:
     """Record and settle rounds of play, each at its table, in one transaction; the recorded rounds in order.
 
     rounds: (table, round as the feed reports it), or a VerifiedRound that already passed steps 1 and 2 (a PHH
@@ -123,6 +124,13 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
     Raises DomainError naming the field — fewer than two players, more than the game seats, a game the table does
     not deal, unknown, duplicate or miscounted cards, a source hand already stored, a deck not at the table — and
     writes nothing then.
+
+    Inside a caller's transaction the rounds are written in a savepoint of their own, so that a caller may catch the
+    DomainError and go on in its transaction. `savepoint=False` spares that savepoint (two statements: SAVEPOINT and
+    RELEASE) for a caller whose transaction is rolled back, whole or to a savepoint of its own, on any error: the
+    API's request (its Idempotency-Key's savepoint rolls back an answer of 400 or more; without a key the rounds'
+    transaction is the request's own). After an error such a caller must not query before that rollback
+    (Django's `transaction.atomic(savepoint=False)`).
     """
     # 1. Verify each round: players, cards, the game of the table or its rotation, its gaming day.
     verified = [r if isinstance(r, VerifiedRound) else verify_round(table=r[0], round_in=r[1]) for r in rounds]
@@ -130,7 +138,7 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
     for round_ in verified:
         if round_.build is None:
             build_round(round_)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=savepoint):
         # ... and the gaming days stay open until these rounds commit: a closed day takes no round of play.
         for casino_id, days in _gaming_days(verified).items():
             hold_open_gaming_days(casino_id=casino_id, days=days, what="a round of play", field="started_at")

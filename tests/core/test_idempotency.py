@@ -11,13 +11,13 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from apps.badbeat.models import Contribution, DisplayAdjustment
+from apps.badbeat.models import Contribution, DisplayAdjustment, GamingDayContributions, Jackpot
 from apps.core.idempotency import IDEMPOTENCY_KEY_HOURS
 from apps.core.models import IdempotencyKey
 from apps.core.roles import Role
 from apps.core.services import delete_expired_idempotency_keys
 from apps.rake.models import RakeRecord
-from apps.rounds.models import RoundOfPlay
+from apps.rounds.models import RoundOfPlay, TableGamingDay
 from tests.factories import JackpotFactory, RakeStructureFactory
 
 pytestmark = pytest.mark.django_db
@@ -106,6 +106,22 @@ class TestReplay:
         again = post(api, "/api/rounds/", bad, "k-bad")
         assert (again.status_code, again.json(), again["Idempotent-Replayed"]) == (400, first.json(), "true")
         assert money_rows() == (0, 0, 0)
+
+    def test_a_round_refused_after_its_money_was_written_is_replayed_as_refused_and_wrote_nothing(
+            self, api, supervisor, table):
+        """The deck is checked last (14.2(d)3), after the round, its rake and its contribution are written; the
+        money path takes no savepoint of its own under a key, and the key's savepoint rolls all of it back."""
+        api.force_authenticate(supervisor)
+        jackpot = Jackpot.objects.get()
+        first = post(api, "/api/rounds/", round_body(table, deck="X-1"), "k-deck")
+        assert first.status_code == 400 and "deck" in first.json()
+        assert money_rows() == (0, 0, 0)
+        assert Jackpot.objects.get().balance == jackpot.balance
+        assert not GamingDayContributions.objects.exists() and not TableGamingDay.objects.exists()
+        again = post(api, "/api/rounds/", round_body(table, deck="X-1"), "k-deck")
+        assert (again.status_code, again.json(), again["Idempotent-Replayed"]) == (400, first.json(), "true")
+        recorded = post(api, "/api/rounds/", round_body(table), "k-next")
+        assert recorded.status_code == 201 and money_rows() == (1, 1, 1)
 
     def test_a_server_error_releases_the_key_and_the_retry_runs(self, api, supervisor, table, monkeypatch):
         from apps.feed import apis

@@ -67,6 +67,9 @@ def test_one_round_reads_each_thing_once_and_takes_at_most_its_statements(api, c
     assert RakeRecord.objects.filter(round_of_play_id=answer.json()["id"]).count() == 1
     assert Contribution.objects.filter(round_of_play_id=answer.json()["id"], jackpot=jackpot).count() == 1
     assert apps.get_model("badbeat", "JackpotEvent").objects.count() == events  # the running totals make no event
+    # the key's transaction (a savepoint here, in the test's transaction) and the key's savepoint around the handler:
+    # the money path, run in that savepoint, takes none of its own (a refusal rolls the key's back)
+    assert [q["sql"].split("; ")[-1].split(" ")[0] for q in queries].count("SAVEPOINT") == 2
     if connection.vendor == "postgresql":
         assert len(queries) <= MOST_STATEMENTS, "\n".join(q["sql"][:120] for q in queries)
 
