@@ -24,7 +24,7 @@ from apps import hands
 from apps.casinos.models import Casino, User
 from apps.casinos.selectors import current_gaming_day
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import insert_rows, run_together, totals_statement, update_statement
+from apps.core.bulk import insert_rows, totals_statement, update_statement
 from apps.core.exceptions import DomainError
 from apps.core.kept import KeptQuery
 from apps.core.money import CENT, ZERO, floor_to, money
@@ -992,9 +992,9 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
             jackpot.contributions_total += amount
             taken[index] += amount
     if made:
-        insert_rows(Contribution, made)
-        # the balances and the running totals of the day and of each table's day, in one round trip
-        run_together(Jackpot, [
+        # the balances and the running totals of the day and of each table's day, then the contributions they sum:
+        # in one round trip for a few
+        insert_rows(Contribution, made, before=[
             *(update_statement(jackpot, ["balance", "reset_reserve", "contributions_total", "updated_at"])
               for jackpot in sorted({c.jackpot_id: c.jackpot for c in made}.values(), key=lambda j: j.pk)),
             totals_statement(TableDayContributions, key=("jackpot_id", "table_id", "gaming_day"), rows=[
