@@ -132,6 +132,100 @@ def insert_then(model: type[M], rows: Sequence[M], *, then: Sequence[Statement |
     run_together(model, [insert, *then])
 
 
+def _fields_of(model: type[models.Model], columns: Sequence[str]) -> list[models.Field]:
+    """The fields of `model` named by attnames (e.g. "round_of_play_id")."""
+    return [model._meta.get_field(c[:-3] if c.endswith("_id") and c != "id" else c) for c in columns]
+
+
+def _adapted(fields: Sequence[models.Field], rows: Sequence[tuple]) -> Sequence[tuple]:
+    """`rows` (values in the order of `fields`) as psycopg takes them: JSON wrapped (psycopg adapts the rest)."""
+    from psycopg.types.json import Jsonb
+
+    json = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
+    if not json:
+        return rows
+    return [tuple(Jsonb(v) if i in json else v for i, v in enumerate(row)) for row in rows]
+
+
+class Rows(NamedTuple):
+    """Rows to insert without building model instances: `model`, the columns (attnames, e.g. "round_of_play_id")
+    and tuples of values in their order."""
+
+    model: type[models.Model]
+    columns: Sequence[str]
+    rows: Sequence[tuple]
+
+
+def insert_family(parents: Rows, *, key: Sequence[str], children: Rows, first: Rows | None = None) -> list[int]:
+    """Insert `parents` with ids from their sequence, then `children` pointing at them, after the unrelated rows
+    `first`; returns the parents' ids in their order.
+
+    key: columns of `parents` (attnames) whose values are unique among them, e.g. ("round_of_play_id", "index").
+    children.rows: each child's parent by its `key` values, then the values of `children.columns`; the child's
+    foreign key to the parents' model (it has one) gets that parent's id. E.g. a pot's awards: (round, pot index,
+    seat, amount).
+
+    On PostgreSQL, with few values (as `copy_rows` chooses), in one round trip: the INSERT of `first`, then one
+    statement, `WITH parent AS (INSERT ... RETURNING id, key), child AS (INSERT ... SELECT parent.id, ... FROM parent
+    JOIN (VALUES ...) ON key) SELECT id, key FROM parent`; else `copy_rows` for each (COPY for many; bulk_create on
+    other databases). Raises ValueError for a key not unique among the parents or a child whose parent is not among
+    them (before any write), and as the INSERTs raise (in the caller's transaction, nothing is written then)."""
+    positions = [list(parents.columns).index(name) for name in key]
+    id_keys = [tuple(row[p] for p in positions) for row in parents.rows]
+    if len(set(id_keys)) != len(id_keys):
+        raise ValueError(f"{parents.model.__name__}: {key} is not unique among the rows")
+    if any(tuple(child[:len(key)]) not in set(id_keys) for child in children.rows):
+        raise ValueError(f"{children.model.__name__}: a row's parent is not among the {parents.model.__name__} rows")
+    foreign_key = next(f for f in children.model._meta.concrete_fields
+                       if f.is_relation and f.related_model is parents.model)
+    connection = connections[router.db_for_write(parents.model)]
+    few = (connection.vendor == "postgresql"
+           and _small(parents.rows, len(parents.columns), with_ids=True)
+           and _small(children.rows, len(key) + len(children.columns), with_ids=False)
+           and (first is None or _small(first.rows, len(first.columns), with_ids=False)))
+    if not few or not parents.rows:
+        if first is not None:
+            copy_rows(*first)
+        ids = copy_rows(*parents, with_ids=True)
+        id_of = dict(zip(id_keys, ids, strict=True))
+        copy_rows(children.model, (foreign_key.attname, *children.columns),
+                  [(id_of[tuple(child[:len(key)])], *child[len(key):]) for child in children.rows])
+        return ids
+    quote = connection.ops.quote_name
+    statements = []
+    if first is not None and first.rows:
+        fields = _fields_of(first.model, first.columns)
+        statements.append(_insert_statement(quote, first.model._meta.db_table, [f.column for f in fields],
+                                            _adapted(fields, first.rows)))
+    meta = parents.model._meta
+    fields = _fields_of(parents.model, parents.columns)
+    returned = ", ".join(quote(c) for c in [meta.pk.column, *(fields[p].column for p in positions)])
+    insert = _insert_statement(quote, meta.db_table, [f.column for f in fields], _adapted(fields, parents.rows))
+    sql, params = f"WITH parent AS ({insert.sql} RETURNING {returned}) ", list(insert.params)
+    if children.rows:
+        child_fields = _fields_of(children.model, children.columns)
+        casts = [fields[p].cast_db_type(connection) for p in positions] + \
+            [f.cast_db_type(connection) for f in child_fields]
+        names = [f"k{i}" for i in range(len(key))] + [f"c{i}" for i in range(len(child_fields))]
+        row = "(" + ", ".join(["%s"] * len(names)) + ")"
+        sql += (f", child AS (INSERT INTO {quote(children.model._meta.db_table)} "
+                f"({', '.join(quote(c) for c in [foreign_key.column, *(f.column for f in child_fields)])}) "
+                f"SELECT parent.{quote(meta.pk.column)}, "
+                + ", ".join(f"v.c{i}::{casts[len(key) + i]}" for i in range(len(child_fields)))
+                + f" FROM parent JOIN (VALUES {', '.join([row] * len(children.rows))}) AS v ({', '.join(names)}) ON "
+                + " AND ".join(f"parent.{quote(fields[p].column)} = v.k{i}::{casts[i]}"
+                               for i, p in enumerate(positions)) + ") ")
+        params += [value for child in _adapted([*(fields[p] for p in positions), *child_fields], children.rows)
+                   for value in child]
+    statements.append(Statement(sql + f"SELECT {returned} FROM parent", params))
+    with connection.cursor() as cursor, connection.wrap_database_errors:
+        cursor.execute(*_joined(statements))
+        while cursor.nextset():  # the parents' ids and keys are the last result
+            pass
+        id_of = {tuple(found[1:]): found[0] for found in cursor.fetchall()}
+    return [id_of[k] for k in id_keys]
+
+
 def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[tuple], *,
               with_ids: bool = False) -> list[int]:
     """Insert `rows` (tuples of values in the order of `columns`, the fields' attnames, e.g. "round_of_play_id")
@@ -144,19 +238,15 @@ def copy_rows(model: type[models.Model], columns: Sequence[str], rows: Sequence[
     alias = router.db_for_write(model)
     connection = connections[alias]
     meta = model._meta
-    fields = [meta.get_field(c[:-3] if c.endswith("_id") and c != "id" else c) for c in columns]
+    fields = _fields_of(model, columns)
     if connection.vendor != "postgresql":
         made = model.objects.using(alias).bulk_create(
             [model(**dict(zip(columns, row, strict=True))) for row in rows])
         return [m.pk for m in made]
-    from psycopg.types.json import Jsonb
-
-    json = [i for i, f in enumerate(fields) if isinstance(f, models.JSONField)]
     quote = connection.ops.quote_name
     names = [f.column for f in fields]
     ids: list[int] = []
-    if json:
-        rows = [tuple(Jsonb(v) if i in json else v for i, v in enumerate(row)) for row in rows]
+    rows = _adapted(fields, rows)
     with connection.cursor() as cursor:
         if _small(rows, len(names), with_ids=with_ids):  # one statement: the ids come back from the INSERT
             with connection.wrap_database_errors:

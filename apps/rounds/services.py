@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import NamedTuple
 
-from apps.core.bulk import copy_rows, insert_rows, totals_statement
+from apps.core.bulk import Rows, insert_family, insert_rows, totals_statement
 from apps.core.money import CENT
 from apps.tables.models import KillOption, PokerTable
 
@@ -59,13 +59,15 @@ class PotRow(NamedTuple):
 
 
 def record_seats_and_pots(*, seats: Sequence[SeatRow], pots: Sequence[PotRow]) -> tuple[list[RoundPlayer], list[Pot]]:
-    """Insert the seats of rounds of play and their pots with the chips pushed from each (14.7(c)4, 14.3), in three
-    statements (an INSERT or COPY on PostgreSQL), for recorded rounds. Returns the rows as written (seats in order;
-    pots with their ids and their awards prefetched), for an answer that need not read them back."""
-    copy_rows(RoundPlayer, SeatRow._fields, seats)
-    pot_ids = copy_rows(Pot, PotRow._fields[:-1], [pot[:-1] for pot in pots], with_ids=True)
-    copy_rows(PotAward, ("pot_id", "seat", "amount"),
-              [(pot_id, seat, amount) for pot_id, pot in zip(pot_ids, pots, strict=True) for seat, amount in pot.awards])
+    """Insert the seats of rounds of play and their pots with the chips pushed from each (14.7(c)4, 14.3), for
+    recorded rounds: on PostgreSQL in one round trip for a round or two, else an INSERT or a COPY each
+    (`insert_family`). Returns the rows as written (seats in order; pots with their ids and their awards
+    prefetched), for an answer that need not read them back."""
+    pot_ids = insert_family(
+        Rows(Pot, PotRow._fields[:-1], [pot[:-1] for pot in pots]), key=("round_of_play_id", "index"),
+        children=Rows(PotAward, ("seat", "amount"),
+                      [(pot.round_of_play_id, pot.index, seat, amount) for pot in pots for seat, amount in pot.awards]),
+        first=Rows(RoundPlayer, SeatRow._fields, seats))
     players = [RoundPlayer(**seat._asdict()) for seat in seats]
     written = []
     for pot_id, pot in zip(pot_ids, pots, strict=True):

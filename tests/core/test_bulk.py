@@ -1,5 +1,6 @@
 """apps.core.bulk: save_fields writes what save(update_fields=...) writes, in one UPDATE the ORM does not build;
-run_together, insert_rows(before=...) and insert_then send several writes in one round trip, in their order."""
+run_together, insert_rows(before=...) and insert_then send several writes in one round trip, in their order;
+insert_family writes parents and children (a round's pots and their awards, after its seats) in one round trip."""
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -11,6 +12,8 @@ from django.utils import timezone
 from apps.badbeat.models import GamingDayContributions, Jackpot
 from apps.casinos.models import User
 from apps.core.bulk import (
+    Rows,
+    insert_family,
     insert_rows,
     insert_then,
     run_together,
@@ -19,7 +22,9 @@ from apps.core.bulk import (
     update_statement,
 )
 from apps.core.models import IdempotencyKey
-from tests.factories import CasinoFactory, JackpotFactory
+from apps.rounds.models import Pot, PotAward, RoundOfPlay, RoundPlayer, RoundSource
+from apps.rounds.services import SeatRow
+from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory
 
 pytestmark = pytest.mark.django_db
 DAY = date(2026, 3, 1)
@@ -125,3 +130,66 @@ def test_insert_then_writes_the_rows_and_then_its_writes(how_many):
         assert len(queries.captured_queries) == 1
     assert sorted(IdempotencyKey.objects.filter(user=user).values_list("key", flat=True)) == sorted(names)
     assert GamingDayContributions.objects.get(jackpot=jackpot, gaming_day=DAY).contributions == Decimal("4.00")
+
+
+def rounds_of_play(count):
+    table = PokerTableFactory(casino=CasinoFactory(code="one"))
+    return [RoundOfPlay.objects.create(table=table, game=table.game, started_at=timezone.now(), gaming_day=DAY,
+                                       total_bet=Decimal("10.00"), pot_total=Decimal("10.00"), source=RoundSource.JSON)
+            for _ in range(count)]
+
+
+def seat(round_id, number):
+    return SeatRow(round_id, number, f"P{number}", None, Decimal("5.00"), Decimal("0.00"), "As Ks", "", [], False,
+                   True, "", "", "", "", Decimal("0.00"))
+
+
+@pytest.mark.parametrize("pots_each", [1, 30])
+def test_insert_family_gives_each_child_its_parents_id(pots_each):
+    """A round's seats, its pots and their awards: one round trip for one pot a round (on PostgreSQL), COPY for
+    30 (with the sequence read first); either way each award lands on its own pot, and the ids come back in the
+    pots' order. A pot without awards, JSON values, a seat's value of None."""
+    rounds = rounds_of_play(2)
+    pots = [(r.pk, index, Decimal(f"{index + 1}.00"), Decimal("0.00"), Decimal(f"{index + 1}.00"), [1, 2])
+            for index in range(pots_each) for r in reversed(rounds)]
+    awards = [(round_id, index, seat_number, Decimal(f"{index}.{seat_number}{round_id % 10}"))
+              for round_id, index, *_ in pots if index != 0 or round_id == rounds[0].pk for seat_number in (1, 2)]
+    seats = [seat(r.pk, n) for r in rounds for n in (1, 2)]
+    with CaptureQueriesContext(connection) as queries:
+        ids = insert_family(Rows(Pot, ("round_of_play_id", "index", "gross", "deducted", "amount", "eligible_seats"),
+                                 pots), key=("round_of_play_id", "index"),
+                            children=Rows(PotAward, ("seat", "amount"), awards),
+                            first=Rows(RoundPlayer, SeatRow._fields, seats))
+    if connection.vendor == "postgresql" and pots_each == 1:
+        assert len(queries.captured_queries) == 1
+    assert ids == [Pot.objects.get(round_of_play_id=round_id, index=index).pk for round_id, index, *_ in pots]
+    assert sorted(PotAward.objects.values_list("pot__round_of_play_id", "pot__index", "seat", "amount")) == \
+        sorted(awards)
+    assert not PotAward.objects.filter(pot__round_of_play=rounds[1], pot__index=0).exists()
+    assert {tuple(seats) for seats in Pot.objects.values_list("eligible_seats", flat=True)} == {(1, 2)}
+    assert RoundPlayer.objects.count() == 4 and RoundPlayer.objects.filter(starting_stack=None).count() == 4
+
+
+def test_insert_family_refuses_an_orphan_or_a_key_twice_and_writes_nothing():
+    (round_,) = rounds_of_play(1)
+    columns = ("round_of_play_id", "index", "gross", "deducted", "amount", "eligible_seats")
+    pot = (round_.pk, 0, Decimal("1.00"), Decimal("0.00"), Decimal("1.00"), [1])
+    with pytest.raises(ValueError, match="not among"):
+        insert_family(Rows(Pot, columns, [pot]), key=("round_of_play_id", "index"),
+                      children=Rows(PotAward, ("seat", "amount"), [(round_.pk, 1, 1, Decimal("1.00"))]))
+    with pytest.raises(ValueError, match="not unique"):
+        insert_family(Rows(Pot, columns, [pot, pot]), key=("round_of_play_id", "index"),
+                      children=Rows(PotAward, ("seat", "amount"), []))
+    assert not Pot.objects.exists()
+
+
+def test_insert_family_a_broken_constraint_writes_nothing():
+    """Two awards to one seat of a pot break pot_award_seat_unique: the seats and the pot go with them."""
+    (round_,) = rounds_of_play(1)
+    pot = (round_.pk, 0, Decimal("1.00"), Decimal("0.00"), Decimal("1.00"), [1])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert_family(Rows(Pot, ("round_of_play_id", "index", "gross", "deducted", "amount", "eligible_seats"), [pot]),
+                      key=("round_of_play_id", "index"),
+                      children=Rows(PotAward, ("seat", "amount"), [(round_.pk, 0, 1, Decimal("0.50"))] * 2),
+                      first=Rows(RoundPlayer, SeatRow._fields, [seat(round_.pk, 1)]))
+    assert not Pot.objects.exists() and not RoundPlayer.objects.exists()
