@@ -927,8 +927,9 @@ def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayout
     (`day_0`, `day_1`, ...) and the system's terms."""
     return (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids).order_by("pk")
             .annotate(**(system.contribution_terms() if system else {}), **{
+                # one row at most (jackpot, gaming day are unique): no ordering, so no join to order by
                 f"day_{index}": Subquery(GamingDayContributions.objects.filter(
-                    jackpot=OuterRef("pk"), gaming_day=day).values("contributions")[:1])
+                    jackpot=OuterRef("pk"), gaming_day=day).order_by().values("contributions")[:1])
                 for index, day in enumerate(days)}))
 
 
