@@ -172,9 +172,10 @@ def insert_family(parents: Rows, *, key: Sequence[str], children: Rows, first: R
     them (before any write), and as the INSERTs raise (in the caller's transaction, nothing is written then)."""
     positions = [list(parents.columns).index(name) for name in key]
     id_keys = [tuple(row[p] for p in positions) for row in parents.rows]
-    if len(set(id_keys)) != len(id_keys):
+    known = set(id_keys)
+    if len(known) != len(id_keys):
         raise ValueError(f"{parents.model.__name__}: {key} is not unique among the rows")
-    if any(tuple(child[:len(key)]) not in set(id_keys) for child in children.rows):
+    if any(tuple(child[:len(key)]) not in known for child in children.rows):
         raise ValueError(f"{children.model.__name__}: a row's parent is not among the {parents.model.__name__} rows")
     foreign_key = next(f for f in children.model._meta.concrete_fields
                        if f.is_relation and f.related_model is parents.model)

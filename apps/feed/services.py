@@ -128,9 +128,9 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
     Inside a caller's transaction the rounds are written in a savepoint of their own, so that a caller may catch the
     DomainError and go on in its transaction. `savepoint=False` spares that savepoint (two statements: SAVEPOINT and
     RELEASE) for a caller whose transaction is rolled back, whole or to a savepoint of its own, on any error: the
-    API's request (its Idempotency-Key's savepoint rolls back an answer of 400 or more; without a key the rounds'
-    transaction is the request's own). After an error such a caller must not query before that rollback
-    (Django's `transaction.atomic(savepoint=False)`).
+    API's request with an Idempotency-Key, whose savepoint rolls back an answer of 400 or more (without a key, the
+    rounds' transaction is the request's own and takes no savepoint anyway). After an error such a caller must not
+    query before that rollback (Django's `transaction.atomic(savepoint=False)`).
     """
     # 1. Verify each round: players, cards, the game of the table or its rotation, its gaming day.
     verified = [r if isinstance(r, VerifiedRound) else verify_round(table=r[0], round_in=r[1]) for r in rounds]
