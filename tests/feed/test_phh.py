@@ -24,6 +24,20 @@ D = Decimal
 
 def settle(hand: ParsedHand, odd_chip: Decimal = Decimal(1)) -> list[Decimal | None]:
     """Our finishing stacks: the pots built from our accounting and awarded by the engine (no rake)."""
+    return finishing_stacks(hand, {int(seat): amount for seat, amount in settlement(hand, odd_chip).awards.items()})
+
+
+def odd_chips_apart(hand: ParsedHand) -> Decimal:
+    """How far apart two engines' finishing stacks may be on `hand` (the sum of the differences, in chips) when they
+    build the same pots and find the same winners but give a split pot's odd chips to other winners (14.9(i)2,
+    14.11(f)2 give each to the best card by suit; pokerkit gives them all to one winner): for each pot shared by k
+    winners, its r = amount mod k odd chips counted twice (each leaves one seat and reaches another)."""
+    return sum((Decimal(2 * (int(pot.pot.amount) % len(winners))) for pot in settlement(hand).pots
+                for winners in (pot.high_winners, pot.low_winners) if len(winners) > 1), Decimal(0))
+
+
+def settlement(hand: ParsedHand, odd_chip: Decimal = Decimal(1)) -> hands.Settlement:
+    """The engine's settlement of `hand`: the pots built from our accounting, each awarded to its winners."""
     players = hand.round_in.players
     out = {str(p.seat) for p in players if p.folded or p.mucked}
     build = hands.build_pots({str(p.seat): p.contributed for p in players}, folded=out,
@@ -31,9 +45,8 @@ def settle(hand: ParsedHand, odd_chip: Decimal = Decimal(1)) -> list[Decimal | N
                              dead={str(p.seat): p.dead for p in players})
     contested = any(len(pot.eligible) > 1 for pot in build.pots)
     hole = {str(p.seat): hands.parse_cards(p.hole_cards) for p in players if p.hole_cards and str(p.seat) not in out}
-    result = hands.award_pots(hand.round_in.game, build.pots, hole if contested else {},
-                              hands.parse_cards(hand.round_in.board), odd_chip=odd_chip)
-    return finishing_stacks(hand, {int(seat): amount for seat, amount in result.awards.items()})
+    return hands.award_pots(hand.round_in.game, build.pots, hole if contested else {},
+                            hands.parse_cards(hand.round_in.board), odd_chip=odd_chip)
 
 
 def replay(raw: dict):
@@ -113,7 +126,7 @@ def test_our_accounting_equals_pokerkits_on_random_hands_of_every_variant(varian
         if variant not in ("FO/8", "F7S/8"):
             mine = settle(hand)
             assert sum(mine, D(0)) == sum(expected, D(0))
-            assert sum(abs(a - b) for a, b in zip(mine, expected, strict=True)) <= 4, text
+            assert sum(abs(a - b) for a, b in zip(mine, expected, strict=True)) <= odd_chips_apart(hand), text
     assert showdowns >= 5
 
 
