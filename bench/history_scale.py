@@ -32,9 +32,14 @@ concurrent clients — on PostgreSQL, served by gunicorn with DEBUG off.
    for the first time while timed): each of those URLs --requests times after 2 warm-up requests, one after the other, pages with a session
    cookie and the API with a knox token: p50 and p95 in ms (an export that takes over 5 s: 5 times). The load
    average is printed beside them: the machine may be busy with something else.
-5. POST /api/rounds/ from --clients processes (keep-alive sessions, the dealer's knox tokens, a new Idempotency-Key
-   each) at the open single-game hold 'em tables for --seconds after a 2 s warm-up: rounds recorded a second,
-   p50 and p99 latency, and the answers other than 201 (5xx counted apart). Then the same with --batch rounds a
+5. POST /api/rounds/ from --clients processes (a requests session each, though gunicorn's sync workers close every
+   connection; the dealer's knox tokens, a new Idempotency-Key each) at the open single-game hold 'em tables for
+   --seconds after a 2 s warm-up (and, before the first such run, --warm-seconds of untimed GET /api/jackpot/: each
+   worker past the 1000th request, after which gunicorn.conf.py freezes what it loaded, as a worker that has served
+   a while is):
+   rounds recorded a second, p50 and p99 latency, and the answers other than 201 (5xx counted apart), with the CPU a
+   request took from gunicorn, PostgreSQL, the clients and the rest of the machine (/proc) and the requests a second
+   the machine's cores would allow at that cost. Then the same with --batch rounds a
    request to POST /api/rounds/batch/ (a feed sending batches): rounds and requests a second, latency a request.
 6. The ceiling (--ceiling-runs): the same clients GET /api/jackpot/, the lightest authenticated read, for
    --seconds: the requests a second the HTTP stack (gunicorn, Django's middleware, DRF's authentication,
@@ -876,7 +881,62 @@ def post_client(base: str, token: str, table_id: int, start: float, warm_until: 
     queue.put({"latencies": latencies, "statuses": statuses})
 
 
-def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int = 0) -> dict:
+def cpu_seconds(server: int, clients: set[int]) -> dict[str, float] | None:
+    """CPU seconds used so far (user + system, from /proc; None where there is none) by each part of the machine:
+    `app` gunicorn (the arbiter `server` and its workers), `database` every PostgreSQL process, `clients` the
+    posting clients, `other` the rest (Redis, this bench, the system); `busy` and `cores` the machine's own count
+    (/proc/stat), so that a run says what each request costs and whether the machine had a core to spare. A process
+    counts the time of its children that ended (a backend whose connection a worker closed after CONN_MAX_AGE)."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(n) for n in f.readline().split()[1:]]
+    except OSError:
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+    used = {"app": 0.0, "database": 0.0, "clients": 0.0, "other": 0.0,
+            "busy": (sum(ticks) - ticks[3] - (ticks[4] if len(ticks) > 4 else 0)) / hz, "cores": os.cpu_count() or 1}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                head, _, tail = f.read().rpartition(")")
+        except OSError:
+            continue
+        # from the state on: ppid is fields[1]; utime, stime, and the children's that ended, fields[11] to [14]: a
+        # PostgreSQL backend or a worker that ends inside the window leaves its time to its parent's
+        fields = tail.split()
+        pid, ppid, seconds = int(name), int(fields[1]), sum(int(n) for n in fields[11:15]) / hz
+        part = ("app" if server in (pid, ppid) else "clients" if pid in clients else
+                "database" if head.endswith("(postgres") else "other")
+        used[part] += seconds
+    return used
+
+
+def cpu_per_request(before: dict | None, after: dict | None, requests: int, seconds: float) -> dict:
+    """Milliseconds of CPU a request took from each part of the machine over a timed window (cpu_seconds at its
+    start and end), their sum, the cores kept busy, and the requests a second the machine's cores would allow at that
+    cost if they did nothing else (`bound_per_s`). Empty without /proc or without a request."""
+    if not before or not after or not requests:
+        return {}
+    out = {part: round((after[part] - before[part]) * 1000 / requests, 2)
+           for part in ("app", "database", "clients", "other")}
+    out["total"] = round(sum(out.values()), 2)
+    out["busy_cores"] = round((after["busy"] - before["busy"]) / seconds, 2)
+    out["bound_per_s"] = round(after["cores"] * 1000 / out["total"], 1) if out["total"] else 0.0
+    return out
+
+
+def cpu_line(cpu: dict) -> str:
+    """cpu_per_request's figures, for the table: the indented line under a run, or nothing."""
+    if not cpu:
+        return ""
+    return (f"\n    CPU a request {cpu['total']} ms (app {cpu['app']}, PostgreSQL {cpu['database']}, clients "
+            f"{cpu['clients']}, other {cpu['other']}); {cpu['busy_cores']} of {os.cpu_count()} cores busy; "
+            f"the cores allow at most {cpu['bound_per_s']} requests/s at that cost")
+
+
+def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int = 0, server: int = 0) -> dict:
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     start = time.time() + 1
@@ -890,6 +950,11 @@ def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int 
                  for i in range(clients)]
     for process in processes:
         process.start()
+    pids = {process.pid for process in processes}
+    time.sleep(max(0.0, warm_until - time.time()))
+    cpu_before = cpu_seconds(server, pids)
+    time.sleep(max(0.0, stop - time.time()))
+    cpu_after = cpu_seconds(server, pids)
     results = [queue.get(timeout=seconds + 180) for _ in processes]
     for process in processes:
         process.join()
@@ -905,7 +970,7 @@ def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int 
             "errors": sum(n for s, n in statuses.items() if s != (200 if batch < 0 else 201)),
             "server_errors": sum(n for s, n in statuses.items() if s >= 500 or s == 0),
             "statuses": {str(s): n for s, n in sorted(statuses.items())}, "requests": len(latencies),
-            "tables": tables}
+            "tables": tables, "cpu_ms": cpu_per_request(cpu_before, cpu_after, len(latencies), seconds)}
 
 
 # --- the conductor --------------------------------------------------------------------------------------------------
@@ -936,6 +1001,8 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true", help="reuse the database if grown to --rounds already")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--warm-seconds", type=float, default=30,
+                        help=f"untimed GET {CEILING_PATH} from the clients before the first timed post (0: none)")
     parser.add_argument("--batch", type=int, default=20,
                         help="rounds a request in the second posting run, to POST /api/rounds/batch/ (0: none)")
     parser.add_argument("--requests", type=int, default=20, help="timed requests a URL (after 2 warm-up ones)")
@@ -1025,21 +1092,29 @@ def main() -> None:
     try:
         log(f"timing {len(urls['entries'])} URLs over HTTP ({args.requests} requests each) ...")
         timed = {} if args.skip_pages else time_urls(base, urls, args.requests)
+        if args.warm_seconds > 0:
+            # A worker collects its garbage every 20 requests and freezes what survives after its 100th and 1000th
+            # (gunicorn.conf.py): until then each collection scans what the first requests loaded, some 2.5 ms a
+            # request. A worker that has served a day is past that; so are these before any post is timed.
+            log(f"warming the workers: {args.clients} clients GET {CEILING_PATH} for {args.warm_seconds:g} s "
+                "(untimed) ...")
+            post_rounds(base, urls, args.clients, args.warm_seconds, batch=-1)
         log(f"posting rounds: {args.clients} clients for {args.seconds:g} s at tables {urls['post_tables']} ...")
-        posted = post_rounds(base, urls, args.clients, args.seconds)
+        posted = post_rounds(base, urls, args.clients, args.seconds, server=gunicorn.pid)
         batched = None
         if args.batch:
             log(f"posting batches of {args.batch} rounds: {args.clients} clients for {args.seconds:g} s ...")
-            batched = post_rounds(base, urls, args.clients, args.seconds, batch=args.batch)
+            batched = post_rounds(base, urls, args.clients, args.seconds, batch=args.batch, server=gunicorn.pid)
         more = []
         for clients, batch in runs:
             log(f"posting {batch or 1} round(s) a request: {clients} clients for {args.seconds:g} s ...")
             more.append({"clients": clients, "batch": batch,
-                         **post_rounds(base, urls, clients, args.seconds, batch=batch)})
+                         **post_rounds(base, urls, clients, args.seconds, batch=batch, server=gunicorn.pid)})
         ceiling = []
         for clients in [int(n) for n in args.ceiling_runs.split(",") if n.strip()]:
             log(f"the ceiling: GET {CEILING_PATH}, {clients} clients for {args.seconds:g} s ...")
-            ceiling.append({"clients": clients, **post_rounds(base, urls, clients, args.seconds, batch=-1)})
+            ceiling.append({"clients": clients, **post_rounds(base, urls, clients, args.seconds, batch=-1,
+                                                                 server=gunicorn.pid)})
     finally:
         gunicorn.terminate()
         gunicorn.wait(timeout=30)
@@ -1066,30 +1141,33 @@ def main() -> None:
     print("\n".join(lines))
     print(f"POST /api/rounds/ x {args.clients} clients, {args.seconds:g} s: {posted['rps']} rounds/s, "
           f"p50 {posted['p50_ms']} ms, p99 {posted['p99_ms']} ms, {posted['errors']} errors "
-          f"({posted.get('server_errors', 0)} 5xx or no answer; answers {posted.get('statuses')})")
+          f"({posted.get('server_errors', 0)} 5xx or no answer; answers {posted.get('statuses')})" + cpu_line(posted["cpu_ms"]))
     if batched:
         print(f"POST /api/rounds/batch/ ({args.batch} rounds a request) x {args.clients} clients, {args.seconds:g} s: "
               f"{batched['rps']} rounds/s ({batched['requests_per_s']} requests/s), p50 {batched['p50_ms']} ms, "
               f"p99 {batched['p99_ms']} ms a request, {batched['errors']} errors "
-              f"({batched.get('server_errors', 0)} 5xx or no answer; answers {batched.get('statuses')})")
+              f"({batched.get('server_errors', 0)} 5xx or no answer; answers {batched.get('statuses')})"
+              + cpu_line(batched["cpu_ms"]))
     for run in more:
         print(f"POST {'/api/rounds/batch/' if run['batch'] else '/api/rounds/'} ({run['batch'] or 1} round(s) a request) "
               f"x {run['clients']} clients: {run['rps']} rounds/s ({run['requests_per_s']} requests/s), "
-              f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms a request, {run['errors']} errors")
+              f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms a request, {run['errors']} errors" + cpu_line(run["cpu_ms"]))
     for run in ceiling:
         print(f"ceiling: GET {CEILING_PATH} x {run['clients']} clients: {run['requests_per_s']} requests/s, "
-              f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms, {run['errors']} errors")
+              f"p50 {run['p50_ms']} ms, p99 {run['p99_ms']} ms, {run['errors']} errors" + cpu_line(run["cpu_ms"]))
     if tracebacks:
         print(f"gunicorn logged {tracebacks} traceback(s): {gunicorn_log}")
     else:
         shutil.rmtree(workdir, ignore_errors=True)
     print(json.dumps({"rounds": args.rounds, "pages": pages,
                       "post_rounds": {k: posted[k] for k in ("rps", "p50_ms", "p99_ms", "errors")},
+                      "post_rounds_cpu_ms": posted["cpu_ms"],
                       **({"post_rounds_batch": {"batch": args.batch, **{k: batched[k] for k in (
-                          "rps", "requests_per_s", "p50_ms", "p99_ms", "errors")}}} if batched else {}),
+                          "rps", "requests_per_s", "p50_ms", "p99_ms", "errors", "cpu_ms")}}} if batched else {}),
                       **({"post_runs": [{k: run[k] for k in ("clients", "batch", "rps", "requests_per_s", "p50_ms",
-                                                              "p99_ms", "errors")} for run in more]} if more else {}),
-                      **({"ceiling": [{k: run[k] for k in ("clients", "requests_per_s", "p50_ms", "p99_ms", "errors")}
+                                                              "p99_ms", "errors", "cpu_ms")} for run in more]} if more else {}),
+                      **({"ceiling": [{k: run[k] for k in ("clients", "requests_per_s", "p50_ms", "p99_ms", "errors",
+                                                           "cpu_ms")}
                                       for run in ceiling]} if ceiling else {})}))
 
 
