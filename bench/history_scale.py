@@ -975,6 +975,16 @@ def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int 
 
 # --- the conductor --------------------------------------------------------------------------------------------------
 
+def pdf_subsetter() -> str:
+    """What subsets the fonts of weasyprint's PDFs here: HarfBuzz's library when installed (`make pdf-fonts`, the
+    Dockerfile), else fontTools, which makes every PDF export several times slower."""
+    try:
+        from weasyprint.text.ffi import harfbuzz_subset
+    except Exception as exc:  # noqa: BLE001 - Pango missing: the PDFs fail, and the table says so
+        return f"weasyprint cannot load ({type(exc).__name__})"
+    return "HarfBuzz" if harfbuzz_subset else "fontTools (no libharfbuzz-subset0: make pdf-fonts)"
+
+
 def start_gunicorn(env: dict, port: int, log_path: Path) -> subprocess.Popen:
     import requests
 
@@ -1135,7 +1145,8 @@ def main() -> None:
     print(f"History: {counts['rounds_roundofplay']:,} rounds of play over {days} gaming days "
           f"({growth.get('copies_a_day', '-')} copies of the demo a day)"
           + (f"; grown in {grown_s:.1f} s" if grown_s and growth.get("clones") else "")
-          + f"; load average {load_before:.1f} before timing, {load_after:.1f} after ({os.cpu_count()} CPUs)")
+          + f"; load average {load_before:.1f} before timing, {load_after:.1f} after ({os.cpu_count()} CPUs)"
+          + f"; PDF fonts subset by {pdf_subsetter()}")
     print(f"{'page or list':<46} {'p50 ms':>9} {'p95 ms':>9} {'queries':>8} {'n':>4} {'bytes':>10}  "
           "one statement run 3+ times (N+1?)")
     print("\n".join(lines))
