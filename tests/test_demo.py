@@ -21,6 +21,14 @@ accounting = Client()
 assert accounting.post("/accounts/login/", {"username": "accounting", "password": "demo-accounting"}).status_code == 302
 ledger = accounting.get("/accounting/contributions/").content.decode()
 assert "every running total agrees with its records" in ledger and "VARIANCE" not in ledger, ledger
+# the rake CSV of the day: on SQLite each round's start is formatted in Python (PostgreSQL writes it: LocalIsoformat)
+import csv, io
+from apps.rounds.models import RoundOfPlay
+rows = list(csv.DictReader(io.StringIO(b"".join(accounting.get("/rake/export.csv").streaming_content).decode())))
+assert rows, "the demo's gaming day has raked rounds"
+for row in rows:
+    played = RoundOfPlay.objects.select_related("table__casino").get(pk=row["round"])
+    assert row["started_at"] == played.started_at.astimezone(played.table.casino.zone).isoformat(), row
 print("demo ok")
 """
 

@@ -3,11 +3,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, Sum
+from django.db import connection
+from django.db.models import Count, F, Sum
 from django.db.models.functions import TruncHour
 
 from apps.casinos.models import Casino
 from apps.core.bulk import total_differences
+from apps.core.functions import LocalIsoformat
 from apps.core.kept import KeptQuery
 from apps.tables.models import PokerTable
 
@@ -129,12 +131,17 @@ EXPORT_COLUMNS = ("gaming_day", "table", "game", "betting_structure", "round", "
 
 
 def rake_records_for_export(*, casino: Casino, gaming_day: date):
-    """Every rake record of a gaming day in the order the rounds started, as tuples of EXPORT_COLUMNS (started_at
-    an aware datetime, money Decimal dollars), read from the database in chunks (the day may hold thousands)."""
+    """Every rake record of a gaming day in the order the rounds started, as tuples of EXPORT_COLUMNS (money Decimal
+    dollars), read from the database in chunks (a busy day holds some 13,500). started_at is the ISO 8601 text of
+    the round's start in the casino's time zone on PostgreSQL (written by it: apps.core.functions.LocalIsoformat),
+    an aware datetime elsewhere."""
+    started_at = (LocalIsoformat("round_of_play__started_at", zone=casino.time_zone)
+                  if connection.vendor == "postgresql" else F("round_of_play__started_at"))
     return (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+            .annotate(started_local=started_at)
             .order_by("round_of_play__started_at", "pk")
             .values_list("gaming_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
-                         "round_of_play_id", "round_of_play__started_at", "basis", "percentage", "maximum", "amount",
+                         "round_of_play_id", "started_local", "basis", "percentage", "maximum", "amount",
                          "explanation").iterator(chunk_size=2000))
 
 

@@ -77,6 +77,7 @@ def revenue_csv(request):
         chunk = [writer.writerow(EXPORT_COLUMNS)]
         for day, table, game, structure, round_id, started_at, basis, percentage, maximum, amount, explanation in rows:
             chunk.append(writer.writerow([day, table, game, structure, round_id,
+                                          started_at if isinstance(started_at, str) else
                                           started_at.astimezone(zone).isoformat(), basis,
                                           "" if percentage is None else percentage, maximum or "", amount,
                                           explanation]))

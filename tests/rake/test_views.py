@@ -42,6 +42,9 @@ def test_revenue_page_and_csv(client, staff, day_of_rounds):
     assert export.streaming  # written as it is read: a day may hold thousands of rounds
     rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
     assert [r["rake"] for r in rows] == ["5.00", "5.00", "4.00"]
+    # each round's start in the casino's time zone, as Python's isoformat() writes it (PostgreSQL writes it here)
+    assert [r["started_at"] for r in rows] == ["2026-11-20T07:10:00-05:00", "2026-11-20T15:30:00-05:00",
+                                               "2026-11-21T05:59:00-05:00"]
     assert export["Content-Disposition"].endswith('2026-11-20.csv"')
 
 
