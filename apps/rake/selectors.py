@@ -1,11 +1,12 @@
 """Reads about rake."""
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Count, F, Sum
-from django.db.models.functions import TruncHour
+from django.db.models import Count, Sum, TextField, Value
+from django.db.models.functions import Cast, NullIf, TruncHour
 
 from apps.casinos.models import Casino
 from apps.core.bulk import total_differences
@@ -130,19 +131,31 @@ EXPORT_COLUMNS = ("gaming_day", "table", "game", "betting_structure", "round", "
                   "maximum", "rake", "explanation")
 
 
-def rake_records_for_export(*, casino: Casino, gaming_day: date):
-    """Every rake record of a gaming day in the order the rounds started, as tuples of EXPORT_COLUMNS (money Decimal
-    dollars), read from the database in chunks (a busy day holds some 13,500). started_at is the ISO 8601 text of
-    the round's start in the casino's time zone on PostgreSQL (written by it: apps.core.functions.LocalIsoformat),
-    an aware datetime elsewhere."""
-    started_at = (LocalIsoformat("round_of_play__started_at", zone=casino.time_zone)
-                  if connection.vendor == "postgresql" else F("round_of_play__started_at"))
-    return (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
-            .annotate(started_local=started_at)
-            .order_by("round_of_play__started_at", "pk")
-            .values_list("gaming_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
-                         "round_of_play_id", "started_local", "basis", "percentage", "maximum", "amount",
+def rake_records_for_export(*, casino: Casino, gaming_day: date) -> Iterator[tuple]:
+    """Every rake record of a gaming day in the order the rounds started, as the CSV export writes them: tuples of
+    EXPORT_COLUMNS, each value text (None for no percentage, and for no maximum or a maximum of $0.00), started_at in
+    the casino's time zone as ISO 8601 and money in dollars and cents ("5.00"). Read from the database in chunks (a
+    busy day holds some 13,500). PostgreSQL writes the text itself (apps.core.functions.LocalIsoformat, casts to
+    text), so that the export builds no datetime and no Decimal a row; elsewhere (the demo's SQLite) Python does."""
+    records = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+               .order_by("round_of_play__started_at", "pk"))
+    if connection.vendor == "postgresql":
+        return (records.annotate(
+            x_day=Cast("gaming_day", TextField()),
+            x_started=LocalIsoformat("round_of_play__started_at", zone=casino.time_zone),
+            **{f"x_{name}": Cast(name, TextField()) for name in ("basis", "percentage", "amount")},
+            x_maximum=Cast(NullIf("maximum", Value(Decimal("0.00"))), TextField()))
+            .values_list("x_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
+                         "round_of_play_id", "x_started", "x_basis", "x_percentage", "x_maximum", "x_amount",
                          "explanation").iterator(chunk_size=2000))
+    zone = casino.zone
+    return ((str(day), number, game, structure, round_id, started_at.astimezone(zone).isoformat(), str(basis),
+             None if percentage is None else str(percentage), str(maximum) if maximum else None, str(amount),
+             explanation)
+            for day, number, game, structure, round_id, started_at, basis, percentage, maximum, amount, explanation
+            in records.values_list("gaming_day", "table__number", "round_of_play__game",
+                                   "round_of_play__betting_structure", "round_of_play_id", "round_of_play__started_at",
+                                   "basis", "percentage", "maximum", "amount", "explanation").iterator(chunk_size=2000))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Revenue pages: rake by table, shift and hour of a gaming day, and its CSV export."""
 import csv
 from decimal import Decimal
+from itertools import islice
 
 from django.http import StreamingHttpResponse
 from django.shortcuts import render
@@ -69,22 +70,13 @@ def revenue_csv(request):
     """Every rake record of a gaming day as CSV, one line per round of play, streamed as it is read (a day may hold
     thousands of rounds)."""
     casino, gaming_day = _day(request)
-    zone = casino.zone
     writer = csv.writer(_Echo())
-    rows = rake_records_for_export(casino=casino, gaming_day=gaming_day)
+    rows = iter(rake_records_for_export(casino=casino, gaming_day=gaming_day))
 
     def lines():
-        chunk = [writer.writerow(EXPORT_COLUMNS)]
-        for day, table, game, structure, round_id, started_at, basis, percentage, maximum, amount, explanation in rows:
-            chunk.append(writer.writerow([day, table, game, structure, round_id,
-                                          started_at if isinstance(started_at, str) else
-                                          started_at.astimezone(zone).isoformat(), basis,
-                                          "" if percentage is None else percentage, maximum or "", amount,
-                                          explanation]))
-            if len(chunk) >= 1000:  # the response sends a chunk of lines at a time, not a line
-                yield "".join(chunk)
-                chunk = []
-        yield "".join(chunk)
+        yield writer.writerow(EXPORT_COLUMNS)
+        while chunk := list(islice(rows, 1000)):  # the response sends a chunk of lines at a time, not a line
+            yield "".join(map(writer.writerow, chunk))
 
     response = StreamingHttpResponse(lines(), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'
