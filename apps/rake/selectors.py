@@ -137,7 +137,11 @@ def rake_records_for_export(*, casino: Casino, gaming_day: date) -> Iterator[tup
     the casino's time zone as ISO 8601 and money in dollars and cents ("5.00"). Read from the database in chunks (a
     busy day holds some 13,500). PostgreSQL writes the text itself (apps.core.functions.LocalIsoformat, casts to
     text), so that the export builds no datetime and no Decimal a row; elsewhere (the demo's SQLite) Python does."""
-    records = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day)
+    # The round's gaming day is its rake record's (take_rake copies it): filtered on both, each side of the join is
+    # read by its day's index. On the record's alone, a day of 88,000 rounds had PostgreSQL hash all 5,000,000 rounds
+    # of the history (1.6 s).
+    records = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day,
+                                         round_of_play__gaming_day=gaming_day)
                .order_by("round_of_play__started_at", "pk"))
     if connection.vendor == "postgresql":
         return (records.annotate(
