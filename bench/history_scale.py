@@ -36,8 +36,7 @@ concurrent clients — on PostgreSQL, served by gunicorn with DEBUG off.
    connection; the dealer's knox tokens, a new Idempotency-Key each) at the open single-game hold 'em tables for
    --seconds after a 2 s warm-up (and, before the first such run, --warm-seconds of untimed GET /api/jackpot/: each
    worker past the 1000th request, after which gunicorn.conf.py freezes what it loaded, as a worker that has served
-   a while is):
-   rounds recorded a second, p50 and p99 latency, and the answers other than 201 (5xx counted apart), with the CPU a
+   a while is): rounds recorded a second, p50 and p99 latency, and the answers other than 201 (5xx counted apart), with the CPU a
    request took from gunicorn, PostgreSQL, the clients and the rest of the machine (/proc) and the requests a second
    the machine's cores would allow at that cost. Then the same with --batch rounds a
    request to POST /api/rounds/batch/ (a feed sending batches): rounds and requests a second, latency a request.
@@ -923,7 +922,8 @@ def cpu_per_request(before: dict | None, after: dict | None, requests: int, seco
            for part in ("app", "database", "clients", "other")}
     out["total"] = round(sum(out.values()), 2)
     out["busy_cores"] = round((after["busy"] - before["busy"]) / seconds, 2)
-    out["bound_per_s"] = round(after["cores"] * 1000 / out["total"], 1) if out["total"] else 0.0
+    out["cores"] = after["cores"]
+    out["bound_per_s"] = round(out["cores"] * 1000 / out["total"], 1) if out["total"] else 0.0
     return out
 
 
@@ -932,11 +932,13 @@ def cpu_line(cpu: dict) -> str:
     if not cpu:
         return ""
     return (f"\n    CPU a request {cpu['total']} ms (app {cpu['app']}, PostgreSQL {cpu['database']}, clients "
-            f"{cpu['clients']}, other {cpu['other']}); {cpu['busy_cores']} of {os.cpu_count()} cores busy; "
+            f"{cpu['clients']}, other {cpu['other']}); {cpu['busy_cores']} of {cpu['cores']} cores busy; "
             f"the cores allow at most {cpu['bound_per_s']} requests/s at that cost")
 
 
-def post_rounds(base: str, urls: dict, clients: int, seconds: float, batch: int = 0, server: int = 0) -> dict:
+def post_rounds(base: str, urls: dict, clients: int, seconds: float, *, server: int, batch: int = 0) -> dict:
+    """`clients` processes posting (post_client) for `seconds` after 2 s of warm-up, against the gunicorn whose
+    arbiter is `server`: rates, latencies, answers and the CPU a request took (cpu_per_request)."""
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     start = time.time() + 1
@@ -1108,7 +1110,7 @@ def main() -> None:
             # request. A worker that has served a day is past that; so are these before any post is timed.
             log(f"warming the workers: {args.clients} clients GET {CEILING_PATH} for {args.warm_seconds:g} s "
                 "(untimed) ...")
-            post_rounds(base, urls, args.clients, args.warm_seconds, batch=-1)
+            post_rounds(base, urls, args.clients, args.warm_seconds, server=gunicorn.pid, batch=-1)
         log(f"posting rounds: {args.clients} clients for {args.seconds:g} s at tables {urls['post_tables']} ...")
         posted = post_rounds(base, urls, args.clients, args.seconds, server=gunicorn.pid)
         batched = None
