@@ -663,7 +663,7 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     if debited.balance < amount:
         raise DomainError(f"{debited.name} holds ${debited.balance:,.2f}, less than ${amount:,.2f}.", field="claim")
     today = current_gaming_day(casino=jackpot.casino)
-    hold_open_gaming_days(casino_id=jackpot.casino_id, days=[today], what="a payout")
+    hold_open_gaming_days(casino=jackpot.casino, days=[today], what="a payout")
     payout = Payout.objects.create(claim=claim, debited=debited, amount=amount, method=method, location=location,
                                    delivered_by=delivered_by, recorded_by=recorded_by, gaming_day=today)
     debited.balance -= amount
@@ -830,7 +830,7 @@ def adjust_display(*, jackpot: Jackpot, displayed_amount: Decimal, adjusted_by: 
             raise DomainError(f"The display shows ${previous:,.2f}; it may not go down unless the payout was paid "
                               "(14.19(o)).", field="displayed_amount")
     today = current_gaming_day(casino=jackpot.casino)
-    hold_open_gaming_days(casino_id=jackpot.casino_id, days=[today], what="a display adjustment")
+    hold_open_gaming_days(casino=jackpot.casino, days=[today], what="a display adjustment")
     adjustment = DisplayAdjustment.objects.create(
         jackpot=jackpot, previous_amount=previous, displayed_amount=displayed_amount, accounting_amount=record,
         reason=reason, adjusted_by=adjusted_by, supervisor_present=supervisor_present, gaming_day=today)

@@ -1,9 +1,11 @@
 from datetime import date, time
 from zoneinfo import ZoneInfo, available_timezones
 
+import pgtrigger
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 
 def validate_time_zone(value: str) -> None:
@@ -23,6 +25,10 @@ class Casino(models.Model):
     records_kept_since = models.DateField(
         default=date(2000, 1, 1),
         help_text="The first gaming day the room keeps records of: nothing dated before it is recorded.")
+    went_live_on = models.DateField(
+        null=True, blank=True,
+        help_text="The first gaming day this deployment recorded live. The close job closes every ended gaming day "
+                  "from it on; empty: the first gaming day that holds a live record (not a backfill's).")
 
     class Meta:
         ordering = ["name"]
@@ -76,19 +82,21 @@ class User(AbstractUser):
 
 
 class GamingDay(models.Model):
-    """A casino's gaming day, and when it was closed (the daily count's close of the books).
+    """A casino's gaming day as the writes of money see it: the row they lock, and who filled it.
 
-    Every write that changes a gaming day's money (a round of play, a time charge, a count) holds this row with a
-    share lock in its transaction and is refused once the day is closed; closing takes the row exclusively, so it
-    waits for those writes to commit and no write lands in a day after it closed. A late correction is recorded in
-    an open day and refers to the closed one.
+    Money goes only into a casino's *open* gaming days: the current one and, until it is closed, the previous one
+    (`apps.casinos.services.hold_open_gaming_days`). Every write that changes a gaming day's money holds this row
+    with a share lock in its transaction; closing takes it exclusively, marks `closed_at` and writes the day's
+    GamingDayClose, so it waits for writes in flight and no write lands in a day after it closed. `closed_at` is only
+    the mark a waiting write sees; the close record, which the app's database login cannot change or delete, is what
+    keeps a day closed. `backfill`: the administrator's backfill that filled this past day (empty for a live day).
     """
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="gaming_days")
     gaming_day = models.DateField()
-    closed_at = models.DateTimeField(null=True, blank=True)
-    closed_by = models.ForeignKey("User", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                                  help_text="Empty when the scheduled job closed it.")
+    closed_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="Set when the day closes (GamingDayClose is the record of it).")
+    backfill = models.ForeignKey("Backfill", on_delete=models.PROTECT, null=True, blank=True, related_name="days")
 
     class Meta:
         ordering = ["casino", "-gaming_day"]
@@ -96,3 +104,44 @@ class GamingDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.casino} {self.gaming_day}{' (closed)' if self.closed_at else ''}"
+
+
+class Backfill(models.Model):
+    """An administrator's backfill of historic records into past gaming days that hold none (a room migrating from
+    another system, a test set of hand histories): who ran it, when, from what. Append-only. Each past day it fills
+    is its own (GamingDay.backfill) and is closed by it when it ends (`manage.py import_phh FOLDER --backfill`)."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="backfills")
+    run_by = models.ForeignKey("User", on_delete=models.PROTECT, related_name="+")
+    started_at = models.DateTimeField(default=timezone.now)
+    source = models.CharField(max_length=300, help_text="What was backfilled, e.g. the command and its folder.")
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Backfill {self.pk} of {self.casino} by {self.run_by}: {self.source}"
+
+
+class GamingDayClose(models.Model):
+    """The close of a gaming day's books (N.J.A.C. 13:69F-14.19(d), (h), (k), (p)): who closed it (empty: the
+    scheduled job), when, and the figures it closed with (`summary`, the daily count's findings). Written once a day,
+    append-only: the app's database login may insert it, never update or delete it, so a closed day stays closed."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="gaming_day_closes")
+    gaming_day = models.DateField()
+    closed_at = models.DateTimeField(default=timezone.now)
+    closed_by = models.ForeignKey("User", on_delete=models.PROTECT, null=True, blank=True,
+                                  related_name="+", help_text="Empty when the scheduled job closed it.")
+    backfill = models.ForeignKey(Backfill, on_delete=models.PROTECT, null=True, blank=True, related_name="closes",
+                                 help_text="The backfill that filled the day and closed it.")
+    summary = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-gaming_day"]
+        constraints = [models.UniqueConstraint(fields=["casino", "gaming_day"], name="one_gaming_day_close")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.casino} {self.gaming_day} closed"

@@ -6,7 +6,6 @@ from .models import (
     BadBeatCount,
     FormBook,
     FormReceipt,
-    GamingDayClose,
     MasterGameReportAdjustment,
     Reconciliation,
 )
@@ -14,8 +13,7 @@ from .models import (
 for model, columns in ((BadBeatCount, ["serial_number", "table", "gaming_day", "method", "amount", "expected",
                                        "variance", "counted_by", "witness"]),
                        (FormReceipt, ["form", "part", "received_by", "received_at"]),
-                       (MasterGameReportAdjustment, ["gaming_day", "table", "form", "amount"]),
-                       (GamingDayClose, ["casino", "gaming_day", "closed_at", "closed_by"])):
+                       (MasterGameReportAdjustment, ["gaming_day", "table", "form", "amount"])):
     admin.site.register(model, type(f"{model.__name__}Admin", (AppendOnlyAdmin,), {"list_display": columns}))
 
 

@@ -169,25 +169,6 @@ class MasterGameReportAdjustment(models.Model):
         return f"+${self.amount} poker revenue, form {self.form.serial_number}"
 
 
-class GamingDayClose(models.Model):
-    """A closed gaming day (14.19(d), (h), (k), (p)): what the close job found. Written once per day."""
-
-    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="gaming_day_closes")
-    gaming_day = models.DateField()
-    closed_at = models.DateTimeField(auto_now_add=True)
-    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                                  related_name="+", help_text="Empty when the scheduled job closed it.")
-    summary = models.JSONField(default=dict)
-
-    class Meta:
-        ordering = ["-gaming_day"]
-        constraints = [models.UniqueConstraint(fields=["casino", "gaming_day"], name="one_close_per_day")]
-        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
-
-    def __str__(self) -> str:
-        return f"{self.casino} {self.gaming_day} closed"
-
-
 class CorrectionKind(models.TextChoices):
     """What money of a closed gaming day a late correction amends."""
 

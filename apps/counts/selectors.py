@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db.models import Count, QuerySet, Sum
 
 from apps.badbeat.models import Contribution
-from apps.casinos.models import Casino, Department, LicenseType, User
+from apps.casinos.models import Casino, Department, GamingDayClose, LicenseType, User
 from apps.core.money import ZERO
 from apps.core.roles import Role
 from apps.rake.models import RakeRecord, TimeCharge
@@ -17,7 +17,6 @@ from apps.tables.models import PokerTable
 from .models import (
     BadBeatCount,
     FormPart,
-    GamingDayClose,
     LateCorrection,
     MasterGameReportAdjustment,
     Reconciliation,

@@ -15,9 +15,9 @@ from django.utils import timezone
 from apps.badbeat.models import Contribution
 from apps.badbeat.selectors import live_jackpots
 from apps.badbeat.services import apply_due_rule_changes, document_daily_reset, lock_casino_jackpots
-from apps.casinos.models import Casino, User
+from apps.casinos.models import Backfill, Casino, GamingDay, GamingDayClose, User
 from apps.casinos.selectors import current_gaming_day, gaming_day_of, is_gaming_day_closed
-from apps.casinos.services import close_gaming_day_books, hold_open_gaming_days
+from apps.casinos.services import close_gaming_day_books, gaming_days_to_close, hold_open_gaming_days
 from apps.core.exceptions import DomainError
 from apps.core.money import ZERO, money
 from apps.core.roles import Role
@@ -32,7 +32,6 @@ from .models import (
     FormBook,
     FormPart,
     FormReceipt,
-    GamingDayClose,
     LateCorrection,
     MasterGameReportAdjustment,
     Reconciliation,
@@ -161,7 +160,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
             raise DomainError(f"A representative of security transports {what} ({clause}).", field="transported_by")
     counted_at = counted_at or timezone.now()
     gaming_day = gaming_day_of(casino=table.casino, moment=counted_at)
-    hold_open_gaming_days(casino_id=table.casino_id, days=[gaming_day], what="a count", field="counted_at")
+    hold_open_gaming_days(casino=table.casino, days=[gaming_day], what="a count", field="counted_at")
     lock_casino_jackpots(casino_id=table.casino_id)  # no contribution commits while the box is read
     previous = last_count(table=table)
     since = previous.through_contribution_id if previous else 0
@@ -247,65 +246,89 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
     return reconciliation
 
 
-def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None) -> GamingDayClose:
-    """Close a gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, (k), (p)); idempotent: a closed day is returned as is.
+def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
+                     backfill: Backfill | None = None) -> GamingDayClose:
+    """Close one gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, (k), (p)); idempotent: a closed day is returned as is.
+    The close job and the command close every ended day in order (`close_gaming_days`); this closes one.
 
     Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
     contributions were not all counted during the day (every box or container is counted at least once each
     gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, and any running
-    total that differs from its records (the daily ledger check, `selectors.ledger_check`).
-    Raises DomainError for a day that has not ended.
+    total that differs from its records (the daily ledger check, `selectors.ledger_check`). The close record
+    (casinos.GamingDayClose: who, when, these figures) is append-only. `backfill`: the backfill that filled the day
+    and closes it. Raises DomainError for a day that has not ended.
     """
     if gaming_day >= current_gaming_day(casino=casino):
-        raise DomainError("The gaming day has not ended.", field="gaming_day")
+        raise DomainError(f"Gaming day {gaming_day:%Y-%m-%d} has not ended.", field="gaming_day")
     done = GamingDayClose.objects.filter(casino=casino, gaming_day=gaming_day).first()
     if done:
         return done
     apply_due_rule_changes()
-    with transaction.atomic():
-        # from here no write changes the day's money: those in flight commit first, later ones are refused
-        close_gaming_day_books(casino=casino, gaming_day=gaming_day, closed_by=closed_by)
-        resets = []
-        for jackpot in live_jackpots(casino=casino):
-            reset = document_daily_reset(jackpot=jackpot, gaming_day=gaming_day)
-            if reset:
-                resets.append({"jackpot": jackpot.name, "contributions": f"{reset.contributions:.2f}",
-                               "percentage": f"{reset.percentage}", "amount": f"{reset.amount:.2f}"})
-        uncounted = []
-        for table in PokerTable.objects.filter(casino=casino, bad_beat_participation=True).order_by("number"):
-            previous = last_count(table=table)
-            left = Contribution.objects.filter(table=table, gaming_day__lte=gaming_day,
-                                               id__gt=previous.through_contribution_id if previous else 0)
-            total = left.aggregate(t=Sum("amount", default=ZERO))["t"]
-            if total:
-                uncounted.append({"table": table.number, "amount": f"{total:.2f}"})
-        variances = [{"table": c.table.number, "serial_number": c.serial_number, "variance": f"{c.variance:.2f}"}
-                     for c in BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).exclude(
-                         variance=0).select_related("table")]
-        not_adjusted = [j.name for j in live_jackpots(casino=casino)
-                        if not j.display_adjustments.filter(gaming_day=gaming_day).exists()]
-        contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
-            t=Sum("amount", default=ZERO))["t"]
-        # the daily ledger check: every running total against its records (an alert when one differs)
-        problems = ledger_check(casino=casino, gaming_day=gaming_day)
-        summary = {"contributions": f"{contributions:.2f}", "resets": resets, "uncounted_tables": uncounted,
-                   "count_variances": variances, "displays_not_adjusted": not_adjusted,
-                   "ledger_problems": problems,
-                   "in_order": not (uncounted or variances or not_adjusted or problems)}
-        close, _ = GamingDayClose.objects.get_or_create(casino=casino, gaming_day=gaming_day,
-                                                        defaults={"closed_by": closed_by, "summary": summary})
-    return close
+    # from the lock on no write changes the day's money: those in flight commit first, later ones are refused
+    return close_gaming_day_books(casino=casino, gaming_day=gaming_day, closed_by=closed_by, backfill=backfill,
+                                  figures=lambda: _close_figures(casino=casino, gaming_day=gaming_day))
 
 
-def close_due_gaming_days(*, now: datetime | None = None) -> list[GamingDayClose]:
-    """For every casino of this deployment, close the gaming day that ended last, if it is not closed (the
-    scheduled job at each casino's own gaming-day boundary; idempotent)."""
-    now = now or timezone.now()
+def _close_figures(*, casino: Casino, gaming_day: date) -> dict:
+    """What a day closes with (see close_gaming_day): JSON, amounts as text with cents."""
+    resets = []
+    for jackpot in live_jackpots(casino=casino):
+        reset = document_daily_reset(jackpot=jackpot, gaming_day=gaming_day)
+        if reset:
+            resets.append({"jackpot": jackpot.name, "contributions": f"{reset.contributions:.2f}",
+                           "percentage": f"{reset.percentage}", "amount": f"{reset.amount:.2f}"})
+    uncounted = []
+    for table in PokerTable.objects.filter(casino=casino, bad_beat_participation=True).order_by("number"):
+        previous = last_count(table=table)
+        left = Contribution.objects.filter(table=table, gaming_day__lte=gaming_day,
+                                           id__gt=previous.through_contribution_id if previous else 0)
+        total = left.aggregate(t=Sum("amount", default=ZERO))["t"]
+        if total:
+            uncounted.append({"table": table.number, "amount": f"{total:.2f}"})
+    variances = [{"table": c.table.number, "serial_number": c.serial_number, "variance": f"{c.variance:.2f}"}
+                 for c in BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).exclude(
+                     variance=0).select_related("table")]
+    not_adjusted = [j.name for j in live_jackpots(casino=casino)
+                    if not j.display_adjustments.filter(gaming_day=gaming_day).exists()]
+    contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
+        t=Sum("amount", default=ZERO))["t"]
+    # the daily ledger check: every running total against its records (an alert when one differs)
+    problems = ledger_check(casino=casino, gaming_day=gaming_day)
+    return {"contributions": f"{contributions:.2f}", "resets": resets, "uncounted_tables": uncounted,
+            "count_variances": variances, "displays_not_adjusted": not_adjusted, "ledger_problems": problems,
+            "in_order": not (uncounted or variances or not_adjusted or problems)}
+
+
+def close_gaming_days(*, casino: Casino, through: date | None = None,
+                      closed_by: User | None = None) -> list[GamingDayClose]:
+    """Close every ended gaming day of `casino` since it went live that is not closed yet, through `through`
+    (default: the day that ended last), oldest first, each with its own close record (`close_gaming_day`): a day
+    missed while the scheduler was down is caught up, a day with no records is closed empty (14.19(d), (k)).
+    Returns the closes made now. Raises DomainError for a `through` that has not ended."""
+    if through is not None and through >= current_gaming_day(casino=casino):
+        raise DomainError(f"Gaming day {through:%Y-%m-%d} has not ended.", field="gaming_day")
+    return [close_gaming_day(casino=casino, gaming_day=day, closed_by=closed_by)
+            for day in gaming_days_to_close(casino=casino, through=through)]
+
+
+def close_backfilled_days(*, backfill: Backfill) -> list[GamingDayClose]:
+    """Close each past gaming day `backfill` filled (the days that were not open when it wrote them), oldest first,
+    closed by whoever ran it: the end of an administrator's backfill (manage.py import_phh FOLDER --backfill).
+    Days the backfill wrote into while they were open (today's, and yesterday's until closed) are closed by the
+    close job as usual."""
+    previous = current_gaming_day(casino=backfill.casino) - timedelta(days=1)
+    days = (GamingDay.objects.filter(backfill=backfill, gaming_day__lt=previous).order_by("gaming_day")
+            .values_list("gaming_day", flat=True))
+    return [close_gaming_day(casino=backfill.casino, gaming_day=day, closed_by=backfill.run_by, backfill=backfill)
+            for day in days]
+
+
+def close_due_gaming_days() -> list[GamingDayClose]:
+    """For every casino of this deployment, close every ended gaming day not closed yet (`close_gaming_days`): the
+    scheduled job, minutes after each casino's gaming-day boundary; idempotent."""
     closed = []
-    for casino in Casino.objects.all():
-        ended = gaming_day_of(casino=casino, moment=now) - timedelta(days=1)
-        if not GamingDayClose.objects.filter(casino=casino, gaming_day=ended).exists():
-            closed.append(close_gaming_day(casino=casino, gaming_day=ended))
+    for casino in Casino.objects.order_by("pk"):
+        closed += close_gaming_days(casino=casino)
     return closed
 
 
@@ -337,6 +360,6 @@ def record_late_correction(*, casino: Casino, corrects_gaming_day: date, kind: s
         raise DomainError(f"Gaming day {corrects_gaming_day:%Y-%m-%d} is not closed: record its money itself.",
                           field="corrects_gaming_day")
     today = current_gaming_day(casino=casino)
-    hold_open_gaming_days(casino_id=casino.pk, days=[today], what="a late correction")
+    hold_open_gaming_days(casino=casino, days=[today], what="a late correction")
     return LateCorrection.objects.create(casino=casino, gaming_day=today, corrects_gaming_day=corrects_gaming_day,
                                          table=table, kind=kind, amount=amount, reason=reason[:300], made_by=made_by)

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 
+from apps.casinos.models import GamingDayClose
 from apps.casinos.selectors import current_gaming_day, requested_gaming_day
 from apps.core.charts import chart_span, span_links
 from apps.core.exceptions import DomainError
@@ -18,7 +19,6 @@ from . import services
 from .charts import contributions_against_counts_chart
 from .forms import CountForm, ReceiptForm
 from .history import count_sources
-from .models import GamingDayClose
 from .selectors import counts_for_gaming_day, master_game_report, match_forms, reconciliation_days
 
 

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from apps.badbeat.models import Claim, DisplayAdjustment
 from apps.badbeat.selectors import payable_amount
-from apps.casinos.models import Department, LicenseType
+from apps.casinos.models import Department, GamingDayClose, LicenseType
 from apps.core.roles import Role
-from apps.counts.models import BadBeatCount, GamingDayClose
+from apps.counts.models import BadBeatCount
 from apps.counts.services import close_due_gaming_days
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory, StaffFactory

@@ -31,7 +31,8 @@ MONEY_TABLES = {
     "rake_rakerecord", "rake_timecharge", "rake_timechargeverification",
     "badbeat_contribution", "badbeat_claimshare", "badbeat_payout", "badbeat_resetseed", "badbeat_transfer",
     "badbeat_displayadjustment", "badbeat_dailyreset",
-    "counts_badbeatcount", "counts_formreceipt", "counts_mastergamereportadjustment", "counts_gamingdayclose",
+    "counts_badbeatcount", "counts_formreceipt", "counts_mastergamereportadjustment",
+    "casinos_gamingdayclose", "casinos_backfill",
     "multicasino_poolentry", "multicasino_poolmovement",
 }
 APPEND_ONLY = append_only_tables()

@@ -77,7 +77,7 @@ def test_14_19_k_a_closed_day_takes_no_round_time_charge_or_count(room, casino):
 def test_14_19_k_a_closed_day_takes_no_display_adjustment_or_payout(room, casino):
     """Displays and payouts are recorded in the current gaming day: once it is closed (here by hand), refused."""
     people = room["people"]
-    close_gaming_day_books(casino=casino, gaming_day=current_gaming_day(casino=casino))
+    close_gaming_day_books(casino=casino, gaming_day=current_gaming_day(casino=casino), figures=dict)
     from apps.badbeat.models import Jackpot
 
     with pytest.raises(DomainError, match="a display adjustment of that day"):
@@ -109,7 +109,7 @@ def test_a_phh_hand_of_a_closed_day_is_refused_and_the_others_go_in(room, casino
                                   f"time = {closed:%H:%M:%S}\ntime_zone = 'America/New_York'\n", 1)
     summary = import_phh(casino=casino, text=dated, name="day.phhs", table=table)
     assert summary.imported == 2 and summary.refused == 1
-    assert "is closed: its money is no longer recorded" in summary.variants["NT"].refused[0][1]
+    assert f"Gaming day {room['day']:%Y-%m-%d} was closed on" in summary.variants["NT"].refused[0][1]
 
 
 @pytest.mark.parametrize(("at", "words"), [
@@ -175,7 +175,7 @@ def test_14_19_k_closing_waits_for_a_write_in_flight_and_refuses_the_next(casino
     def writer():
         try:
             with transaction.atomic():
-                hold_open_gaming_days(casino_id=casino.pk, days=[day], what="a round of play")
+                hold_open_gaming_days(casino=casino, days=[day], what="a round of play")
                 holding.set()
                 release.wait(timeout=30)
         except BaseException as exc:  # noqa: BLE001 - reported below
@@ -185,7 +185,7 @@ def test_14_19_k_closing_waits_for_a_write_in_flight_and_refuses_the_next(casino
 
     def closer():
         try:
-            close_gaming_day_books(casino=casino, gaming_day=day)
+            close_gaming_day_books(casino=casino, gaming_day=day, figures=dict)
             closed.set()
         except BaseException as exc:  # noqa: BLE001
             errors.append(exc)
@@ -204,6 +204,6 @@ def test_14_19_k_closing_waits_for_a_write_in_flight_and_refuses_the_next(casino
     assert closed.is_set() and not errors
     with pytest.raises(DomainError, match="was closed"):
         with transaction.atomic():
-            hold_open_gaming_days(casino_id=casino.pk, days=[day], what="a round of play")
+            hold_open_gaming_days(casino=casino, days=[day], what="a round of play")
     assert timezone.now()  # the day row says when it closed
     assert GamingDay.objects.get(casino=casino, gaming_day=day).closed_at is not None

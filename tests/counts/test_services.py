@@ -10,13 +10,12 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from apps.badbeat.models import Contribution
-from apps.casinos.models import Department, LicenseType
+from apps.casinos.models import Department, GamingDayClose, LicenseType
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.models import (
     BadBeatCount,
     CountMethod,
-    GamingDayClose,
     MasterGameReportAdjustment,
     ReconciliationStatus,
     WitnessKind,

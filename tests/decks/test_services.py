@@ -153,11 +153,12 @@ class TestWrongCountDuringARound:
                 PlayerIn(seat=1, contributed=Decimal("10"), hole_cards="As Ad"),
                 PlayerIn(seat=2, contributed=Decimal("10"), hole_cards="Ks Kd")], board="2c 3d 4h 9s Tc", **kwargs)
 
-        played = record_round_of_play(table=table, round_in=round_in())
-        with pytest.raises(DomainError, match=r"14.15\(g\)"):
-            record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=played)
-        dead = record_round_of_play(table=table, round_in=round_in(dead_reason="Deck R-1 counted 53 cards"))
-        event = record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=dead)
+        with time_machine.travel(T0 + timedelta(minutes=10), tick=False):  # the round's gaming day is open
+            played = record_round_of_play(table=table, round_in=round_in())
+            with pytest.raises(DomainError, match=r"14.15\(g\)"):
+                record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=played)
+            dead = record_round_of_play(table=table, round_in=round_in(dead_reason="Deck R-1 counted 53 cards"))
+            event = record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=dead)
         assert event.round_of_play == dead and dead.is_dead
         opened.refresh_from_db()
         assert opened.status == DeckStatus.REMOVED

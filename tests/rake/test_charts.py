@@ -6,6 +6,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.db import connection
 from django.db.models import Count, Sum
 from django.test.utils import CaptureQueriesContext
@@ -24,9 +25,11 @@ FRIDAY = date(2026, 11, 20)
 
 
 def play(table, at, each="40"):
-    return record_round_of_play(table=table, round_in=RoundIn(started_at=at, board="Ah Kd 5c 9s 3h", players=[
-        PlayerIn(seat=1, contributed=D(each), hole_cards="As Ks"), PlayerIn(seat=2, contributed=D(each),
-                                                                            hole_cards="2c 7d")]))
+    """A round of play dealt at `at`, recorded as it was dealt (its gaming day open then)."""
+    with time_machine.travel(at + timedelta(seconds=30), tick=False):
+        return record_round_of_play(table=table, round_in=RoundIn(started_at=at, board="Ah Kd 5c 9s 3h", players=[
+            PlayerIn(seat=1, contributed=D(each), hole_cards="As Ks"), PlayerIn(seat=2, contributed=D(each),
+                                                                                hole_cards="2c 7d")]))
 
 
 @pytest.fixture

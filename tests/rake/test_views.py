@@ -1,11 +1,12 @@
 """Revenue views: rake by table, shift and hour of a gaming day, and its CSV export."""
 import csv
 import io
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 
 from apps.core.roles import Role
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
@@ -18,12 +19,15 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def day_of_rounds(casino):
-    """Three raked rounds of gaming day 20 Nov 2026 (06:00 to 06:00): 07:10, 15:30 and 05:59 next morning."""
+    """Three raked rounds of gaming day 20 Nov 2026 (06:00 to 06:00): 07:10, 15:30 and 05:59 next morning, each
+    recorded as it was dealt (the day open)."""
     table = RakeStructureFactory(table__casino=casino, table__number=3).table
     for at, each in [((20, 7, 10), "30.00"), ((20, 15, 30), "100.00"), ((21, 5, 59), "20.00")]:
-        record_round_of_play(table=table, round_in=RoundIn(started_at=datetime(2026, 11, *at, tzinfo=NEW_YORK), players=[
-            PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
-            PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h"))
+        started_at = datetime(2026, 11, *at, tzinfo=NEW_YORK)
+        with time_machine.travel(started_at + timedelta(seconds=30), tick=False):
+            record_round_of_play(table=table, round_in=RoundIn(started_at=started_at, players=[
+                PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
+                PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h"))
     return table
 
 
@@ -64,22 +68,24 @@ def test_14_14_rake_by_game_at_a_mixed_game_table(client, staff, casino):
     """A mixed-game table's rake is shown game by game, each game paying the rake it posts (14.14(c))."""
     from apps.rake.selectors import rake_by_game
     from apps.rake.services import post_rake_structure
-    from apps.tables.services import create_table
+    from apps.tables.services import create_table, open_table
 
-    table = create_table(casino=casino, number=8, seats=8, rotation_name="HO", rotation=[
+    table = open_table(table=create_table(casino=casino, number=8, seats=8, rotation_name="HO", rotation=[
         {"game": "holdem", "betting_structure": "fixed_limit", "minimum_wager": "4", "maximum_wager": "8"},
-        {"game": "omaha_hilo8", "betting_structure": "fixed_limit", "minimum_wager": "4", "maximum_wager": "8"}])
+        {"game": "omaha_hilo8", "betting_structure": "fixed_limit", "minimum_wager": "4", "maximum_wager": "8"}]))
     post_rake_structure(table=table, percentage=Decimal("10"), maximum=Decimal("3"))
     post_rake_structure(table=table, rotation_game=table.rotation.get(game="holdem"), percentage=Decimal("5"),
                         maximum=Decimal("2"))
     at = datetime(2026, 11, 20, 9, 0, tzinfo=NEW_YORK)
-    record_round_of_play(table=table, round_in=RoundIn(started_at=at, game="holdem", board="Ah Kd 5c 9s 3h", players=[
-        PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="As Ks"),
-        PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="2c 7d")]))
-    record_round_of_play(table=table, round_in=RoundIn(started_at=at, game="omaha_hilo8", board="2c 5d 7h Kd Ks",
-                                                       players=[
-        PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="Ah 3s Qc Jd"),
-        PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="Kc Kh 9s 9c")]))
+    with time_machine.travel(at + timedelta(minutes=1), tick=False):  # recorded as dealt: the day open
+        record_round_of_play(table=table, round_in=RoundIn(started_at=at, game="holdem", board="Ah Kd 5c 9s 3h",
+                                                           players=[
+            PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="2c 7d")]))
+        record_round_of_play(table=table, round_in=RoundIn(started_at=at, game="omaha_hilo8", board="2c 5d 7h Kd Ks",
+                                                           players=[
+            PlayerIn(seat=1, contributed=Decimal("40"), hole_cards="Ah 3s Qc Jd"),
+            PlayerIn(seat=2, contributed=Decimal("40"), hole_cards="Kc Kh 9s 9c")]))
     rows = {row["game"]: row for row in rake_by_game(casino=casino, gaming_day=at.date())}
     assert rows["Texas hold 'em (high)"]["rake"] == Decimal("2.00")
     assert rows["Omaha high-low split eight or better"]["rake"] == Decimal("3.00")
@@ -113,9 +119,10 @@ def test_14_14_rake_by_hour_across_the_end_of_daylight_saving_time(casino):
     first = datetime(2026, 11, 1, 5, 30, tzinfo=ZoneInfo("UTC"))  # 01:30 EDT
     second = datetime(2026, 11, 1, 6, 30, tzinfo=ZoneInfo("UTC"))  # 01:30 EST
     for at, each in [(first, "30.00"), (second, "100.00")]:
-        record_round_of_play(table=table, round_in=RoundIn(started_at=at, board="Ah Kd 5c 9s 3h", players=[
-            PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
-            PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")]))
+        with time_machine.travel(at + timedelta(minutes=1), tick=False):  # recorded as dealt: the day open
+            record_round_of_play(table=table, round_in=RoundIn(started_at=at, board="Ah Kd 5c 9s 3h", players=[
+                PlayerIn(seat=1, contributed=Decimal(each), hole_cards="As Ks"),
+                PlayerIn(seat=2, contributed=Decimal(each), hole_cards="2c 7d")]))
     day = datetime(2026, 10, 31).date()
     hourly = rake_by_hour(casino=casino, gaming_day=day)
     assert len(hourly) == 25

@@ -1,12 +1,16 @@
-"""python manage.py import_phh PATH... — take PHH hand histories in as rounds of play."""
+"""python manage.py import_phh PATH... [--backfill] — take PHH hand histories in as rounds of play."""
+import getpass
 import re
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from apps.casinos.models import Casino
+from apps.casinos.models import Casino, User
+from apps.casinos.services import start_backfill
 from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.counts.services import close_backfilled_days
 from apps.feed.services import ImportSummary, import_phh
 from apps.tables.models import PokerTable
 
@@ -16,7 +20,10 @@ _HEADER = re.compile(r"^\s*\[[^\]]+\]\s*$", re.MULTILINE)
 class Command(BaseCommand):
     help = ("Import PHH hand histories (.phh, .phhs; files or folders) as rounds of play. Each hand goes to a table "
             "of the casino that deals its game (or to --table). Each source hand is stored once: importing again "
-            "changes nothing. A malformed file is refused whole; a hand no table can take is refused with the reason.")
+            "changes nothing. A malformed file is refused whole; a hand no table can take is refused with the reason. "
+            "Hands dated in a gaming day that is not open (today's, and yesterday's until it is closed) are refused, "
+            "unless --backfill: an administrator's backfill records them into past gaming days that hold no records "
+            "yet and closes each day it filled at the end.")
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", help="PHH files or folders holding them")
@@ -24,6 +31,12 @@ class Command(BaseCommand):
         parser.add_argument("--table", type=int, help="record every hand at this table number (hands of a game it "
                                                       "does not deal are refused)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument("--backfill", action="store_true",
+                            help="an administrator's backfill of historic hands: into past gaming days that hold no "
+                                 "records yet, each closed when the import ends; audited with who ran it")
+        parser.add_argument("--by", metavar="USERNAME",
+                            help="with --backfill: the administrator running it (default: the casino's only active "
+                                 "administrator)")
 
     def handle(self, *args, **options):
         casino = self._casino(options["casino"])
@@ -35,6 +48,16 @@ class Command(BaseCommand):
         files = self._files(options["paths"])
         if not files:
             raise CommandError("No .phh or .phhs file found under the given paths.")
+        backfill = None
+        if options["backfill"]:
+            source = f"import_phh {' '.join(options['paths'])} --backfill (system user {getpass.getuser()})"
+            try:
+                backfill = start_backfill(casino=casino, run_by=self._administrator(casino, options["by"]),
+                                          source=source)
+            except DomainError as exc:
+                raise CommandError(exc.message) from exc
+        elif options["by"]:
+            raise CommandError("--by names who runs a --backfill.")
         texts = []
         summary = ImportSummary()
         for path in files:
@@ -50,12 +73,18 @@ class Command(BaseCommand):
                 before = bar.n
                 try:
                     import_phh(casino=casino, text=text, name=path.name, table=table, summary=summary,
-                               progress=bar.update)
+                               progress=bar.update, backfill=backfill,
+                               recorded_by=backfill.run_by if backfill else None)
                 except DomainError as exc:
                     summary.files_refused.append((str(path), exc.message))
                 bar.update(max(0, before + count - bar.n))
                 bar.set_postfix(imported=summary.imported, stored=summary.already_stored, refused=summary.refused)
         self._report(summary)
+        if backfill is not None:
+            closes = close_backfilled_days(backfill=backfill)
+            self.stdout.write(f"Backfill {backfill.pk} by {backfill.run_by.username}: closed "
+                              f"{len(closes)} gaming day(s) it filled"
+                              + (f", {closes[0].gaming_day} to {closes[-1].gaming_day}." if closes else "."))
         if summary.files_refused or (summary.refused and not (summary.imported or summary.already_stored)):
             reasons = [f"{name}: {reason}" for name, reason in summary.files_refused] + [
                 f"{label}: {reason}" for t in summary.variants.values() for label, reason in t.refused]
@@ -90,6 +119,17 @@ class Command(BaseCommand):
             else:
                 raise CommandError(f"{raw}: no such file or folder.")
         return files
+
+    def _administrator(self, casino: Casino, username: str | None) -> User:
+        admins = User.objects.filter(casino=casino, is_active=True, groups__name=Role.ADMIN.value)
+        if username:
+            admins = admins.filter(username=username)
+            if not admins.exists():
+                raise CommandError(f"{username!r} is not an active administrator of {casino.code}.")
+        elif admins.count() != 1:
+            raise CommandError(f"{casino.code} has {admins.count()} active administrators: name the one running the "
+                               "backfill with --by USERNAME.")
+        return admins.get()
 
     def _casino(self, code: str | None) -> Casino:
         casinos = Casino.objects.all()

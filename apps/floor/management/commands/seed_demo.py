@@ -13,11 +13,17 @@ from apps.badbeat.selectors import live_jackpots, payable_amount
 from apps.badbeat.services import adjust_display, create_secondary_jackpot, post_jackpot_rules
 from apps.casinos.models import Casino, Department, LicenseType
 from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
-from apps.casinos.services import create_staff_member
+from apps.casinos.services import create_staff_member, start_backfill
 from apps.core.roles import Role
 from apps.counts.models import CountMethod, CountReason, WitnessKind
 from apps.counts.selectors import uncounted_total
-from apps.counts.services import close_gaming_day, receive_form_part, reconcile_gaming_day, record_count
+from apps.counts.services import (
+    close_backfilled_days,
+    close_gaming_day,
+    receive_form_part,
+    reconcile_gaming_day,
+    record_count,
+)
 from apps.decks.models import Deck
 from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
 from apps.feed.services import ImportSummary, PlayerIn, RoundIn, import_phh, record_round_of_play
@@ -156,7 +162,7 @@ class Command(BaseCommand):
             post_rake_structure(table=table, percentage=D("10"), maximum=D("5") if bb < 50 else D("15"),
                                 minimum_pot=D("10"))
             if is_open:
-                open_table(table=table)
+                table = open_table(table=table)  # the row as opened: rounds are dealt at an open table
             tables[number] = table
         for number, name, seats, per_game, rotation in DEMO_ROTATIONS:
             table = PokerTable.objects.filter(casino=casino, number=number).first() or create_table(
@@ -257,11 +263,20 @@ class Command(BaseCommand):
             imported = sum(import_phh(casino=casino, table=tables[9], text=f.read_text(), name=f.name).imported
                            for f in files)
             self.stdout.write(f"Imported {imported} real hands (Pluribus) at table 9.")
+            # the famous hands were dealt in 2009 and 2019: historic records, which only an administrator's backfill
+            # records (into their own past gaming days, each closed when the backfill ends)
+            from apps.casinos.models import User
+
+            backfill = start_backfill(casino=casino, run_by=User.objects.get(username=Role.ADMIN.value),
+                                      source="seed_demo: the famous hands of ../shared/data/phh (PHH)")
             famous = ImportSummary()
             for path in sorted(PHH_DIR.glob("*.phh")):  # each to the table that deals its game; short-deck refused
-                import_phh(casino=casino, text=path.read_text(), name=path.name, summary=famous)
-            self.stdout.write(f"Imported {famous.imported} famous hands (badugi, 2-7 triple draw, Omaha, hold 'em) "
-                              f"at the tables dealing their games; {famous.refused} refused (short-deck).")
+                import_phh(casino=casino, text=path.read_text(), name=path.name, summary=famous, backfill=backfill,
+                           recorded_by=backfill.run_by)
+            closes = close_backfilled_days(backfill=backfill)
+            self.stdout.write(f"Backfilled {famous.imported} famous hands (badugi, 2-7 triple draw, Omaha, hold 'em) "
+                              f"at the tables dealing their games, {len(closes)} past gaming days closed; "
+                              f"{famous.refused} refused (short-deck).")
         from apps.casinos.models import User
 
         clerk, boss = (User.objects.get(username=r.value) for r in (Role.ACCOUNTING, Role.POKER_SHIFT_SUPERVISOR))
