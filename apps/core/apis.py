@@ -6,7 +6,9 @@ sent, /api/token/logout-all/ every token of its user; signing out of the browser
 (apps.core.signals). Failed sign-ins count toward the lockout of the sign-in page (django-axes), and the endpoint
 has its own strict throttle (scope "api_token")."""
 from django.contrib.auth import authenticate, user_logged_in
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import get_token_model
 from knox.settings import knox_settings
@@ -37,8 +39,9 @@ class SignInLocked(exceptions.Throttled):
 
 
 @public("Signing in for a token: the user name and password are the authentication (throttled, locked out).")
+@method_decorator(never_cache, name="dispatch")  # a token is a credential: no cache keeps the answer (RFC 6749 5.1)
 class TokenLoginApi(APIView):
-    """A new API token for the user whose user name and password are posted."""
+    """A new API token for the user whose user name and password are posted; answered `Cache-Control: no-store`."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]

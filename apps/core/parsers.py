@@ -7,6 +7,11 @@ as 1e400 that would overflow to infinity is read as its exact Decimal, which the
 naming the field). Anything else answers 400 {"detail": message} (DRF's ParseError) before any view runs, so a
 RecursionError or a MemoryError never escapes as a 500. Form and multipart bodies are bounded by Django's own
 DATA_UPLOAD_MAX_MEMORY_SIZE and DATA_UPLOAD_MAX_NUMBER_FIELDS (pokerroom.api turns their errors into the same 400).
+
+The parser reads the body from the request's stream itself, at most API_JSON_MAX_BYTES + 1 bytes: DRF (3.16 on) reads
+`request.body` for a subclass of its JSONParser, and Django refuses a `request.body` beyond
+DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB, the forms' bound), which refused JSON of 2.5 to 16 MiB (issue 32). So
+BoundedJSONParser is a parser of its own, and a view that has read `request.data` cannot read `request.body` after it.
 """
 from __future__ import annotations
 
@@ -16,7 +21,9 @@ from decimal import Decimal
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.settings import api_settings
 from rest_framework.utils.json import strict_constant
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024
@@ -54,12 +61,17 @@ def json_depth(value) -> int:
     return deepest
 
 
-class BoundedJSONParser(JSONParser):
-    """DRF's JSONParser (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]) with the bounds of the module's docstring.
+class BoundedJSONParser(BaseParser):
+    """The API's parser of application/json (REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]) in place of DRF's JSONParser,
+    with the bounds of the module's docstring.
 
     parse() returns the parsed body (dict, list or scalar); raises ParseError (400 {"detail": message}) for a body
     larger than API_JSON_MAX_BYTES, nested deeper than API_JSON_MAX_DEPTH, not in the request's encoding, not JSON,
     or with a number that is not finite."""
+
+    media_type = "application/json"
+    renderer_class = JSONRenderer
+    strict = api_settings.STRICT_JSON
 
     @property
     def max_bytes(self) -> int:

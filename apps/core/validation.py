@@ -12,7 +12,8 @@ item 1): nothing hostile reaches the database, and each refusal is a 400 naming 
 - Ids: whole numbers a primary key can hold (`ID_MAX`).
 - Days and moments: within the casino's records, from `Casino.records_kept_since` to a sane horizon of its clock
   (`check_day`, `parse_day`); a moment so far from the present that its time zone's offset overflows is refused
-  before any arithmetic.
+  before any arithmetic; a moment the API takes carries its offset from UTC (`aware_datetime`), never read in the
+  server's zone.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
 from django.db import connection
+from django.utils import timezone
 from django.utils.deconstruct import deconstructible
 from rest_framework import serializers
 
@@ -64,6 +66,28 @@ class TextValidator:
 def text(*, max_length: int | None, multiline: bool = False, **kwargs) -> serializers.CharField:
     """A DRF CharField of at most `max_length` characters without control characters (TextValidator)."""
     return serializers.CharField(max_length=max_length, validators=[TextValidator(multiline=multiline)], **kwargs)
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """DRF's DateTimeField that takes only a moment with its offset ('2026-11-20T21:30:00-05:00', or Z for UTC): a
+    time without one is refused (400, code "naive"), never read in the server's time zone.
+
+    >>> AwareDateTimeField().to_internal_value("2026-11-20T21:30:00Z").isoformat()
+    '2026-11-20T21:30:00+00:00'
+    """
+
+    default_error_messages = {"naive": "Give the time with its offset from UTC, e.g. 2026-11-20T21:30:00-05:00 "
+                                       "(or Z for UTC)."}
+
+    def enforce_timezone(self, value):
+        if timezone.is_naive(value):
+            self.fail("naive")
+        return super().enforce_timezone(value)
+
+
+def aware_datetime(**kwargs) -> AwareDateTimeField:
+    """A DRF field for a moment given with its offset from UTC (AwareDateTimeField)."""
+    return AwareDateTimeField(**kwargs)
 
 
 def _column(model, name: str):

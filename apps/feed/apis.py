@@ -15,7 +15,7 @@ from apps.core.exceptions import AlreadyRecorded
 from apps.core.idempotency import IdempotentPostMixin
 from apps.core.permissions import RulesPermission
 from apps.core.serializers import ModelOutput
-from apps.core.validation import text
+from apps.core.validation import aware_datetime, text
 from apps.rounds.apis import RoundListApi, RoundOutput
 from apps.rounds.models import RoundOfPlay, RoundSource
 from apps.tables.models import BettingStructure, Game, PokerTable
@@ -69,7 +69,8 @@ class RoundCreateInput(serializers.Serializer):
                                    help_text="The game dealt; required at a mixed-game table.")
     betting_structure = serializers.ChoiceField(choices=BettingStructure.choices, required=False, allow_null=True,
                                                 default=None, help_text="Where the rotation deals the game in several.")
-    started_at = serializers.DateTimeField(required=False)
+    started_at = aware_datetime(required=False, help_text="When the round started, with its offset from UTC "
+                                                         "(e.g. 2026-11-20T21:30:00-05:00); now when left out.")
     board = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     players = PlayerInput(many=True, max_length=11)
     external_id = text(max_length=120, required=False, allow_blank=True, default="",

@@ -16,14 +16,16 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from datetime import UTC, datetime, time
+from datetime import UTC, date, datetime, time, tzinfo
 from decimal import Decimal, InvalidOperation
 from math import inf
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import rtoml
+from django.core.exceptions import ValidationError
 from pokerkit import HandHistory
 
+from apps.core.validation import TextValidator
 from apps.rounds.models import RoundSource
 from apps.tables.models import BettingStructure, Game
 
@@ -201,13 +203,20 @@ _MULTI_HEADER = re.compile(r"^\s*\[\s*[^\]]+\s*\]\s*$", re.MULTILINE)
 def sections(text: str, *, name: str) -> list[tuple[str, dict]]:
     """The hands of a `.phh` (one hand) or `.phhs` text (hands under `[N]` headers): [(label, fields)], read by
     rtoml (TOML 1.0, in Rust: ten times the speed of tomllib); amounts with a fraction come as float and are taken
-    as the decimal they were written as. Raises PhhError for TOML that cannot be read or a text with no hand."""
+    as the decimal they were written as. Raises PhhError for TOML that cannot be read, a text with no hand or a hand's
+    header with a control character (its label is stored as the round's source)."""
     try:
         document = rtoml.loads(text)
     except (rtoml.TomlParsingError, ValueError) as exc:
         raise PhhError(f"{name}: not valid PHH/TOML ({exc}).") from exc
     if document and all(isinstance(v, dict) for v in document.values()) and _MULTI_HEADER.search(text):
         found = [(f"{name}#{key}", raw) for key, raw in document.items()]
+        for key in document:
+            try:
+                TextValidator()(key)
+            except ValidationError as exc:
+                raise PhhError(f"{name}: the hand's header [{_shown(key)}] has a control character; control "
+                               "characters (NUL, tabs and line breaks among them) are not allowed.") from exc
     else:
         found = [(name, document)]
     if not found or found == [(name, {})]:
@@ -215,14 +224,17 @@ def sections(text: str, *, name: str) -> list[tuple[str, dict]]:
     return found
 
 
-def parse_phh(text: str, *, name: str = "PHH", default_time: datetime | None = None
-              ) -> Iterator[ParsedHand | RefusedHand]:
+def parse_phh(text: str, *, name: str = "PHH", default_time: datetime | None = None,
+              zone: tzinfo = UTC) -> Iterator[ParsedHand | RefusedHand]:
     """Parse a PHH text into hands to record (ParsedHand), or hands no New Jersey game deals (RefusedHand).
 
-    Yields one per hand, in the file's order. Raises PhhError naming the hand and the fault for a text that is
-    malformed: TOML syntax, a missing or ill-typed field, an amount with fractions of a cent, unknown or duplicate
-    cards, actions that cannot have happened (a bet larger than the stack, a player acting after folding, a betting
-    round left open) or a hand that ends before the pot is awarded.
+    Yields one per hand, in the file's order. A hand dated by its `year`, `month` and `day` (and `time`) starts then,
+    in its `time_zone` or, without one, in `zone` (the casino's); a hand not dated whole starts at `default_time`
+    (now). Raises PhhError naming the hand, the PHH field and the fault for a text that is malformed: TOML syntax, a
+    missing or ill-typed field (`players` not a list of names, one per player; a name with a control character; an
+    unknown `time_zone`; a date no calendar has, such as month 13), an amount with fractions of a cent, unknown or
+    duplicate cards, actions that cannot have happened (a bet larger than the stack, a player acting after folding, a
+    betting round left open) or a hand that ends before the pot is awarded.
     """
     default_time = default_time or datetime.now(tz=UTC)
     for label, raw in sections(text, name=name):
@@ -235,10 +247,10 @@ def parse_phh(text: str, *, name: str = "PHH", default_time: datetime | None = N
             yield RefusedHand(label=label, variant=code, reason=str(exc), source_digest=source_digest(
                 raw, required=HandHistory.required_field_names.get(code, ("variant", "starting_stacks", "actions"))))
             continue
-        yield _parse_hand(label, raw, variant, default_time)
+        yield _parse_hand(label, raw, variant, default_time, zone)
 
 
-def _parse_hand(label: str, raw: dict, variant: Variant, default_time: datetime) -> ParsedHand:
+def _parse_hand(label: str, raw: dict, variant: Variant, default_time: datetime, zone: tzinfo) -> ParsedHand:
     required = _required_fields(variant.code, variant.family, variant.betting_structure)
     missing = [f for f in required if raw.get(f) is None and f != "variant"]
     if missing:
@@ -258,18 +270,22 @@ def _parse_hand(label: str, raw: dict, variant: Variant, default_time: datetime)
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise PhhError(f"{label}: actions must be a list of texts.")
     trimming = raw.get("ante_trimming_status", False)
+    if not isinstance(trimming, bool):
+        raise PhhError(f"{label}: ante_trimming_status must be true or false, got {_shown(trimming)}.")
+    if raw.get("min_bet") is not None:
+        _amount(raw["min_bet"], label, "min_bet")
+    started_at = _started_at(raw, default_time, zone, label)
+    names = _names(raw.get("players"), count, label)
     account = _Account(label=label, variant=variant, stacks=stacks, antes=antes, blinds=blinds, bring_in=bring_in,
                        ante_trimming=bool(trimming))
     for number, action in enumerate(actions, start=1):
         account.act(number, action)
     account.finish(len(actions))
-    names = raw.get("players") or []
     seats = _seats(raw.get("seats"), count, label)
-    players = []
-    for i in range(count):
-        name = str(names[i]) if i < len(names) else f"p{i + 1}"
-        players.append(account.player_in(i, seat=seats[i], name=name))
+    players = [account.player_in(i, seat=seats[i], name=names[i]) for i in range(count)]
     finishing = raw.get("finishing_stacks")
+    if finishing is not None and not isinstance(finishing, list):
+        raise PhhError(f"{label}: finishing_stacks must be a list of amounts, got {_shown(finishing)}.")
     digest = source_digest(raw, required=required)
     blinds = sorted(b for b in blinds if b)
     stakes = Stakes(small_blind=blinds[0] if len(blinds) > 1 else ZERO, big_blind=blinds[-1] if blinds else ZERO,
@@ -278,7 +294,7 @@ def _parse_hand(label: str, raw: dict, variant: Variant, default_time: datetime)
                     big_bet=_amount(raw.get("big_bet") or 0, label, "big_bet"))
     return ParsedHand(stakes=stakes,
         label=label, variant=variant,
-        round_in=RoundIn(players=players, started_at=_started_at(raw, default_time), board=" ".join(account.board),
+        round_in=RoundIn(players=players, started_at=started_at, board=" ".join(account.board),
                          game=variant.game, betting_structure=variant.betting_structure, source=RoundSource.PHH,
                          source_name=label, source_digest=digest),
         finishing_stacks=tuple(_amounts(finishing, label, "finishing_stacks")) if isinstance(finishing, list) else None)
@@ -336,19 +352,70 @@ def _seats(value, count: int, label: str) -> list[int]:
     return list(value)
 
 
-def _started_at(raw: dict, default: datetime) -> datetime:
-    if "year" not in raw or type(raw.get("month")) is not int or type(raw.get("day")) is not int \
-            or type(raw["year"]) is not int:
+def _names(value, count: int, label: str) -> list[str]:
+    """The players' names (PHH `players`): a list of one text per player, without control characters (NUL, BEL, ESC,
+    line breaks...); p1, p2, ... when the hand names nobody. Raises PhhError naming the field."""
+    if value is None:
+        return [f"p{i + 1}" for i in range(count)]
+    if not isinstance(value, list) or len(value) != count or not all(isinstance(v, str) for v in value):
+        raise PhhError(f"{label}: players must be a list of {count} names, one per player, got {_shown(value)}.")
+    for number, name in enumerate(value, start=1):
+        try:
+            TextValidator()(name)
+        except ValidationError as exc:
+            raise PhhError(f"{label}: players: the name of p{number} {_shown(name)} has a control character; "
+                           "control characters (NUL, tabs and line breaks among them) are not allowed.") from exc
+    return value
+
+
+def _shown(value) -> str:
+    """`value` as a message shows it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _started_at(raw: dict, default: datetime, zone: tzinfo, label: str) -> datetime:
+    """When the hand started: its `year`, `month`, `day` and `time` (midnight without one) in its `time_zone`, or in
+    `zone` (the casino's) when it gives none; `default` when it is not dated whole (no date, or a year alone). Each
+    field given must be of its type and the date one the calendar has: a month 13 or an unknown time zone is refused
+    (PhhError naming the field), never replaced by another date or zone."""
+    parts = {}
+    for name, low, high in (("year", 1, 9999), ("month", 1, 12), ("day", 1, 31)):
+        value = raw.get(name)
+        if value is None:
+            continue
+        if type(value) is not int or not low <= value <= high:
+            raise PhhError(f"{label}: {name} must be a whole number from {low} to {high}, got {_shown(value)}.")
+        parts[name] = value
+    at = raw.get("time")
+    if at is not None and (not isinstance(at, time) or at.tzinfo is not None):
+        raise PhhError(f"{label}: time must be a local time of day (e.g. time = 21:30:00), got {_shown(at)}.")
+    named_zone = raw.get("time_zone")
+    if named_zone is not None:
+        zone = _zone(named_zone, label)
+    if len(parts) < 3:
         return default
     try:
-        zone = ZoneInfo(raw.get("time_zone", "UTC"))
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
-        zone = UTC
-    at = raw.get("time") if isinstance(raw.get("time"), time) else time(0, 0)
-    try:
-        return datetime(raw["year"], raw["month"], raw["day"], at.hour, at.minute, at.second, tzinfo=zone)
-    except (ValueError, OverflowError):
-        return default
+        day = date(parts["year"], parts["month"], parts["day"])
+    except ValueError as exc:
+        raise PhhError(f"{label}: year, month and day: {parts['year']}-{parts['month']:02d}-{parts['day']:02d} is "
+                       f"not a date ({exc}).") from exc
+    at = at or time(0, 0)
+    return datetime(day.year, day.month, day.day, at.hour, at.minute, at.second, at.microsecond, tzinfo=zone)
+
+
+def _zone(name, label: str) -> ZoneInfo:
+    """The IANA time zone `name` (e.g. 'America/New_York'). Raises PhhError for anything else."""
+    if isinstance(name, str) and 0 < len(name) <= 64 and _ZONE_NAME.fullmatch(name):
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            pass
+    raise PhhError(f"{label}: time_zone {_shown(name)} is not a time zone of the IANA database "
+                   "(e.g. 'America/New_York', 'UTC').")
+
+
+_ZONE_NAME = re.compile(r"[A-Za-z0-9_+\-]+(?:/[A-Za-z0-9_+\-]+)*", re.ASCII)
 
 
 # --- our accounting of the actions -----------------------------------------------------------------------------

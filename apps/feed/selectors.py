@@ -18,20 +18,25 @@ def tables_dealing(*, casino: Casino) -> QuerySet[PokerTable]:
         .order_by("number")
 
 
-def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: bool = False
+def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: bool = False, open_only: bool = True
                    ) -> tuple[PokerTable | None, str]:
     """The table a PHH hand is recorded at, or (None, why not).
 
     A table deals the hand's game when it is its game or a game of its rotation (N.J.A.C. 13:69F-14.8, 14.17) and
     seats the hand's players (14.9(b) ... 14.13A(b)). Among those: first a table that posts the hand's forced bets
     and limits, then one of the same betting structure, then a single-game table before a mixed-game one, then
-    the lowest number. `fixed`: the one table given must deal the game.
+    the lowest number. A closed table takes no hand unless not `open_only` (an administrator's backfill of past
+    days); `fixed`: the one table given must deal the game (verify_round refuses it when closed, naming the table).
     """
     variant, players = hand.variant, len(hand.round_in.players)
     label = f"a {variant.label} hand ({variant.code})"
-    candidates = []
+    candidates, closed = [], []
     for table in tables:
         posting = table.posting_for(variant.game, variant.betting_structure)
+        if open_only and not fixed and not table.is_open:
+            if posting is not None and players <= table.seat_maximum:
+                closed.append(str(table.number))
+            continue
         if posting is None:
             if fixed:
                 return None, (f"table {table.number} does not deal {Game(variant.game).label}; {label} cannot be "
@@ -44,6 +49,9 @@ def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: boo
         candidates.append(((hand.stakes.posted_at(posting), posting.betting_structure == variant.betting_structure,
                             not table.is_mixed, -table.number), table))
     if not candidates:
+        if closed:
+            return None, (f"no open table of the casino deals {Game(variant.game).label} for {players} players "
+                          f"(closed: table {', '.join(closed)}); open one to take in {label}")
         return None, (f"no table of the casino deals {Game(variant.game).label} for {players} players; create one "
                       f"(or a mixed-game table whose rotation includes it) to take in {label}")
     return max(candidates, key=lambda c: c[0])[1], ""

@@ -10,25 +10,37 @@ Every dollar of this system enters here. `record_rounds_of_play` is the one mone
     6. record the deck dealt                             decks.services.record_round_decks    (14.2(d)3)
     7. check the showdown for a bad beat                 badbeat.services.check_showdowns     (14.19(i))
 
-Steps 1 and 2 touch no table of the database; 3 to 7 run in one transaction, which takes the jackpot row locks at
-step 4 and commits right after step 7. A round called dead returns every chip and is logged as an irregularity
-(14.15(g)). Work that may wait for the commit (alerts, notifications, sending to a multi-casino host) is started
-after it; nothing after the commit can undo a round.
+Steps 1 and 2 write nothing (they read the table, its postings and the clock); 3 to 7 run in one transaction, which
+takes the jackpot row locks at step 4, as late as the contribution allows, and commits right after step 7. Every
+wait is bounded (PostgreSQL's lock_timeout: a lock held elsewhere answers 503, having written nothing). A round
+called dead returns every chip and is logged as an irregularity (14.15(g)). Work that may wait for the commit
+(alerts, notifications, sending to a multi-casino host) is started after it; nothing after the commit can undo a
+round.
 """
 from __future__ import annotations
 
+import logging
+import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from apps import hands
 from apps.badbeat import services as badbeat
-from apps.casinos.models import Casino
-from apps.casinos.selectors import gaming_day_of, is_gaming_day_closed
+from apps.casinos.models import Backfill, Casino
+from apps.casinos.selectors import (
+    CLOCK_TOLERANCE,
+    current_gaming_day,
+    gaming_day_of,
+    gaming_day_refusal,
+    not_open_message,
+)
 from apps.casinos.services import hold_open_gaming_days
 from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.money import CENT, ZERO
@@ -45,6 +57,8 @@ from . import selectors
 from .models import ImportJob, ImportStatus
 from .phh import ParsedHand, PhhError, RefusedHand, parse_phh, sections
 from .types import DrawIn, PlayerIn, RoundIn
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["DrawIn", "ImportSummary", "PlayerIn", "RoundIn", "VerifiedRound", "betting_round_totals", "build_round",
            "import_phh", "record_round_of_play", "record_rounds_of_play", "verify_round", "verify_rounds"]
@@ -102,14 +116,16 @@ class VerifiedRound:
 # --- the money path --------------------------------------------------------------------------------------------
 
 def record_round_of_play(*, table: PokerTable, round_in: RoundIn, recorded_by=None,
-                         savepoint: bool = True) -> RoundOfPlay:
+                         savepoint: bool = True, backfill: Backfill | None = None) -> RoundOfPlay:
     """Record and settle one round of play at `table`: `record_rounds_of_play` for one round (`savepoint` as there).
     Raises DomainError (field-level) and writes nothing for bad input."""
-    return record_rounds_of_play(rounds=[(table, round_in)], recorded_by=recorded_by, savepoint=savepoint)[0]
+    return record_rounds_of_play(rounds=[(table, round_in)], recorded_by=recorded_by, savepoint=savepoint,
+                                 backfill=backfill)[0]
 
 
 def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | VerifiedRound],
-                          recorded_by=None, savepoint: bool = True) -> list[RoundOfPlay]:
+                          recorded_by=None, savepoint: bool = True,
+                          backfill: Backfill | None = None) -> list[RoundOfPlay]:
     """Record and settle rounds of play, each at its table, in one transaction; the recorded rounds in order.
 
     rounds: (table, round as the feed reports it), or a VerifiedRound that already passed steps 1 and 2 (a PHH
@@ -121,9 +137,13 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
     contributed, and the irregularity is logged (14.15(g)). Every jackpot of the casinos concerned is row-locked
     from step 4 to the commit: keep batches small (the PHH import writes IMPORT_BATCH rounds at a time).
 
+    Money goes only into an open gaming day of the casino: the current one, or the previous one until it is closed
+    (apps.casinos.services.hold_open_gaming_days); an earlier day only through `backfill`, an administrator's
+    backfill of a past day that holds no other records.
+
     Raises DomainError naming the field — fewer than two players, more than the game seats, a game the table does
-    not deal, unknown, duplicate or miscounted cards, a source hand already stored, a deck not at the table — and
-    writes nothing then.
+    not deal, unknown, duplicate or miscounted cards, a gaming day that is not open, a source hand already stored,
+    a deck not at the table — and writes nothing then.
 
     Inside a caller's transaction the rounds are written in a savepoint of their own, so that a caller may catch the
     DomainError and go on in its transaction. `savepoint=False` spares that savepoint (two statements: SAVEPOINT and
@@ -133,15 +153,17 @@ def record_rounds_of_play(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Verif
     query before that rollback (Django's `transaction.atomic(savepoint=False)`).
     """
     # 1. Verify each round: players, cards, the game of the table or its rotation, its gaming day.
-    verified = [r if isinstance(r, VerifiedRound) else verify_round(table=r[0], round_in=r[1]) for r in rounds]
+    verified = [r if isinstance(r, VerifiedRound) else verify_round(table=r[0], round_in=r[1], backfill=backfill)
+                for r in rounds]
     # 2. Build the main pot and side pots, give back the uncalled bet (14.7(c)4, 14.14(d)), rank the showdown.
     for round_ in verified:
         if round_.build is None:
             build_round(round_)
     with transaction.atomic(savepoint=savepoint):
         # ... and the gaming days stay open until these rounds commit: a closed day takes no round of play.
-        for casino_id, days in _gaming_days(verified).items():
-            hold_open_gaming_days(casino_id=casino_id, days=days, what="a round of play", field="started_at")
+        for casino, days in _gaming_days(verified):
+            hold_open_gaming_days(casino=casino, days=days, what="a round of play", field="started_at",
+                                  backfill=backfill)
         recorded = _create_rounds(verified, recorded_by)
         settled = [(v, r) for v, r in zip(verified, recorded, strict=True) if not v.dead]
         # 3. The rake, first from the pots (14.14).
@@ -190,15 +212,20 @@ def verify_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn]]) -> list[Verif
     return verified
 
 
-def verify_round(*, table: PokerTable, round_in: RoundIn) -> VerifiedRound:
+def verify_round(*, table: PokerTable, round_in: RoundIn, backfill: Backfill | None = None) -> VerifiedRound:
     """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.6(b), 14.8, 14.9 to
     14.13A). The game must be one the table deals (its game, or a game of its rotation; a mixed-game table needs the
     round to name it); two players at least and no more than the table seats; amounts in dollars and cents, the
-    betting rounds adding up; the cards known, distinct, and as many as the game deals. Raises DomainError naming
-    the field."""
+    betting rounds adding up; the cards known, distinct, and as many as the game deals; the table open now (field
+    `table`), unless the round is backfilled. Raises DomainError naming the field. A round dated before the previous
+    gaming day is refused unless it comes with `backfill` (whether its day is open is settled when it is written:
+    hold_open_gaming_days)."""
+    if not table.is_open and backfill is None:
+        raise DomainError(f"Table {table.number} is closed: a round of play is dealt at an open table only.",
+                          field="table")
     posting = _posting(table, round_in)
     game = hands.Game(posting.game)
-    gaming_day = _verify_time(table, round_in.started_at)
+    gaming_day = _verify_time(table, round_in.started_at, backfill=backfill)
     _verify_players(table, round_in.players)
     hole, board = _verify_cards(game, round_in)
     return VerifiedRound(table=table, posting=posting, game=game, round_in=round_in, hole=hole, board=board,
@@ -273,13 +300,10 @@ def _posting(table: PokerTable, round_in: RoundIn) -> GamePosting:
     return posting
 
 
-#: A round of play may be reported this far ahead of the casino's clock (the dealer's tablet runs its own clock).
-CLOCK_TOLERANCE = timedelta(minutes=5)
-
-
-def _verify_time(table: PokerTable, started_at) -> date:
-    """The gaming day of a round's start, refused when the time has no zone, is ahead of the casino's clock, or
-    falls before the records the casino keeps (Casino.records_kept_since)."""
+def _verify_time(table: PokerTable, started_at, *, backfill: Backfill | None = None) -> date:
+    """The gaming day of a round's start, refused when the time has no zone, is ahead of the casino's clock
+    (CLOCK_TOLERANCE), falls before the records the casino keeps (Casino.records_kept_since) or, without a
+    backfill, before the previous gaming day (not open: the current day and the previous one until closed are)."""
     if timezone.is_naive(started_at):
         raise DomainError("The round's time must carry a time zone.", field="started_at")
     if started_at > timezone.now() + CLOCK_TOLERANCE:
@@ -292,18 +316,26 @@ def _verify_time(table: PokerTable, started_at) -> date:
     if gaming_day < table.casino.records_kept_since:
         raise DomainError(f"The casino keeps records from gaming day {table.casino.records_kept_since:%Y-%m-%d}: "
                           "a round of play before it is not recorded.", field="started_at")
+    if backfill is None and gaming_day < current_gaming_day(casino=table.casino) - timedelta(days=1):
+        raise DomainError(not_open_message(casino=table.casino, gaming_day=gaming_day, what="a round of play"),
+                          field="started_at")
     return gaming_day
 
 
-def _gaming_days(verified: Sequence[VerifiedRound]) -> dict[int, set[date]]:
-    days: dict[int, set[date]] = {}
+def _gaming_days(verified: Sequence[VerifiedRound]) -> list[tuple[Casino, set[date]]]:
+    """The casinos of the rounds, in id order, each with the gaming days its rounds are recorded in."""
+    days: dict[int, tuple[Casino, set[date]]] = {}
     for v in verified:
-        days.setdefault(v.table.casino_id, set()).add(v.gaming_day)
-    return days
+        days.setdefault(v.table.casino_id, (v.table.casino, set()))[1].add(v.gaming_day)
+    return [days[casino_id] for casino_id in sorted(days)]
 
 
 def _game_label(game: str) -> str:
     return Game(game).label if game in Game.values else repr(game)
+
+
+#: A control character (Unicode Cc) or a lone surrogate: never in a player's name (apps.core.validation).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
@@ -318,6 +350,8 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
         where = f"players[{index}]"
         if not 1 <= player.seat <= 11:
             raise DomainError("A seat is numbered 1 to 11 (14.6(b)).", field=f"{where}.seat")
+        if _CONTROL.search(player.name):
+            raise DomainError("Control characters (NUL among them) are not allowed in a name.", field=f"{where}.name")
         for name in ("contributed", "returned", "dead"):
             amount = getattr(player, name)
             if amount is not None and (amount < 0 or amount != amount.quantize(CENT)):
@@ -499,7 +533,7 @@ def _record_seats_and_pots(verified: Sequence[VerifiedRound], recorded: Sequence
 
 #: Rounds written per transaction by an import: the jackpot rows stay locked well under 100 ms per batch, so rounds
 #: from the tables go through while a long import runs.
-IMPORT_BATCH = 200
+IMPORT_BATCH = getattr(settings, "PHH_IMPORT_BATCH", 200)  # settings.PHH_IMPORT_BATCH: the fault harness lowers it
 
 
 @dataclass
@@ -552,23 +586,29 @@ class ImportSummary:
 
 def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None = None, recorded_by=None,
                summary: ImportSummary | None = None, progress: Callable[[int], None] | None = None,
-               batch_size: int = IMPORT_BATCH) -> ImportSummary:
+               batch_size: int = IMPORT_BATCH, backfill: Backfill | None = None) -> ImportSummary:
     """Take the hands of one PHH text (`.phh` or `.phhs`) in as rounds of play of `casino`; the summary.
 
     Each hand goes to a table of the casino that deals its game — a single-game table of that game or a mixed-game
     table whose rotation includes it, preferably one posting the hand's blinds or bring-in and its betting
-    structure — or to `table`, which must deal the hand's game. A hand no New Jersey game matches (short-deck
-    hold 'em), or that no table deals, is refused with the reason and the others go in; a hand already stored
+    structure — or to `table`, which must deal the hand's game. Hands go to open tables only (a closed `table`
+    refuses the whole text, DomainError field "table"), but for a backfill's. A hand no New Jersey game matches
+    (short-deck hold 'em), or that no table deals, is refused with the reason and the others go in; a hand already stored
     (same source digest) is counted and not stored again, so importing again changes nothing. The whole text is
     read, accounted and verified first; then it is written `batch_size` rounds per transaction along the money
     path (record_rounds_of_play), so no lock is held across batches. `progress(n)` is called as hands are done.
+
+    A hand dated in a gaming day that is not open (the current one, and the previous one until it is closed) is
+    refused with the reason, unless `backfill` is given: an administrator's backfill (casinos.Backfill) records
+    into past gaming days that hold no other records; the caller closes them when it ends
+    (apps.counts.services.close_backfilled_days). A hand dated in a closed day is refused either way.
 
     Raises DomainError (field "phh") for a malformed text — TOML, a field, cards, actions that cannot have
     happened, cards that do not fit the game — and stores nothing of it then.
     """
     summary = summary if summary is not None else ImportSummary()
     try:
-        parsed = list(parse_phh(text, name=name))
+        parsed = list(parse_phh(text, name=name, zone=casino.zone))
     except PhhError as exc:
         raise DomainError(str(exc), field="phh") from exc
     if table is not None:
@@ -581,7 +621,7 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         .values_list("source_digest", "pk"))
     stored = set(stored_ids)
     fresh: list[tuple[VerifiedRound, str]] = []
-    closed_days: dict[tuple[int, date], bool] = {}
+    day_refusals: dict[tuple[int, date], str | None] = {}
     for hand in parsed:
         if isinstance(hand, RefusedHand):
             summary.tally(hand.variant).refused.append((hand.label, hand.reason))
@@ -591,23 +631,26 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
             if summary.existing_round_id is None:
                 summary.existing_round_id = stored_ids.get(hand.round_in.source_digest)
             continue
-        chosen, reason = selectors.table_for_hand(hand=hand, tables=tables, fixed=table is not None)
+        chosen, reason = selectors.table_for_hand(hand=hand, tables=tables, fixed=table is not None,
+                                                  open_only=backfill is None)
         if chosen is None:
             summary.tally(hand.variant.code).refused.append((hand.label, reason))
             continue
         try:
-            verified = verify_round(table=chosen, round_in=hand.round_in)
+            verified = verify_round(table=chosen, round_in=hand.round_in, backfill=backfill)
         except DomainError as exc:
             if exc.field == "started_at":  # dated where the casino records nothing: this hand only is refused
                 summary.tally(hand.variant.code).refused.append((hand.label, exc.message))
                 continue
+            if exc.field == "table":  # the table given is closed: no hand of the text goes in
+                raise
             raise DomainError(f"{hand.label}: {exc.message}", field="phh") from exc
         key = (chosen.casino_id, verified.gaming_day)
-        if key not in closed_days:
-            closed_days[key] = is_gaming_day_closed(casino=chosen.casino, gaming_day=verified.gaming_day)
-        if closed_days[key]:
-            summary.tally(hand.variant.code).refused.append((
-                hand.label, f"gaming day {verified.gaming_day:%Y-%m-%d} is closed: its money is no longer recorded"))
+        if key not in day_refusals:
+            day_refusals[key] = gaming_day_refusal(casino=chosen.casino, gaming_day=verified.gaming_day,
+                                                   what="a round of play", backfill=backfill)
+        if day_refusals[key]:
+            summary.tally(hand.variant.code).refused.append((hand.label, day_refusals[key]))
             continue
         try:
             build_round(verified)
@@ -619,7 +662,7 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         progress(len(parsed) - len(fresh))
     for start in range(0, len(fresh), batch_size):
         batch = fresh[start:start + batch_size]
-        written = _write_batch(batch, recorded_by)
+        written = _write_batch(batch, recorded_by, backfill)
         for (verified, code), was_written in zip(batch, written, strict=True):
             if was_written:
                 summary.tally(code).imported += 1
@@ -634,13 +677,39 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
     return summary
 
 
-def _write_batch(batch: Sequence[tuple[VerifiedRound, str]], recorded_by) -> list[bool]:
+#: Seconds an import waits before writing a batch again when the database was busy (a row lock or a statement past
+#: its timeout, a deadlock: apps.core.unavailable); then the error goes up (a 503, or the task's retry).
+IMPORT_BATCH_BACKOFF = (0.5, 1.0, 2.0)
+
+
+def _record_batch(rounds: list[VerifiedRound], **kwargs) -> None:
+    """record_rounds_of_play, written again after IMPORT_BATCH_BACKOFF when the database was busy — only outside an
+    enclosing transaction, where the failed batch's transaction was rolled back whole and nothing else with it."""
+    from django.db import OperationalError, connection
+
+    from apps.core.unavailable import BUSY_RETRY_AFTER, unavailable
+
+    for pause in (*IMPORT_BATCH_BACKOFF, None):
+        try:
+            record_rounds_of_play(rounds=rounds, **kwargs)
+            return
+        except OperationalError as exc:
+            condition = unavailable(exc)
+            if pause is None or connection.in_atomic_block or condition is None \
+                    or condition.retry_after != BUSY_RETRY_AFTER:
+                raise
+            logger.warning("Import batch of %d rounds: %s; written again in %.1f s", len(rounds), condition.reason,
+                           pause)
+            time.sleep(pause)
+
+
+def _write_batch(batch: Sequence[tuple[VerifiedRound, str]], recorded_by, backfill: Backfill | None) -> list[bool]:
     """Record a batch of verified rounds; a hand stored meanwhile by another import is left out. Which were
     written."""
     todo = list(batch)
     for _attempt in range(3):
         try:
-            record_rounds_of_play(rounds=[v for v, _ in todo], recorded_by=recorded_by)
+            _record_batch([v for v, _ in todo], recorded_by=recorded_by, backfill=backfill)
             written = {id(v) for v, _ in todo}
             return [id(v) in written for v, _ in batch]
         except DomainError as exc:
@@ -656,8 +725,9 @@ def _write_batch(batch: Sequence[tuple[VerifiedRound, str]], recorded_by) -> lis
 
 # --- import jobs (an API import of more than ASYNC_IMPORT_HANDS hands) -----------------------------------------
 
-#: An API import of more hands than this runs as a Celery task and answers 202 with a job to poll.
-ASYNC_IMPORT_HANDS = 1000
+#: An API import of more hands than this runs as a Celery task and answers 202 with a job to poll
+#: (settings.PHH_ASYNC_IMPORT_HANDS; the fault harness lowers it).
+ASYNC_IMPORT_HANDS = getattr(settings, "PHH_ASYNC_IMPORT_HANDS", 1000)
 
 
 def count_hands(*, text: str, name: str) -> int:
@@ -671,33 +741,119 @@ def count_hands(*, text: str, name: str) -> int:
 @transaction.atomic
 def queue_import(*, casino: Casino, text: str, name: str, hands_count: int, requested_by,
                  table: PokerTable | None = None) -> ImportJob:
-    """Keep a PHH text as an import job and start it once committed (apps.feed.tasks.run_import)."""
-    from .tasks import run_import
-
+    """Keep a PHH text as an import job and start it once committed (apps.feed.tasks.run_import). The job row is the
+    work: when the broker cannot take the task, the job stays queued, the request still answers, and the sweeper
+    (`sweep_import_jobs`) sends it once the broker is back."""
     job = ImportJob.objects.create(casino=casino, text=text, name=name[:200], hands=hands_count, table=table,
                                    requested_by=requested_by)
-    transaction.on_commit(lambda: run_import.delay(job_id=job.pk))
+    transaction.on_commit(lambda: send_import_job(job_id=job.pk))
     return job
+
+
+def send_import_job(*, job_id: int, now=None) -> bool:
+    """Hand an import job's task to the broker (after the commit that recorded it) and note it on the job; False
+    (logged) when the broker did not take it, or the note could not be written: the sweeper sends it again."""
+    from django.db import DatabaseError, models
+
+    from apps.core.tasks import send_task
+
+    from .tasks import run_import
+
+    if not send_task(run_import, job_id=job_id):
+        return False
+    try:
+        ImportJob.objects.filter(pk=job_id).update(enqueued_at=now or timezone.now(),
+                                                   attempts=models.F("attempts") + 1)
+    except DatabaseError:
+        logger.warning("Import job %s sent, but its sending not noted", job_id, exc_info=True)
+        return False
+    return True
+
+
+#: The sweeper (settings.CELERY_BEAT_SCHEDULE, every IMPORT_JOB_SWEEP_SECONDS) sends again a job queued and never
+#: sent after IMPORT_JOB_SEND_GRACE_S (the broker was down at the commit); sent and still queued after
+#: IMPORT_JOB_RESEND_AFTER_S, doubling with each sending up to an hour (its message was lost: a Redis restarted
+#: without its data); running with no progress for IMPORT_JOB_STALE_AFTER_S (its worker died mid-batch). Each may
+#: be set in settings.
+IMPORT_JOB_SEND_GRACE_S = 5.0
+IMPORT_JOB_RESEND_AFTER_S = 300.0
+IMPORT_JOB_STALE_AFTER_S = 300.0
+
+
+def sweep_import_jobs(*, now=None) -> list[int]:
+    """Send again the import jobs that were never sent, whose message was lost, or whose worker died (the thresholds
+    above); the ids sent. Idempotent: a job sent twice runs once at a time (its advisory lock, `run_import_job`) and
+    stores no hand twice."""
+    from django.db.models import Q
+
+    now = now or timezone.now()
+    grace = getattr(settings, "IMPORT_JOB_SEND_GRACE_S", IMPORT_JOB_SEND_GRACE_S)
+    resend = getattr(settings, "IMPORT_JOB_RESEND_AFTER_S", IMPORT_JOB_RESEND_AFTER_S)
+    stale = getattr(settings, "IMPORT_JOB_STALE_AFTER_S", IMPORT_JOB_STALE_AFTER_S)
+    candidates = ImportJob.objects.filter(
+        Q(status=ImportStatus.QUEUED, enqueued_at__isnull=True, created_at__lte=now - timedelta(seconds=grace))
+        | Q(status=ImportStatus.QUEUED, enqueued_at__lte=now - timedelta(seconds=resend))
+        | Q(status=ImportStatus.RUNNING, heartbeat_at__lte=now - timedelta(seconds=stale))
+        | Q(status=ImportStatus.RUNNING, heartbeat_at__isnull=True, started_at__lte=now - timedelta(seconds=stale))
+    ).order_by("pk").values_list("pk", "status", "enqueued_at", "attempts")
+    sent = []
+    for pk, status, enqueued_at, attempts in candidates:
+        backoff = min(resend * 2 ** max(attempts - 1, 0), 3600.0)
+        if status == ImportStatus.QUEUED and enqueued_at is not None and enqueued_at > now - timedelta(seconds=backoff):
+            continue
+        if send_import_job(job_id=pk, now=now):
+            sent.append(pk)
+        else:
+            break  # the broker is not taking messages: the next sweep tries again
+    if sent:
+        logger.warning("Import jobs sent again by the sweeper: %s", sent)
+    return sent
+
+
+#: pg_try_advisory_lock(space, job id): the session running an import job (one at a time per job).
+IMPORT_JOB_LOCK_SPACE = 0x1F0B
 
 
 def run_import_job(*, job_id: int) -> ImportJob:
     """Run an import job: `import_phh` with its progress kept on the job (each batch of hands, visible at once to
     whoever polls it) and its summary at the end; a malformed text fails the job with the reason. Idempotent: a job
-    done or failed is left as it is, and a job run again stores no hand twice."""
+    done or failed is left as it is, a job run again stores no hand twice, and a job another worker is running (its
+    session's advisory lock) is left to it."""
+    from django.db import connection
+
+    on_postgresql = connection.vendor == "postgresql"
+    if on_postgresql:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [IMPORT_JOB_LOCK_SPACE, job_id % 2**31])
+            if not cursor.fetchone()[0]:
+                return ImportJob.objects.get(pk=job_id)
+    try:
+        return _run_import_job(job_id=job_id)
+    finally:
+        if on_postgresql and connection.connection is not None and not connection.needs_rollback:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [IMPORT_JOB_LOCK_SPACE, job_id % 2**31])
+            except Exception:  # noqa: BLE001 - a broken connection: its session, and the lock, are gone with it
+                logger.warning("Import job %s: advisory lock not released (connection lost)", job_id)
+
+
+def _run_import_job(*, job_id: int) -> ImportJob:
     with transaction.atomic():
         job = (ImportJob.objects.select_for_update(of=("self",)).select_related("casino", "table", "requested_by")
                .get(pk=job_id))
         if job.status in (ImportStatus.DONE, ImportStatus.FAILED):
             return job
         job.status, job.started_at, job.processed = ImportStatus.RUNNING, timezone.now(), 0
-        job.save(update_fields=["status", "started_at", "processed"])
+        job.heartbeat_at = job.started_at
+        job.save(update_fields=["status", "started_at", "processed", "heartbeat_at"])
     summary = ImportSummary()
     done = 0
 
     def progress(count: int) -> None:
         nonlocal done
         done += count
-        ImportJob.objects.filter(pk=job.pk).update(processed=min(done, job.hands))
+        ImportJob.objects.filter(pk=job.pk).update(processed=min(done, job.hands), heartbeat_at=timezone.now())
 
     try:
         import_phh(casino=job.casino, text=job.text, name=job.name, table=job.table, recorded_by=job.requested_by,

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 from apps.core.idempotency import IdempotentPostMixin
 from apps.core.pagination import NewestFirstPagination
 from apps.core.permissions import RulesPermission
+from apps.core.validation import aware_datetime
 from apps.tables.models import PokerTable
 
 from .models import RakeRecord, RakeStructure, TimeCharge
@@ -91,7 +92,7 @@ class TimeChargeOutput(serializers.ModelSerializer):
 
 
 class TimeChargeInput(serializers.Serializer):
-    period_start = serializers.DateTimeField()
+    period_start = aware_datetime(help_text="The start of the period collected, with its offset from UTC.")
     players_seated = serializers.IntegerField(min_value=0, max_value=11)
 
 

@@ -1,6 +1,6 @@
 """Writes about rake: structures posted at tables and the rake taken from each round of play."""
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
@@ -9,7 +9,7 @@ from django.utils import timezone
 from apps.casinos.selectors import gaming_day_of
 from apps.casinos.services import hold_open_gaming_days
 from apps.core.bulk import insert_then, totals_statement
-from apps.core.exceptions import DomainError, broken_constraint
+from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
@@ -206,14 +206,26 @@ def post_time_charge_structure(*, table: PokerTable, hourly_fee: Decimal, interv
     return structure
 
 
+#: The exclusion constraint (PostgreSQL, migration rake 0009) that keeps the periods of a table's time charges apart.
+PERIODS_APART = "time_charge_periods_do_not_overlap"
+
+
 @transaction.atomic
 def collect_time_charge(*, table: PokerTable, period_start: datetime, players_seated: int, collected_by) -> TimeCharge:
     """Record the time charges collected at a table for one interval (N.J.A.C. 13:69F-14.14(b)3).
 
     Per player: every seated player pays, inactive ones included (3.i); per table: one charge. The amount is
-    the hourly fee for the interval (3.ii, iii), Decimal dollars. One collection per table and period.
-    Raises DomainError (no structure posted, bad count, period already collected, period in the future).
+    the hourly fee for the interval (3.ii, iii), Decimal dollars. Each period of play is charged once: a period
+    [period_start, period_start + interval) that overlaps one collected already at the table (07:00 and 07:13, every
+    30 minutes) is refused with AlreadyRecorded (409) naming the period collected and its id, `existing_id` — also
+    when two are collected at the same moment (PostgreSQL's exclusion constraint PERIODS_APART). Time charges are
+    collected at an open table only.
+    Raises DomainError (table closed, no structure posted, bad count, period in the future or in a closed gaming day)
+    and AlreadyRecorded.
     """
+    if not table.is_open:
+        raise DomainError(f"Table {table.number} is closed: time charges are collected at an open table only.",
+                          field="table")
     structure = TimeChargeStructure.objects.filter(table=table).first()
     if structure is None:
         raise DomainError(f"No time charge is posted at table {table.number}.", field="table")
@@ -222,9 +234,11 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
     if not 1 <= players_seated <= table.seat_maximum:
         raise DomainError(f"Seated players: 1 to {table.seat_maximum} at this game.", field="players_seated")
     gaming_day = gaming_day_of(casino=table.casino, moment=period_start)
-    hold_open_gaming_days(casino_id=table.casino_id, days=[gaming_day], what="a time charge", field="period_start")
-    if TimeCharge.objects.filter(table=table, period_start=period_start).exists():
-        raise DomainError("This period was already collected.", field="period_start")
+    hold_open_gaming_days(casino=table.casino, days=[gaming_day], what="a time charge", field="period_start")
+    period_start = period_start.astimezone(UTC)
+    period_end = period_start + timedelta(minutes=structure.interval_minutes)
+    if (collected := _charge_overlapping(table=table, start=period_start, end=period_end)) is not None:
+        raise _already_collected(table, collected)
     per_interval = structure.charge_per_interval
     if structure.basis == TimeChargeBasis.PER_PLAYER:
         amount = per_interval * players_seated
@@ -233,10 +247,40 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
     else:
         amount = per_interval
         explanation = f"Per table: ${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min"
-    return TimeCharge.objects.create(
-        table=table, period_start=period_start, interval_minutes=structure.interval_minutes,
-        players_seated=players_seated, amount=amount, collected_by=collected_by, explanation=explanation,
-        gaming_day=gaming_day)
+    try:
+        with transaction.atomic():
+            return TimeCharge.objects.create(
+                table=table, period_start=period_start, interval_minutes=structure.interval_minutes,
+                players_seated=players_seated, amount=amount, collected_by=collected_by, explanation=explanation,
+                gaming_day=gaming_day)
+    except IntegrityError as exc:  # collected by another request at the same moment
+        if broken_constraint(exc) not in (PERIODS_APART, "time_charge_once_per_period"):
+            raise
+        collected = _charge_overlapping(table=table, start=period_start, end=period_end)
+        if collected is None:  # the other request rolled back meanwhile
+            raise DomainError("This period is being collected by another request: try again.",
+                              field="period_start") from exc
+        raise _already_collected(table, collected) from exc
+
+
+def _charge_overlapping(*, table: PokerTable, start: datetime, end: datetime) -> TimeCharge | None:
+    """The time charge of `table` whose period overlaps [start, end), or None: the last one to start before `end`
+    (the periods of a table do not overlap, so no earlier one reaches further), by the index of (table, period_start)."""
+    last = TimeCharge.objects.filter(table=table, period_start__lt=end).order_by("-period_start").first()
+    if last is not None and last.period_start + timedelta(minutes=last.interval_minutes) > start:
+        return last
+    return None
+
+
+def _already_collected(table: PokerTable, charge: TimeCharge) -> AlreadyRecorded:
+    """The refusal (409) of a period that overlaps `charge`, collected already: it names that period, in the casino's
+    time, and its id (N.J.A.C. 13:69F-14.14(b)3: each period of play is charged once)."""
+    zone = table.casino.zone
+    start = charge.period_start.astimezone(zone)
+    end = (charge.period_start + timedelta(minutes=charge.interval_minutes)).astimezone(zone)
+    return AlreadyRecorded(f"Table {table.number}: the period {start:%Y-%m-%d %H:%M}–{end:%H:%M} was already collected "
+                           f"(time charge {charge.pk}); a period of play is charged once.", field="period_start",
+                           existing_id=charge.pk)
 
 
 @transaction.atomic

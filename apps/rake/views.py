@@ -1,5 +1,4 @@
 """Revenue pages: rake by table, shift and hour of a gaming day, and its CSV export."""
-import csv
 from decimal import Decimal
 from itertools import islice
 
@@ -9,6 +8,7 @@ from django.shortcuts import render
 from apps.casinos.selectors import requested_gaming_day
 from apps.core.charts import chart_span, span_links
 from apps.core.policy import role_policy
+from apps.core.spreadsheets import SafeWriter
 
 from .charts import rake_span_charts, rounds_per_hour_chart
 from .selectors import (
@@ -70,13 +70,13 @@ def revenue_csv(request):
     """Every rake record of a gaming day as CSV, one line per round of play, streamed as it is read (a day may hold
     thousands of rounds)."""
     casino, gaming_day = _day(request)
-    writer = csv.writer(_Echo())
+    writer = SafeWriter(_Echo())  # each cell a spreadsheet would read as a formula neutralised (OWASP)
     rows = iter(rake_records_for_export(casino=casino, gaming_day=gaming_day))
 
     def lines():
         yield writer.writerow(EXPORT_COLUMNS)
         while chunk := list(islice(rows, 1000)):  # the response sends a chunk of lines at a time, not a line
-            yield "".join(map(writer.writerow, chunk))
+            yield writer.lines(chunk)
 
     response = StreamingHttpResponse(lines(), content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="rake-{casino.code}-{gaming_day}.csv"'

@@ -57,6 +57,8 @@ BEGIN
   END LOOP;
   FOR item IN SELECT p.oid::regprocedure AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
               WHERE n.nspname = 'public' AND p.prokind = 'f' AND pg_get_userbyid(p.proowner) <> owner
+                AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+                                AND d.deptype = 'e')  -- an extension's (btree_gist): its own
   LOOP
     EXECUTE format('ALTER FUNCTION %s OWNER TO %I', item.name, owner);
   END LOOP;

@@ -200,9 +200,10 @@ def test_an_import_job_is_read_only_in_its_casino(api, staff, supervisor, table)
 ])
 def test_draws_are_checked_with_the_field_at_fault(api, casino, supervisor, player, field):
     from apps.tables.models import Game
-    from apps.tables.services import create_table
+    from apps.tables.services import create_table, open_table
 
-    draw = create_table(casino=casino, number=30, game=Game.DRAW_HIGH, seats=6, minimum_wager=Decimal("2"))
+    draw = open_table(table=create_table(casino=casino, number=30, game=Game.DRAW_HIGH, seats=6,
+                                         minimum_wager=Decimal("2")))
     api.force_authenticate(supervisor)
     players = [{"seat": 1, "contributed": "5", "hole_cards": "2c 3c 4c 5c 6c", **player},
                {"seat": 2, "contributed": "5", "hole_cards": "Ad Ac Ah As Kd"}]

@@ -9,7 +9,7 @@ from apps.rake.models import RakeRecord
 from apps.rake.services import post_rake_structure
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import BettingStructure, Game
-from apps.tables.services import create_table
+from apps.tables.services import create_table, open_table
 from tests.factories import JackpotFactory
 
 D = Decimal
@@ -54,7 +54,7 @@ def test_each_game_form_is_recorded_and_settled_from_the_json_feed(api, casino, 
     from apps.core.roles import Role
 
     board, seats, winners, _clause = FORMS[game]
-    table = create_table(casino=casino, number=1, game=game, seats=6, minimum_wager=D("2"))
+    table = open_table(table=create_table(casino=casino, number=1, game=game, seats=6, minimum_wager=D("2")))
     api.force_authenticate(staff(Role.DEALER))
     players = [{"seat": seat, "contributed": "20.00", "hole_cards": cards,
                 "dealt_cards": "", "draws": [{"discarded": d.strip(), "drawn": n} for d, n in draws]}
@@ -93,7 +93,7 @@ def horse(casino):
     post_rake_structure(table=table, percentage=D("10"), maximum=D("4"))
     holdem = table.rotation.get(game=Game.HOLDEM)
     post_rake_structure(table=table, rotation_game=holdem, percentage=D("5"), maximum=D("6"))
-    return table
+    return open_table(table=table)
 
 
 def test_14_8_a_mixed_game_table_deals_its_whole_rotation(api, casino, supervisor, horse):

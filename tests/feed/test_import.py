@@ -14,12 +14,13 @@ from django.utils import timezone
 
 from apps.badbeat.models import Contribution, Jackpot
 from apps.badbeat.selectors import day_totals_agree, ledger
+from apps.core.roles import Role
 from apps.feed.phh import parse_phh
 from apps.feed.services import ImportSummary, PlayerIn, RoundIn, import_phh, record_round_of_play
 from apps.rake.models import RakeRecord
 from apps.rounds.models import PotAward, RoundOfPlay, RoundPlayer
 from apps.tables.models import BettingStructure, Game
-from apps.tables.services import create_table
+from apps.tables.services import create_table, open_table
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 from tests.support.phh_hands import random_file
 
@@ -46,9 +47,12 @@ def table():
     return table
 
 
-def import_quietly(*paths, table=None, casino=None):
+def import_quietly(*paths, table=None, casino=None, backfill_by=None):
+    """import_phh of `paths`, its output; `backfill_by`: an administrator's backfill (for hands dated in the past)."""
     out = StringIO()
     options = ["--table", str(table.number)] if table is not None else ["--casino", casino.code]
+    if backfill_by is not None:
+        options += ["--backfill", "--by", backfill_by.username]
     call_command("import_phh", *map(str, paths), *options, "--no-progress", stdout=out)
     return out.getvalue()
 
@@ -133,14 +137,17 @@ def test_short_deck_is_refused_with_a_message_that_names_it(table):
     assert not RoundOfPlay.objects.exists()
 
 
-def test_draw_games_of_the_shared_hands_are_taken_in(casino):
+def test_draw_games_of_the_shared_hands_are_taken_in(casino, staff):
     """Badugi (FB, 14.12B) and 2-7 triple draw (F2L3D, 14.12A) go to the tables that deal them, with the draws
-    recorded; the badugi hand's hidden cards are known only at the showdown."""
-    badugi = create_table(casino=casino, number=1, game=Game.BADUGI, seats=6, minimum_wager=D("2"),
-                          maximum_wager=D("4"), betting_structure=BettingStructure.FIXED_LIMIT)
-    triple = create_table(casino=casino, number=2, game=Game.TRIPLE_DRAW_27, seats=6, minimum_wager=D("150000"),
-                          maximum_wager=D("300000"), betting_structure=BettingStructure.FIXED_LIMIT)
-    output = import_quietly(PHH_DIR / "alice-carol-wikipedia.phh", PHH_DIR / "arieh-yockey-2019.phh", casino=casino)
+    recorded; the badugi hand's hidden cards are known only at the showdown. The 2019 hand is historic: an
+    administrator's backfill records it."""
+    badugi = open_table(table=create_table(casino=casino, number=1, game=Game.BADUGI, seats=6, minimum_wager=D("2"),
+                                           maximum_wager=D("4"), betting_structure=BettingStructure.FIXED_LIMIT))
+    triple = open_table(table=create_table(casino=casino, number=2, game=Game.TRIPLE_DRAW_27, seats=6,
+                                           minimum_wager=D("150000"), maximum_wager=D("300000"),
+                                           betting_structure=BettingStructure.FIXED_LIMIT))
+    output = import_quietly(PHH_DIR / "alice-carol-wikipedia.phh", PHH_DIR / "arieh-yockey-2019.phh", casino=casino,
+                            backfill_by=staff(Role.ADMIN))
     assert "FB     imported      1" in output and "F2L3D  imported      1" in output
     yockey = RoundPlayer.objects.get(round_of_play__table=triple, name="Bryce Yockey")
     arieh = RoundPlayer.objects.get(round_of_play__table=triple, name="Josh Arieh")
@@ -165,13 +172,13 @@ def every_game_room(casino):
               (Game.STUD_LOW, BettingStructure.FIXED_LIMIT), (Game.TRIPLE_DRAW_27, BettingStructure.FIXED_LIMIT),
               (Game.BADUGI, BettingStructure.FIXED_LIMIT)]
     for number, (game, structure) in enumerate(tables, start=1):
-        create_table(casino=casino, number=number, game=game, betting_structure=structure, seats=7,
-                     minimum_wager=D("2"), bad_beat_participation=True)
+        open_table(table=create_table(casino=casino, number=number, game=game, betting_structure=structure, seats=7,
+                                      minimum_wager=D("2"), bad_beat_participation=True))
     JackpotFactory(casino=casino, minimum_pot=D("1"), contribution_amount=D("1.00"))
-    create_table(casino=casino, number=20, seats=6, rotation_name="Players Championship", rotation=[
+    open_table(table=create_table(casino=casino, number=20, seats=6, rotation_name="Players Championship", rotation=[
         {"game": Game.HOLDEM, "betting_structure": BettingStructure.NO_LIMIT, "minimum_wager": D("2")},
         {"game": Game.SINGLE_DRAW_27, "betting_structure": BettingStructure.NO_LIMIT, "minimum_wager": D("50"),
-         "small_blind": D("25"), "big_blind": D("50")}])
+         "small_blind": D("25"), "big_blind": D("50")}]))
     return casino
 
 
@@ -200,7 +207,7 @@ def test_a_folder_of_mixed_variants_goes_in_without_a_table_with_a_summary_per_v
 
 
 def test_a_hand_no_table_deals_is_refused_and_the_others_go_in(casino, tmp_path):
-    create_table(casino=casino, number=1, game=Game.HOLDEM, seats=9, minimum_wager=D("2"))
+    open_table(table=create_table(casino=casino, number=1, game=Game.HOLDEM, seats=9, minimum_wager=D("2")))
     rng = random.Random(3)
     (tmp_path / "mixed.phhs").write_text(random_file("NT", rng, 3) + "\n[9]\n" +
                                          random_file("FB", rng, 1).split("[1]\n", 1)[1])

@@ -190,10 +190,11 @@ def test_14_6_b_a_round_of_play_has_two_to_eleven_players():
 
 def _draw_table(game, number):
     from apps.tables.models import BettingStructure
-    from apps.tables.services import create_table
+    from apps.tables.services import create_table, open_table
 
-    return create_table(casino=PokerTableFactory().casino, number=number, game=game, seats=6, minimum_wager=D("2"),
-                        maximum_wager=D("4"), betting_structure=BettingStructure.FIXED_LIMIT)
+    return open_table(table=create_table(casino=PokerTableFactory().casino, number=number, game=game, seats=6,
+                                         minimum_wager=D("2"), maximum_wager=D("4"),
+                                         betting_structure=BettingStructure.FIXED_LIMIT))
 
 
 @pytest.mark.parametrize(("game", "draws", "hands"), [

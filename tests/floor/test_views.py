@@ -129,10 +129,10 @@ def test_the_round_page_shows_a_draw_games_hands_as_dealt_and_each_draw(client, 
     """14.12A: the hand as dealt, the cards thrown and drawn in each of the three draws, the hand at the showdown."""
     from apps.feed.services import DrawIn, PlayerIn, RoundIn, record_round_of_play
     from apps.tables.models import Game
-    from apps.tables.services import create_table
+    from apps.tables.services import create_table, open_table
 
-    table = create_table(casino=supervisor.casino, number=18, game=Game.TRIPLE_DRAW_27, seats=6,
-                         minimum_wager=Decimal("2"))
+    table = open_table(table=create_table(casino=supervisor.casino, number=18, game=Game.TRIPLE_DRAW_27, seats=6,
+                                          minimum_wager=Decimal("2")))
     round_of_play = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), players=[
         PlayerIn(seat=1, contributed=Decimal("12"), dealt_cards="Kd 5d 4h 3s 2c", hole_cards="7c 5d 4h 3s 2c",
                  draws=(DrawIn("Kd", "7c"), DrawIn(), DrawIn())),

@@ -4,18 +4,34 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
+from django.db import IntegrityError, transaction
 
-from apps.core.exceptions import DomainError
+from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.roles import Role
-from apps.rake.models import TimeChargeBasis
+from apps.rake.models import TimeCharge, TimeChargeBasis
 from apps.rake.selectors import rake_for_gaming_day
-from apps.rake.services import collect_time_charge, post_time_charge_structure, verify_time_charge
+from apps.rake.services import (
+    PERIODS_APART,
+    collect_time_charge,
+    post_time_charge_structure,
+    verify_time_charge,
+)
+from apps.tables.models import PokerTable
 from tests.factories import PokerTableFactory
 
 NEW_YORK = ZoneInfo("America/New_York")
 AT = datetime(2026, 11, 20, 20, 0, tzinfo=NEW_YORK)
 D = Decimal
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def the_evening_of_at():
+    """The casino's clock two hours after AT: AT's gaming day is the current one, open for its time charges (money is
+    recorded only into open gaming days)."""
+    with time_machine.travel(AT + timedelta(hours=2), tick=False):
+        yield
 
 
 @pytest.fixture
@@ -91,3 +107,107 @@ def test_api_roles_collect_and_verify(api, staff, table):
     api.force_authenticate(staff(Role.FLOORPERSON))
     assert api.post(verify).json()["verified_by"] is not None
     assert api.post(url, {"period_start": "soon", "players_seated": 6}, format="json").status_code == 400
+
+
+# --- issue 32: overlapping periods and closed tables ------------------------------------------------------------------
+
+MORNING = datetime(2026, 11, 20, 7, 0, tzinfo=NEW_YORK)
+
+
+@pytest.fixture
+def noon():
+    """The casino's clock at noon of MORNING's gaming day (open: its periods may be collected)."""
+    with time_machine.travel(MORNING.replace(hour=12), tick=False):
+        yield
+
+
+@pytest.fixture
+def half_hourly(noon, table):
+    post_time_charge_structure(table=table, hourly_fee=D("12.00"), interval_minutes=30)
+    return table
+
+
+def test_14_14_b_3_overlapping_periods_at_a_table_are_refused_naming_the_period_collected(half_hourly, staff):
+    """N.J.A.C. 13:69F-14.14(b)3: a period of play is charged once. 07:00 and 07:13 every 30 minutes both billed."""
+    dealer = staff(Role.DEALER)
+    first = collect_time_charge(table=half_hourly, period_start=MORNING, players_seated=6, collected_by=dealer)
+    for minutes in (13, 0, -29, 29):
+        with pytest.raises(AlreadyRecorded) as refused:
+            collect_time_charge(table=half_hourly, period_start=MORNING + timedelta(minutes=minutes), players_seated=6,
+                                collected_by=dealer)
+        assert refused.value.status_code == 409 and refused.value.existing_id == first.pk
+        assert refused.value.field == "period_start"
+        assert refused.value.message == (f"Table 5: the period 2026-11-20 07:00–07:30 was already collected (time "
+                                         f"charge {first.pk}); a period of play is charged once.")
+    assert TimeCharge.objects.count() == 1
+
+
+def test_14_14_b_3_periods_end_to_end_are_each_charged(half_hourly, staff):
+    """N.J.A.C. 13:69F-14.14(b)3: the next period starts where the last ended (07:00-07:30, 07:30-08:00, and 06:30
+    before them); another table's periods are its own."""
+    dealer = staff(Role.DEALER)
+    for minutes in (0, 30, -30):
+        collect_time_charge(table=half_hourly, period_start=MORNING + timedelta(minutes=minutes), players_seated=6,
+                            collected_by=dealer)
+    other = PokerTableFactory(casino=half_hourly.casino, number=6, seats=9)
+    post_time_charge_structure(table=other, hourly_fee=D("12.00"), interval_minutes=20)
+    collect_time_charge(table=other, period_start=MORNING + timedelta(minutes=13), players_seated=6,
+                        collected_by=dealer)
+    assert TimeCharge.objects.count() == 4
+
+
+def test_14_14_b_3_overlap_is_a_409_with_the_existing_period_over_the_api(api, half_hourly, staff):
+    """N.J.A.C. 13:69F-14.14(b)3 through POST /api/tables/{id}/time-charges/: 409 in the error shape, existing_id."""
+    api.force_authenticate(staff(Role.DEALER))
+    url = f"/api/tables/{half_hourly.pk}/time-charges/"
+    first = api.post(url, {"period_start": MORNING.isoformat(), "players_seated": 6}, format="json")
+    assert first.status_code == 201, first.content
+    again = api.post(url, {"period_start": (MORNING + timedelta(minutes=13)).isoformat(), "players_seated": 6},
+                     format="json")
+    assert again.status_code == 409
+    assert again.json() == {"period_start": [f"Table 5: the period 2026-11-20 07:00–07:30 was already collected "
+                                             f"(time charge {first.json()['id']}); a period of play is charged once."],
+                            "existing_id": first.json()["id"]}
+
+
+def test_14_14_b_3_the_database_keeps_the_periods_apart(half_hourly, staff):
+    """N.J.A.C. 13:69F-14.14(b)3, in PostgreSQL itself: an overlapping period written past the service (two requests
+    at once) breaks the exclusion constraint time_charge_periods_do_not_overlap."""
+    dealer = staff(Role.DEALER)
+    collect_time_charge(table=half_hourly, period_start=MORNING, players_seated=6, collected_by=dealer)
+    with pytest.raises(IntegrityError) as broken, transaction.atomic():
+        TimeCharge.objects.create(table=half_hourly, period_start=MORNING + timedelta(minutes=13), interval_minutes=30,
+                                  players_seated=6, amount=D("36.00"), gaming_day=MORNING.date(), collected_by=dealer,
+                                  explanation="past the service")
+    assert broken_constraint(broken.value) == PERIODS_APART
+
+
+def test_14_14_b_3_two_collections_at_once_one_409(half_hourly, staff, monkeypatch):
+    """N.J.A.C. 13:69F-14.14(b)3: when the check before the insert saw nothing (the other request had not committed),
+    the constraint refuses the insert and the answer is the same 409 naming the period collected."""
+    from apps.rake import services
+
+    dealer = staff(Role.DEALER)
+    first = collect_time_charge(table=half_hourly, period_start=MORNING, players_seated=6, collected_by=dealer)
+    seen = services._charge_overlapping
+    calls = []
+
+    def not_yet_committed(**kwargs):
+        calls.append(kwargs)
+        return None if len(calls) == 1 else seen(**kwargs)
+
+    monkeypatch.setattr(services, "_charge_overlapping", not_yet_committed)
+    with pytest.raises(AlreadyRecorded) as refused:
+        collect_time_charge(table=half_hourly, period_start=MORNING + timedelta(minutes=13), players_seated=6,
+                            collected_by=dealer)
+    assert refused.value.existing_id == first.pk and len(calls) == 2
+    assert TimeCharge.objects.count() == 1
+
+
+def test_14_14_b_3_time_charges_at_a_closed_table_are_refused(half_hourly, staff):
+    """N.J.A.C. 13:69F-14.14(b)3: time charges are collected from the players seated at an open table."""
+    PokerTable.objects.filter(pk=half_hourly.pk).update(is_open=False)
+    half_hourly.refresh_from_db()
+    with pytest.raises(DomainError, match="Table 5 is closed") as refused:
+        collect_time_charge(table=half_hourly, period_start=MORNING, players_seated=6, collected_by=staff(Role.DEALER))
+    assert refused.value.field == "table" and not TimeCharge.objects.exists()

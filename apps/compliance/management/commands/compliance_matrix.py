@@ -1,5 +1,4 @@
 """python manage.py compliance_matrix [--format text|csv|json] [--fail-under PCT] [--report PATH]"""
-import csv
 import json
 import sys
 from pathlib import Path
@@ -9,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from apps.compliance.exports import CSV_HEADER, as_json, csv_rows
 from apps.compliance.matrix import CLAUSES_FILE, matrix_for
 from apps.compliance.selectors import source_root
+from apps.core.spreadsheets import SafeWriter
 
 
 class Command(BaseCommand):
@@ -39,7 +39,7 @@ class Command(BaseCommand):
         if format == "json":
             self.stdout.write(json.dumps(as_json(matrix), indent=2))
         elif format == "csv":
-            writer = csv.writer(self.stdout, lineterminator="\n")
+            writer = SafeWriter(self.stdout, lineterminator="\n")  # no cell read as a formula (OWASP)
             writer.writerow(CSV_HEADER)
             writer.writerows(csv_rows(matrix.rows))
         else:
