@@ -68,22 +68,23 @@ def role_policy(*, read: str | None = None, write: str | None = None) -> Callabl
     return decorate
 
 
-def _open(**reason: str) -> Callable:
+def _open(methods: tuple[str, ...] | None = None, **reason: str) -> Callable:
     def mark(view):
         if isinstance(view, type):  # a class: read with its methods by policy_of
             view.access_policy = Policy(**reason)
         else:  # a function, or an as_view() of a class
             view_class = getattr(view, "cls", None) or getattr(view, "view_class", None)
-            methods = _class_methods(view) if view_class else ("GET",)
-            view.access_policy = Policy(**reason, open_methods=methods)
+            answered = methods or (_class_methods(view) if view_class else ("GET",))
+            view.access_policy = Policy(**reason, open_methods=tuple(answered))
         return view
 
     return mark
 
 
-def public(reason: str) -> Callable:
-    """Mark a view open to anyone, saying why (the sign-in page, the token endpoint, a signed inbox...)."""
-    return _open(anyone=reason)
+def public(reason: str, *, methods: tuple[str, ...] | None = None) -> Callable:
+    """Mark a view open to anyone, saying why (the sign-in page, the token endpoint, a signed inbox...). `methods`:
+    the methods a function view answers when not only GET (a room kiosk's form posts to its link)."""
+    return _open(methods, anyone=reason)
 
 
 def signed_in(reason: str) -> Callable:

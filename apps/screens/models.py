@@ -1,7 +1,7 @@
 """The room's screens and the display links that open them (N.J.A.C. 13:69F-14.18, 14.19(b), (i)1).
 
-A screen of the poker room (the bad beat jackpot display, the games-and-seats board) runs unattended, with no staff
-session to expire: an administrator issues it a display link, whose URL carries a token signed with the project's
+A screen of the poker room (the bad beat jackpot display, the games-and-seats board, the waitlist kiosk at the desk)
+runs unattended, with no staff session to expire or to be used by a patron: an administrator issues it a display link, whose URL carries a token signed with the project's
 key (django.core.signing, salted) over the link's id and a random secret kept on its row. Revoking the link is an
 update of its row: the next request of its URL, the screen's next poll included, is refused at once.
 """
@@ -18,11 +18,12 @@ from apps.core.validation import TextValidator
 
 
 class ScreenKind(models.TextChoices):
-    """What a display link's screen shows: the jackpot display (14.19(b), (i)1, (q)) or the games-and-seats board
-    (14.18)."""
+    """What a display link's screen shows: the jackpot display (14.19(b), (i)1, (q)), the games-and-seats board
+    (14.18), or the waitlist kiosk, where a player puts their own name on a list (apps.screens.kiosk)."""
 
     JACKPOT = "jackpot", "Bad beat jackpot display"
     GAMES = "games", "Games and seats board"
+    KIOSK = "kiosk", "Waitlist kiosk"
 
 
 # The audit trail keeps the issue and the revocation of every link (who, when, from the HistoryMiddleware's context)

@@ -1,8 +1,8 @@
 """The room's screens opened by a display link, with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b), (i)1, (q)), and the
 page where administrators issue and revoke the links.
 
-A screen's URL is /screens/<token>/ (selectors.token_for): the jackpot display or the games-and-seats board of the
-link's casino, showing only what patrons see. The screen polls the same URL (htmx); each request checks the link
+A screen's URL is /screens/<token>/ (selectors.token_for): the jackpot display, the games-and-seats board or the
+waitlist kiosk (apps.screens.kiosk) of the link's casino, showing only what patrons see. The screen polls the same URL (htmx); each request checks the link
 again, so a revoked link stops at the screen's next poll: the poll is answered with a notice that replaces the
 screen and stops the polling (status 286), and a page load with a styled 403. A token that opens nothing (not
 ours, altered, of no link) is a styled 404, and its poll stops the same way."""
@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods
 
 from apps.badbeat.display import jackpot_screen
 from apps.core.exceptions import DomainError
@@ -27,7 +28,8 @@ from apps.core.validation import TextValidator
 from apps.core.views import add_domain_error
 from apps.seats.selectors import GameLine
 
-from . import services
+from . import kiosk, services
+from .kiosk import is_kiosk_poll
 from .models import DisplayLink, ScreenKind
 from .selectors import TokenProblem, games_board, link_from_token, links_of, screen_path
 
@@ -53,7 +55,10 @@ STOPPED = {
 def _stopped(request, problem: TokenProblem):
     heading, message = STOPPED[problem]
     context = {"heading": heading, "message": message, "problem": problem.value}
-    if request.htmx:
+    if is_kiosk_poll(request):  # the notice replaces the whole kiosk, its form too
+        response = render(request, "screens/_kiosk_stopped.html", context, status=STOP_POLLING)
+        response["HX-Retarget"], response["HX-Reswap"] = f"#{kiosk.KIOSK_TARGET}", "outerHTML"
+    elif request.htmx:
         response = render(request, "screens/_stopped.html", context, status=STOP_POLLING)
     else:
         status = 403 if problem == TokenProblem.REVOKED else 404
@@ -64,16 +69,23 @@ def _stopped(request, problem: TokenProblem):
 
 
 @public("A room screen opened by a display link an administrator issued: the signed token is the credential, "
-        "checked (and revocation with it) on every request; it shows only what patrons see (14.18, 14.19(b)).")
-@require_safe
+        "checked (and revocation with it) on every request; it shows only what patrons see (14.18, 14.19(b)); a "
+        "kiosk link's form puts a player on a list (POST, CSRF-protected, throttled per link).",
+        methods=("GET", "POST"))
+@require_http_methods(["GET", "HEAD", "POST"])
 def screen(request, token: str):
     """The screen a display link opens, with no session: the jackpot display (apps.badbeat.display) or the games
-    and seats board (14.18), refreshed by its own poll of this URL; a revoked or invalid link stops it (see the
-    module)."""
+    and seats board (14.18), refreshed by its own poll of this URL, or the waitlist kiosk (apps.screens.kiosk,
+    whose form posts here); a revoked or invalid link stops it (see the module). Only a kiosk takes a POST."""
     check = link_from_token(token)
     if check.problem is not None:
         return _stopped(request, check.problem)
     link = check.link
+    if link.kind == ScreenKind.KIOSK:
+        services.note_seen(link=link)
+        return kiosk.kiosk(request, link)
+    if request.method == "POST":
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     tick = tick_of(request)
     services.note_seen(link=link)
     poll_url = screen_path(link)

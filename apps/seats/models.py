@@ -237,7 +237,9 @@ class FloorEvent(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     reason = models.CharField(max_length=16, choices=PassReason.choices, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                           related_name="+", help_text="Empty for a scheduled job.")
+                           related_name="+", help_text="Empty for a scheduled job or a kiosk.")
+    kiosk = models.CharField(max_length=80, blank=True,
+                             help_text="The kiosk (its link's name) where a player added themselves; by is empty.")
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import F, Window
+from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils.text import slugify
 
@@ -317,6 +317,13 @@ def room_board(*, casino: Casino, now: datetime) -> list[GameLine]:
     Lines of running games first, by their lowest table number, then lists with no table open. `now`: aware.
     A fixed number of queries (nine) whatever the tables, lists and history."""
     return floor_board(casino=casino, now=now).lines
+
+
+def place_on_list(*, entry: WaitlistEntry) -> int:
+    """The entry's place on its list, from 1: the players still on it (waiting or called) added before it, in call
+    order (created_at, id), and itself. One query."""
+    return WaitlistEntry.objects.filter(waitlist_id=entry.waitlist_id, status__in=ON_LIST).filter(
+        Q(created_at__lt=entry.created_at) | Q(created_at=entry.created_at, id__lte=entry.pk)).count()
 
 
 def events_of(*, casino: Casino):

@@ -237,9 +237,26 @@ def add_to_list(*, waitlist: Waitlist, name: str, source: str, by: User, phone: 
     person, kiosk) is checked in at once; a phone sign-up checks in at the desk within the room's posted time
     (RoomRules.check_in_minutes) or leaves the list (expire_remote_sign_ups). Raises DomainError (name, phone,
     source)."""
-    now = now or timezone.now()
+    return _add_entry(waitlist=waitlist, casino_id=by.casino_id, name=name, phone=phone, source=source,
+                      now=now or timezone.now(), by=by)
+
+
+@transaction.atomic
+def join_at_kiosk(*, waitlist: Waitlist, casino: Casino, kiosk: str, name: str, phone: str = "",
+                  now: datetime | None = None) -> WaitlistEntry:
+    """A player puts their own name on a list at the room's kiosk (14.18): a tablet opened by a kiosk link
+    (apps.screens, ScreenKind.KIOSK), with no staff session, so nobody of the staff adds them. As add_to_list with
+    source "kiosk" (checked in at once); the record's `by` is empty and `kiosk` names the kiosk (its link's name).
+    `casino`: the kiosk link's. Raises DomainError: a list of another casino (waitlist), the name or phone
+    (name, phone)."""
+    return _add_entry(waitlist=waitlist, casino_id=casino.pk, name=name, phone=phone, source=WaitlistSource.KIOSK,
+                      now=now or timezone.now(), by=None, kiosk=kiosk)
+
+
+def _add_entry(*, waitlist: Waitlist, casino_id: int, name: str, phone: str, source: str, now: datetime,
+               by: User | None, kiosk: str = "") -> WaitlistEntry:
     waitlist = Waitlist.objects.select_for_update().get(pk=waitlist.pk)
-    if waitlist.casino_id != by.casino_id:
+    if waitlist.casino_id != casino_id:
         raise DomainError("That list is not in this room.", field="waitlist")
     if source not in WaitlistSource.values:
         raise DomainError("In person, by phone or at the kiosk.", field="source")
@@ -250,7 +267,7 @@ def add_to_list(*, waitlist: Waitlist, name: str, source: str, by: User, phone: 
     entry = WaitlistEntry.objects.create(
         waitlist=waitlist, name=name, phone=phone, source=source, created_at=now,
         checked_in_at=None if source == WaitlistSource.PHONE else now)
-    _event(waitlist.casino, EventKind.ADDED, now, by=by, waitlist=waitlist, entry=entry)
+    _event(waitlist.casino, EventKind.ADDED, now, by=by, waitlist=waitlist, entry=entry, kiosk=kiosk[:80])
     return entry
 
 

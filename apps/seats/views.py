@@ -4,8 +4,8 @@ from here (N.J.A.C. 13:69F-14.18). One URL: GET the page (or, for the htmx poll,
 (`action`), which calls one service. A form being filled in is kept across the poll (hx-preserve, each form with its
 own id). A broken rule answers 400 with the message beside the form that sent it, and writes nothing.
 
-The kiosk (/seats/kiosk/): a tablet at the desk, signed in by a floorperson, where a player puts their own name on a
-list (source "kiosk"); it shows the lists' lengths, never a name. The record (/seats/record/): who was added,
+The kiosk, where a player puts their own name on a list, runs from a kiosk link with no staff session
+(apps.screens.kiosk); /seats/kiosk/ tells the floor how to get one. The record (/seats/record/): who was added,
 called, seated, passed over and why, newest first.
 """
 from __future__ import annotations
@@ -24,8 +24,8 @@ from apps.tables.models import PokerTable
 
 from . import services
 from .forms import AddPlayerForm, StartListForm
-from .models import EntryStatus, PassReason, Seat, Waitlist, WaitlistEntry, WaitlistSource
-from .selectors import events_of, floor_board, room_board
+from .models import EntryStatus, PassReason, Seat, Waitlist, WaitlistEntry
+from .selectors import events_of, floor_board
 
 
 class FormProblem(Exception):
@@ -170,32 +170,15 @@ def _board_context(request, casino, now) -> dict:
             "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"), "zone": casino.zone}
 
 
-@role_policy(read="seats.keep_board", write="seats.keep_board")
+@role_policy(read="seats.keep_board")
 def kiosk(request):
-    """The desk's kiosk: a player adds their own name (and phone, if they wish) to a list; answers with their place.
-    Shows each list's length, never a name. On a tablet signed in by a floorperson (seats.keep_board)."""
-    casino, now = request.user.casino, timezone.now()
-    form, added, status = AddPlayerForm(casino=casino, kiosk=True), None, 200
-    if request.method == "POST":
-        form = AddPlayerForm(request.POST, casino=casino, kiosk=True)
-        if form.is_valid():
-            try:
-                added = services.add_to_list(by=request.user, now=now, source=WaitlistSource.KIOSK,
-                                             **form.cleaned_data)
-            except DomainError as exc:
-                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        if added is None:
-            status = 400
-        else:
-            form = AddPlayerForm(casino=casino, kiosk=True)
-    lines = room_board(casino=casino, now=now)
-    place = None
-    if added is not None:
-        place = WaitlistEntry.objects.filter(waitlist=added.waitlist, status__in=(EntryStatus.WAITING,
-                                                                                  EntryStatus.CALLED),
-                                             created_at__lte=added.created_at).count()
-    return render(request, "seats/kiosk.html", {"form": form, "added": added, "place": place, "lines": lines},
-                  status=status)
+    """How to set up the desk's kiosk (a page for the floor, not the kiosk): the kiosk runs from a kiosk link an
+    administrator issues (/screens/, or `manage.py issue_screen_link --kind kiosk`), opened on the tablet with no
+    staff session (apps.screens.kiosk), so that a patron at it can open no staff page. This page has no form: a staff
+    session never serves as the kiosk."""
+    return render(request, "seats/kiosk.html", {
+        "may_issue": request.user.has_perm("screens.add_displaylink"),
+        "may_see_links": request.user.has_perm("screens.view_displaylink")})
 
 
 @role_policy(read="seats.view_board")

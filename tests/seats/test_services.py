@@ -9,7 +9,7 @@ import time_machine
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.seats.models import EntryStatus, EventKind, FloorEvent, PassReason, RoomRules, Seat, WaitlistSource
-from apps.seats.selectors import floor_board
+from apps.seats.selectors import floor_board, place_on_list
 from apps.seats.services import (
     add_to_list,
     apply_away_limit,
@@ -17,6 +17,7 @@ from apps.seats.services import (
     change_table,
     check_in,
     expire_remote_sign_ups,
+    join_at_kiosk,
     mark_away,
     mark_back,
     move_from_must_move,
@@ -122,6 +123,40 @@ class TestCalls:
             with pytest.raises(DomainError) as refused:
                 call_next(waitlist=waitlist, table=table, seat=seat, by=floor, now=T0)
             assert refused.value.field == "seat"
+
+
+class TestTheKiosk:
+    def test_14_18_a_player_joins_at_the_kiosk_added_by_no_staff_member(self, room):
+        """Issue 32, item 6: the kiosk (a kiosk link, no staff session) adds the player itself; the record names the
+        kiosk, not a member of the staff."""
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        first = add_to_list(waitlist=waitlist, name="Bo", source=WaitlistSource.IN_PERSON, by=floor, now=T0)
+        ann = join_at_kiosk(waitlist=waitlist, casino=table.casino, kiosk="Desk tablet", name=" Ann  Lee ",
+                            phone="609 555 0100", now=T0)  # the same moment: after Bo all the same (by id)
+        assert (ann.name, ann.source, ann.checked_in_at) == ("Ann Lee", WaitlistSource.KIOSK, T0)
+        added = FloorEvent.objects.get(entry=ann)
+        assert (added.kind, added.by, added.kiosk) == (EventKind.ADDED, None, "Desk tablet")
+        assert (place_on_list(entry=first), place_on_list(entry=ann)) == (1, 2)
+        pass_over(entry=first, reason=PassReason.LEFT, by=floor, now=T0 + timedelta(minutes=1))
+        assert place_on_list(entry=ann) == 1
+
+    @pytest.mark.parametrize("name, phone, field", [("", "", "name"), ("Ann", "call me", "phone")])
+    def test_bad_input_at_the_kiosk_names_the_field_and_writes_nothing(self, room, name, phone, field):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        with pytest.raises(DomainError) as refused:
+            join_at_kiosk(waitlist=waitlist, casino=table.casino, kiosk="Desk", name=name, phone=phone, now=T0)
+        assert refused.value.field == field and not waitlist.entries.exists()
+
+    def test_a_kiosk_adds_to_the_lists_of_its_own_casino_only(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        elsewhere = PokerTableFactory(number=1).casino
+        with pytest.raises(DomainError) as refused:
+            join_at_kiosk(waitlist=waitlist, casino=elsewhere, kiosk="Theirs", name="Ann", now=T0)
+        assert refused.value.field == "waitlist" and not waitlist.entries.exists()
+        assert not FloorEvent.objects.filter(kind=EventKind.ADDED).exists()
 
 
 class TestMustMove:

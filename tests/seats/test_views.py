@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from apps.core.roles import Role
 from apps.seats.models import EntryStatus, FloorEvent, Seat, WaitlistEntry
+from apps.seats.services import join_at_kiosk
 from tests.factories import PokerTableFactory, StaffFactory
 
 from .factories import entry, waitlist_for
@@ -98,11 +99,34 @@ def test_the_board_poll_returns_the_board_part(client, room):
     assert answer.status_code == 200 and b"<html" not in answer.content and b"Table 3" in answer.content
 
 
-def test_the_kiosk_adds_the_player_with_their_place_and_shows_no_names(client, room):
+@pytest.mark.parametrize("role, issues", [(Role.FLOORPERSON, False), (Role.POKER_SHIFT_SUPERVISOR, False),
+                                           (Role.ADMIN, True)])
+def test_a_staff_member_at_the_kiosk_address_is_told_how_to_get_a_kiosk_link(client, room, role, issues):
+    """Issue 32, item 6: the kiosk is not a staff session. /seats/kiosk/ has no join form: it says the kiosk runs from
+    a kiosk link (issued on the room screens page by an administrator); posting to it writes nothing. The kiosk itself
+    is tested in tests/screens/test_kiosk.py."""
     table, waitlist = room
     entry(waitlist, "Zed Early", timezone.now() - timedelta(minutes=5))
-    client = signed_in(client, table, Role.FLOORPERSON)
-    answer = client.post("/seats/kiosk/", {"waitlist": waitlist.pk, "name": "Ann Lee", "phone": ""})
+    client = signed_in(client, table, role)
+    answer = client.get("/seats/kiosk/")
     page = answer.content.decode()
-    assert answer.status_code == 200 and "number 2" in page and "Zed" not in page
-    assert WaitlistEntry.objects.get(name="Ann Lee").source == "kiosk"
+    assert answer.status_code == 200 and 'data-testid="kiosk-instructions"' in page and "kiosk link" in page
+    assert 'name="waitlist"' not in page and 'name="name"' not in page and "Zed" not in page
+    assert ('href="/screens/"' in page) == (role != Role.FLOORPERSON)  # who may open the room screens page
+    assert ("Ask an administrator" in page) != issues
+    assert client.post("/seats/kiosk/", {"waitlist": waitlist.pk, "name": "Ann Lee", "phone": ""}).status_code == 405
+    assert not WaitlistEntry.objects.filter(name="Ann Lee").exists() and not FloorEvent.objects.exists()
+
+
+def test_roles_that_keep_no_list_are_refused_the_kiosk_instructions(client, room):
+    table, _ = room
+    assert signed_in(client, table, Role.DEALER).get("/seats/kiosk/").status_code == 403
+
+
+def test_the_record_says_a_kiosk_added_the_player(client, room):
+    """A player who joined at a kiosk (no staff member added them) shows in the record as added by that kiosk, not by
+    a scheduled job, and still by entry number only."""
+    table, waitlist = room
+    join_at_kiosk(waitlist=waitlist, casino=table.casino, kiosk="Desk tablet", name="Ann Lee")
+    record = signed_in(client, table, Role.FLOORPERSON).get("/seats/record/").content.decode()
+    assert "kiosk “Desk tablet”" in record and "scheduled job" not in record and "Ann" not in record
