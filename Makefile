@@ -13,7 +13,7 @@ TEST_DATABASE_APP_ROLE ?= 1
 # (apps/compliance; the others carry a reason in apps/compliance/clauses.toml): a clause that loses its last test fails.
 COMPLIANCE_FAIL_UNDER ?= 100
 
-.PHONY: demo test fuzz probe lint bench bench-odds verify-engine bench-feed bench-scale chaos install services chromium pdf-fonts clean
+.PHONY: demo test fuzz probe lint bench bench-odds verify-engine bench-feed bench-scale chaos faults restore-drill install services chromium pdf-fonts pgbackrest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ pdf-fonts:
 	  (apt-get install -y -qq libharfbuzz-subset0 || (apt-get update -qq && apt-get install -y -qq libharfbuzz-subset0)) \
 	  >/dev/null 2>&1 || echo "libharfbuzz-subset0 could not be installed: PDFs render slower"; fi
 
+# Debian's pgBackRest, for the restore drill (make restore-drill, and its short run in the suite): installed when missing.
+pgbackrest:
+	@if ! command -v pgbackrest >/dev/null && command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ]; then \
+	  (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbackrest \
+	   || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgbackrest)) >/dev/null; fi
+
 # With MIGRATION_DATABASE_URL (the owner's login; README, "Database roles"), migrate runs as the owner and grants
 # DATABASE_APP_ROLE its privileges; the demo itself runs on DATABASE_URL (SQLite when unset).
 demo: install pdf-fonts
@@ -52,7 +58,7 @@ demo: install pdf-fonts
 	@echo "Serving on http://127.0.0.1:8000/ — log in with a demo login above."
 	DJANGO_DEBUG=true $(PY) manage.py runserver 127.0.0.1:8000
 
-test: install services chromium pdf-fonts
+test: install services chromium pdf-fonts pgbackrest
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
 	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
 	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) \
@@ -113,6 +119,22 @@ bench-scale: install services pdf-fonts
 # Options through CHAOS_ARGS, e.g. make chaos CHAOS_ARGS="--contributions 1000 --host-kills 3".
 chaos: install services
 	$(PY) bench/multicasino_chaos.py $(CHAOS_ARGS)
+
+# Backups and point-in-time recovery (issue 32): a PostgreSQL cluster of its own (this machine's binaries, in a temporary
+# directory) archiving WAL with pgBackRest as docker-compose's db does; a gaming day of rounds, a full backup, more
+# rounds, the target T, more rounds; the cluster destroyed, restored to T and checked (every round before T back, none
+# after, the daily ledger check). Last line: one JSON object. Options through RESTORE_ARGS, e.g.
+# make restore-drill RESTORE_ARGS="--rounds 2000 --no-switch". See bench/README.md.
+restore-drill: install pgbackrest
+	$(PY) bench/restore_drill.py $(RESTORE_ARGS)
+
+# Fault harness of one deployment (issue 32): gunicorn, Celery, a PostgreSQL cluster and two redis-servers of its own on
+# loopback; Redis down and hung, the broker down, a jackpot row lock held 45 s, statement timeouts, connections
+# exhausted, PostgreSQL restarted mid-import, a worker killed mid-batch, while feeds post rounds and retry. Its last line
+# is a JSON object (server_errors, partial_writes, orphaned_jobs, acknowledged_missing, recorded_twice, recovery_s per
+# fault). Options through FAULTS_ARGS, e.g. make faults FAULTS_ARGS="--short" or FAULTS_ARGS="--faults lock_held".
+faults: install
+	$(PY) bench/faults.py $(FAULTS_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

@@ -31,6 +31,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django_guid",  # X-Request-ID on every response and in every log line (apps.core.middleware)
+    "health_check",  # /health/live/ and /health/ready/ (apps.core.health)
     "django.forms",  # the form templates of Django, found by FORM_RENDERER (TemplatesSetting) beside ours
     "rest_framework",
     "knox",
@@ -64,6 +66,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every answer (an error's too) carries X-Request-ID and every log line of the request names it.
+    "django_guid.middleware.guid_middleware",
+    # A database that cannot serve now answers 503 with Retry-After; an API error escaping a view, 500 in JSON.
+    "apps.core.middleware.FaultMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -71,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: no-store on every answer to a signed-in request (pages, API, exports) that sets none of its own.
+    "apps.core.no_store.NoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -107,6 +115,22 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # found broken is replaced before the request uses it (CONN_HEALTH_CHECKS).
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# Bounded waits (design.md, "Faults"): every connection — web, Celery, commands — gives up on a row lock after
+# DATABASE_LOCK_TIMEOUT_MS and on a statement after DATABASE_STATEMENT_TIMEOUT_MS, well under gunicorn's timeout
+# (30 s), and on connecting after DATABASE_CONNECT_TIMEOUT_S. A request that hits one answers 503 with Retry-After,
+# having written nothing (apps.core.unavailable); a task retries with backoff. Work whose long statements are
+# legitimate (migrate, the daily close) lifts the statement timeout for itself (apps.core.unavailable.
+# statement_timeout); the lock timeout stays. 0 turns a timeout off.
+DATABASE_LOCK_TIMEOUT_MS = env.int("DATABASE_LOCK_TIMEOUT_MS", default=3_000)
+DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=10_000)
+DATABASE_CONNECT_TIMEOUT_S = env.int("DATABASE_CONNECT_TIMEOUT_S", default=3)
+DATABASE_LONG_STATEMENT_TIMEOUT_MS = env.int("DATABASE_LONG_STATEMENT_TIMEOUT_MS", default=600_000)  # the daily close
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options["options"] = " ".join(filter(None, [
+        _options.get("options", ""), f"-c lock_timeout={DATABASE_LOCK_TIMEOUT_MS}",
+        f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"]))
+    _options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT_S)
 # Production connects (DATABASE_URL) as a role that owns nothing and may only read and add the append-only records;
 # `migrate` runs as the owner (DATABASE_URL=$MIGRATION_DATABASE_URL) and then grants this role its privileges
 # (apps/core/database_roles.py; README, "Database roles"). Unset (the demo), nothing is granted.
@@ -192,6 +216,8 @@ REST_FRAMEWORK = {
         # the room's public page, /public/<code>/, per client address (apps.public.views): the phones of a room may
         # share one address, each polling twice a minute
         "public_page": env("DJANGO_THROTTLE_PUBLIC_PAGE", default="600/min"),
+        # the waitlist kiosk's sign-ups, per kiosk link (apps.screens.kiosk): a patron takes longer than 5 s to type
+        "kiosk": env("DJANGO_THROTTLE_KIOSK", default="12/min"),
     },
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_SCHEMA_CLASS": "apps.core.schema.ApiSchema",  # declares every operation's error answers
@@ -244,15 +270,36 @@ REST_KNOX = {
 }
 
 REDIS_URL = env("REDIS_URL", default="")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# The broker is REDIS_URL's server unless CELERY_BROKER_URL names another (the fault harness runs two, so that the
+# broker can fail without the cache).
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A broker that is down or hung never holds a request (design.md, "Faults"): connecting and publishing give up
+# within about CELERY_BROKER_TIMEOUT_S, and apps.core.tasks.send_task logs the failure instead of raising it. The
+# work was recorded first (an import job, an outbox message) and a beat sweeper sends it again.
+CELERY_BROKER_TIMEOUT_S = env.float("CELERY_BROKER_TIMEOUT_S", default=1.0)
+CELERY_BROKER_CONNECTION_TIMEOUT = CELERY_BROKER_TIMEOUT_S
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": CELERY_BROKER_TIMEOUT_S,
+                                   "socket_connect_timeout": CELERY_BROKER_TIMEOUT_S,
+                                   "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+# A worker whose broker went away keeps trying to reconnect (it is the consumer; nothing waits on it).
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 # Heartbeats, claims and notices between casinos go on a queue of their own (14.20(e)4: suspension within
 # seconds, notices to every casino at once); docker-compose runs a worker for it beside the general one.
 MULTICASINO_LINK_QUEUE = env("MULTICASINO_LINK_QUEUE", default="link")
 CELERY_TASK_ROUTES = {"apps.multicasino.tasks.heartbeat": {"queue": MULTICASINO_LINK_QUEUE}}
+PHH_ASYNC_IMPORT_HANDS = env.int("PHH_ASYNC_IMPORT_HANDS", default=1000)  # an API import of more runs as a job
+PHH_IMPORT_BATCH = env.int("PHH_IMPORT_BATCH", default=200)  # rounds an import writes per transaction
+# PHH import jobs (apps.feed.services.sweep_import_jobs): sent again when never sent after IMPORT_JOB_SEND_GRACE_S,
+# still queued IMPORT_JOB_RESEND_AFTER_S after sending (doubling), or running with no progress for
+# IMPORT_JOB_STALE_AFTER_S.
+IMPORT_JOB_SEND_GRACE_S = env.float("IMPORT_JOB_SEND_GRACE_S", default=5.0)
+IMPORT_JOB_RESEND_AFTER_S = env.float("IMPORT_JOB_RESEND_AFTER_S", default=300.0)
+IMPORT_JOB_STALE_AFTER_S = env.float("IMPORT_JOB_STALE_AFTER_S", default=300.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "deck-rotation-alerts": {"task": "apps.decks.tasks.refresh_all_deck_alerts", "schedule": 60.0},
     "bad-beat-rule-changes": {"task": "apps.badbeat.tasks.apply_rule_changes", "schedule": 60.0},
@@ -265,14 +312,27 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "seats-expire-sign-ups": {"task": "apps.seats.tasks.expire_sign_ups", "schedule": 60.0},
     "seats-away-limit": {"task": "apps.seats.tasks.enforce_away_limit", "schedule": 60.0},
     "seats-purge-players": {"task": "apps.seats.tasks.purge_players", "schedule": 3600.0},
+    # import jobs recorded but never sent (broker down), or lost with their message or their worker (apps.feed)
+    "feed-sweep-import-jobs": {"task": "apps.feed.tasks.sweep_import_jobs",
+                               "schedule": env.float("IMPORT_JOB_SWEEP_SECONDS", default=30.0)},
 }
+# The cache fails open (apps.core.cache): with Redis down or hung, throttles allow and caches miss, after at most
+# CACHE_SOCKET_TIMEOUT_S; then the process skips Redis for CACHE_FAIL_OPEN_SECONDS before trying again.
+CACHE_SOCKET_TIMEOUT_S = env.float("CACHE_SOCKET_TIMEOUT_S", default=0.25)
+CACHE_FAIL_OPEN_SECONDS = env.float("CACHE_FAIL_OPEN_SECONDS", default=5.0)
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL,
+         "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": CACHE_SOCKET_TIMEOUT_S, "SOCKET_TIMEOUT": CACHE_SOCKET_TIMEOUT_S,
+                     "IGNORE_EXCEPTIONS": True, "CONNECTION_POOL_CLASS": "apps.core.cache.FailOpenConnectionPool"}}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# X-Request-ID (django-guid): a valid UUID sent by the client or the proxy is kept, anything else replaced.
+DJANGO_GUID = {"GUID_HEADER_NAME": "X-Request-ID", "VALIDATE_GUID": True, "RETURN_HEADER": True,
+               "EXPOSE_HEADER": False}
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = False  # apps.core.cache logs an outage once, and counts every operation
 
 # How a signed message reaches another deployment's inbox (14.20(e)2); tests put a fake in its place (the fault
 # harness routes messages through its proxy by the peers' inbox URLs).
@@ -281,9 +341,13 @@ MULTICASINO_TRANSPORT = env("MULTICASINO_TRANSPORT", default="apps.multicasino.t
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # no display link's token in a log line: it alone opens the screen (apps.screens.access_log)
-    "filters": {"no_display_links": {"()": "apps.screens.access_log.RedactFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_display_links"]}},
+    # no display link's token in a log line: it alone opens the screen (apps.screens.access_log); each line names the
+    # request it belongs to (X-Request-ID, django-guid; "-" outside a request)
+    "filters": {"no_display_links": {"()": "apps.screens.access_log.RedactFilter"},
+                "request_id": {"()": "apps.core.middleware.RequestIdFilter"}},
+    "formatters": {"with_request_id": {"format": "%(levelname)s %(name)s [request %(request_id)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["no_display_links", "request_id"],
+                             "formatter": "with_request_id"}},
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="WARNING")},
 }
 
@@ -315,6 +379,8 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # The suite and the fault harness speak plain http to the test client and to gunicorn: they set it false.
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # compose's and a load balancer's probes speak plain http to gunicorn (apps.core.health)
+    SECURE_REDIRECT_EXEMPT = [r"^health/"]
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)

@@ -15,9 +15,10 @@ from apps.badbeat.apis import (
     RuleChangeWithdrawApi,
 )
 from apps.core.apis import TokenLoginApi, TokenLogoutAllApi, TokenLogoutApi
+from apps.core.health import LivenessView, ReadinessView
 from apps.core.home import home
 from apps.core.policy import public, signed_in
-from apps.core.views import bad_request, page_not_found, permission_denied
+from apps.core.views import bad_request, page_not_found, permission_denied, server_error
 from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
 from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
@@ -38,6 +39,9 @@ handler400 = bad_request  # a page's query parameter or path segment it cannot t
 # 404.html); JSON under /api/. An error: Django's handler renders 500.html without a request (no navigation).
 handler403 = permission_denied
 handler404 = page_not_found
+# An error no view answered: 503 with Retry-After for a database that cannot serve now (apps.core.unavailable), JSON
+# {detail, request_id} under /api/ or to a client asking for JSON, else 500.html (apps.core.middleware).
+handler500 = server_error
 
 router = DefaultRouter()
 router.APIRootView = ApiRootView
@@ -59,6 +63,9 @@ urlpatterns = [
     path("public/", include("apps.public.urls")),
     path("", include("apps.counts.urls")),
     path("home/", home, name="home"),
+    # docker-compose's and a load balancer's probes (apps.core.health): the process answers; it may be sent traffic
+    path("health/live/", LivenessView.as_view(), name="health-live"),
+    path("health/ready/", ReadinessView.as_view(), name="health-ready"),
     path("accounts/login/", public("The sign-in page.")(auth_views.LoginView.as_view()), name="login"),
     path("accounts/logout/", public("Signing out ends the session that sends it (a POST, CSRF-checked).")(
         auth_views.LogoutView.as_view()), name="logout"),

@@ -1,10 +1,12 @@
 """Celery beat: posted rule changes take effect at their time."""
 from celery import shared_task
 
+from apps.core.unavailable import RETRY_ON_DATABASE
+
 from .services import apply_due_rule_changes
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, **RETRY_ON_DATABASE)
 def apply_rule_changes() -> int:
     """Put into effect the rule changes whose notice period has passed (14.19(q)); idempotent. Each change is
     applied on its own: one that cannot take effect is marked failed with the reason and the others go on

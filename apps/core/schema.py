@@ -29,10 +29,12 @@ ERROR_SCHEMA = {
     "type": "object",
     "description": "The one error shape: {field: [message, ...]} naming each input field at fault (non_field_errors "
                    "for the request as a whole; a nested field's errors nest the same way), or {detail: message}. A "
-                   "409 for a record that exists already adds its id (existing_id).",
+                   "409 for a record that exists already adds its id (existing_id); a 500 or 503 adds the request's "
+                   "id (request_id, as in the X-Request-ID header and the server's log).",
     "properties": {
         "detail": {"type": "string"},
         "existing_id": {"type": "integer"},
+        "request_id": {"type": "string"},
     },
     "additionalProperties": {"anyOf": [{"type": "array"}, {"type": "object"}, {"type": "string"}]},
 }
@@ -45,6 +47,10 @@ ERROR_DESCRIPTIONS = {
            "running (retry after Retry-After seconds); nothing written.",
     "422": "This Idempotency-Key was used for another request (another body or operation).",
     "429": "Too many requests (throttled) or a sign-in locked out: retry after Retry-After seconds.",
+    "500": "A server error: {detail, request_id}; give the request id to the room's administrator.",
+    "503": "Unavailable for a moment (a record held by another request, a statement past its time limit, the "
+           "database restarting or out of connections): nothing written; retry after Retry-After seconds. "
+           "{detail, request_id}.",
 }
 #: The HTTP server's own answers, before the application (gunicorn.conf.py's limits), each with its short HTML page,
 #: not the error shape: a request line (method, path and query string) or a header too long, or too many headers.
@@ -60,7 +66,8 @@ class ApiSchema(AutoSchema):
     """drf-spectacular's AutoSchema (REST_FRAMEWORK["DEFAULT_SCHEMA_CLASS"]) that declares on every operation the error
     answers it can give, each with the one error shape (ERROR_SCHEMA): 400 when it takes a body or query parameters,
     401/403 unless it is open to anyone, 404 when its path names a record, 409/422 for a POST that honours
-    Idempotency-Key (whose header it declares too), and 429 everywhere (throttles). An answer an operation declares
+    Idempotency-Key (whose header it declares too), and 429 (throttles), 500 and 503 (apps.core.unavailable)
+    everywhere. An answer an operation declares
     itself keeps its description. And 414 and 431 everywhere, with no body described (SERVER_ANSWERS): the server's
     answers to an overlong request line or header."""
 
@@ -75,7 +82,7 @@ class ApiSchema(AutoSchema):
         return [*super().get_override_parameters(), *([PARAMETER] if self._idempotent() else [])]
 
     def _error_codes(self) -> list[str]:
-        codes = ["429"]
+        codes = ["429", "500", "503"]
         open_to_anyone = any(isinstance(p, AllowAny) for p in self.view.get_permissions())
         if not open_to_anyone:
             codes += ["401", "403"]

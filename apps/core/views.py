@@ -52,14 +52,15 @@ def page_to_return_to(request) -> str | None:
 
 
 def csv_response(filename: str):
-    """(response, csv writer) for a CSV download named `filename`."""
-    import csv
-
+    """(response, csv writer) for a CSV download named `filename`; the writer neutralises every cell a spreadsheet
+    would read as a formula (apps.core.spreadsheets.SafeWriter, OWASP's rule)."""
     from django.http import HttpResponse
+
+    from .spreadsheets import SafeWriter
 
     response = HttpResponse(content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response, csv.writer(response)
+    return response, SafeWriter(response)
 
 
 def pdf_bytes(html: str) -> bytes:
@@ -125,3 +126,23 @@ def page_not_found(request, exception):
     if _is_api(request):
         return JsonResponse({"detail": "Not found."}, status=404)
     return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    """The 500 page (urls.handler500), for an error no view answered (one raised in a middleware, or a page's):
+    a database condition of apps.core.unavailable answers 503 with Retry-After; under /api/ or to a client asking
+    for JSON, `{"detail": ..., "request_id": ...}`; else Django's 500.html (rendered without the request: the error
+    may be the database's)."""
+    import sys
+
+    from django.views import defaults
+
+    from .middleware import server_error_json, unavailable_response, wants_json
+    from .unavailable import unavailable
+
+    condition = unavailable(sys.exc_info()[1])
+    if condition is not None:
+        return unavailable_response(request, condition)
+    if wants_json(request):
+        return server_error_json(request)
+    return defaults.server_error(request)

@@ -32,9 +32,19 @@ class ImportJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Delivery (design.md, "Faults"): the job row is the work, written in the request's transaction; its task is sent
+    # after the commit, and the beat sweeper (services.sweep_import_jobs) sends it again when it was never sent, its
+    # message was lost, or its worker died.
+    enqueued_at = models.DateTimeField(null=True, blank=True, help_text="When its task was last handed to the broker; "
+                                       "empty: never (the broker was down).")
+    attempts = models.PositiveIntegerField(default=0, help_text="How many times its task was handed to the broker.")
+    heartbeat_at = models.DateTimeField(null=True, blank=True,
+                                        help_text="A running job's last progress (each batch of hands).")
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "created_at"], name="feed_job_status_created",
+                                condition=models.Q(status__in=["queued", "running"]))]
 
     def __str__(self) -> str:
         return f"Import {self.pk} ({self.name}): {self.status}"

@@ -6,7 +6,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.core.middleware import request_id
 from apps.core.policy import public
+from apps.core.unavailable import BUSY_RETRY_AFTER
 
 from .services.inbox import InboxOutcome, InboxResult, receive
 
@@ -17,6 +19,7 @@ HTTP_STATUS = {
     InboxOutcome.DUPLICATE: status.HTTP_409_CONFLICT,
     InboxOutcome.UNAUTHENTICATED: status.HTTP_401_UNAUTHORIZED,
     InboxOutcome.MALFORMED: status.HTTP_400_BAD_REQUEST,
+    InboxOutcome.UNAVAILABLE: status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 
 
@@ -33,7 +36,10 @@ class InboxApi(APIView):
     # get through (a refused heartbeat would suspend the link, 14.20(e)4); the signature check refuses forgeries.
     throttle_classes: list = []
 
-    @extend_schema(request=None, responses={200: None, 202: None, 400: None, 401: None, 409: None})
+    @extend_schema(request=None, responses={200: None, 202: None, 400: None, 401: None, 409: None, 503: None})
     def post(self, request):
         code, answer = http_answer(receive(headers=dict(request.headers), raw=request.body))
+        if code >= 500:  # the API's 5xx shape (apps.core.middleware), the sender's `error` kept
+            answer = {"detail": answer.get("error", ""), **answer, "request_id": request_id(request)}
+            return Response(answer, status=code, headers={"Retry-After": str(BUSY_RETRY_AFTER)})
         return Response(answer, status=code)

@@ -182,7 +182,8 @@ def test_described_in_the_openapi_schema():
 
     schema = SchemaGenerator().get_schema(request=None, public=True)
     operation = schema["paths"]["/api/public/{code}/"]["get"]
-    assert set(operation["responses"]) == {"200", "304", "404", "414", "429", "431"}  # no 401/403: open to anyone
+    # no 401/403: open to anyone; 500 and 503 ({detail, request_id}) on every operation (apps.core.schema)
+    assert set(operation["responses"]) == {"200", "304", "404", "414", "429", "431", "500", "503"}
     assert operation["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "/PublicFeedOutput")
     assert operation["responses"]["404"]["content"]["application/json"]["schema"]["$ref"].endswith("/Error")

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+
+from apps.core.cache import try_add
 
 from ..models import InboxMessage, Link, MessageKind, RejectedMessage, Site
 from ..signing import WebhookVerificationError, body_hash, verify
@@ -33,6 +34,7 @@ class InboxOutcome(StrEnum):
     DUPLICATE = "duplicate"  # an id or a sequence number already received: nothing changes
     UNAUTHENTICATED = "unauthenticated"  # an unknown system or sender, a bad signature, a stale or future timestamp
     MALFORMED = "malformed"  # not the JSON envelope it claims, or an unknown kind or sequence
+    UNAVAILABLE = "unavailable"  # a heartbeat whose replay check the cache cannot make now: send it again later
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,9 +94,14 @@ def receive(*, headers: dict[str, str], raw: bytes, now: datetime | None = None)
     if kind in (MessageKind.HEARTBEAT, MessageKind.BATCH):
         # Unsequenced envelopes: the id is remembered for longer than the ±5 minute window, so a replay is refused
         # (a batch's messages are also stored once each, by their own ids).
-        if not cache.add(f"multicasino:seen:{peer.pk}:{message_id}", 1, timeout=900):
+        first_time = try_add(f"multicasino:seen:{peer.pk}:{message_id}", timeout=900)
+        if first_time is False:
             return _reject(raw=raw, sender=sender, message_id=message_id, outcome=InboxOutcome.DUPLICATE,
                            reason="Repeated id")
+        if first_time is None and kind == MessageKind.HEARTBEAT:
+            # The cache cannot say whether this id was seen (Redis down: apps.core.cache); a heartbeat is never
+            # applied unchecked. A batch goes on: each of its messages is stored once, by the database's unique id.
+            return InboxResult(InboxOutcome.UNAVAILABLE, {"error": "Replay check unavailable; send again later"})
         if kind == MessageKind.BATCH:
             return _receive_batch(peer=peer, raw=raw, body=body, now=now)
         apply_heartbeat(peer=peer, body=body, now=now)

@@ -62,11 +62,15 @@ URGENT_KINDS = frozenset({MessageKind.CLAIM, MessageKind.NOTICE, MessageKind.PAY
 
 def send_later(message_pk: int, *, urgent: bool = False, countdown: float = 0) -> None:
     """Queue the sending task: claims, notices and payouts on the link queue (settings.MULTICASINO_LINK_QUEUE),
-    which heartbeats share and a worker of its own serves, so they never wait behind a backlog of contributions."""
+    which heartbeats share and a worker of its own serves, so they never wait behind a backlog of contributions.
+    A broker that cannot take it is logged, not raised (apps.core.tasks.send_task): the message is in the outbox and
+    the sweeper sends it (the transaction that wrote it has committed, and its request answers as it should)."""
+    from apps.core.tasks import send_task
+
     from ..tasks import send_message
 
     options = {"queue": settings.MULTICASINO_LINK_QUEUE} if urgent else {}
-    send_message.apply_async((message_pk,), countdown=countdown or None, **options)
+    send_task(send_message, message_pk, options={"countdown": countdown or None, **options})
 
 
 def _transport() -> Callable[[str, str, dict[str, str]], tuple[int, dict]]:
@@ -137,17 +141,47 @@ def pump(*, link_pk: int, now: datetime | None = None, budget_seconds: float = 2
     acknowledged; 0 when another worker is sending on the link."""
     key = f"multicasino:pump:{link_pk}"
     acknowledged, started = 0, time.monotonic()
-    while cache.add(key, 1, timeout=int(budget_seconds) + 30):
+    while held := _take_send_lock(key, link_pk=link_pk, timeout=int(budget_seconds) + 30):
         try:
             progressed = _pump_locked(link_pk=link_pk, now=now, started=started, budget_seconds=budget_seconds)
             acknowledged += progressed
         finally:
-            cache.delete(key)
+            _release_send_lock(held, key, link_pk=link_pk)
         # a new message whose own task found the lock taken is sent now, not at the next sweep
         if not progressed or not OutboxMessage.objects.filter(link_id=link_pk, acked_at__isnull=True,
                                                               attempts=0).exists():
             break
     return acknowledged
+
+
+#: pg_try_advisory_lock(space, link id): the link's send lock while the cache cannot hold it.
+SEND_LOCK_SPACE = 0x5E4D
+
+
+def _take_send_lock(key: str, *, link_pk: int, timeout: int) -> str | None:
+    """The link's send lock: "cache" (added in the cache), "database" (the cache cannot say now — Redis down or hung,
+    apps.core.cache — so a PostgreSQL session advisory lock instead), or None (another worker sends on the link). Two
+    senders at once, one under each kind while Redis comes and goes, send duplicates the receiver refuses, no more."""
+    from django.db import connection
+
+    from apps.core.cache import try_add
+
+    added = try_add(key, timeout=timeout)
+    if added is not None:
+        return "cache" if added else None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [SEND_LOCK_SPACE, link_pk % 2**31])
+        return "database" if cursor.fetchone()[0] else None
+
+
+def _release_send_lock(held: str, key: str, *, link_pk: int) -> None:
+    from django.db import connection
+
+    if held == "cache":
+        cache.delete(key)
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [SEND_LOCK_SPACE, link_pk % 2**31])
 
 
 #: Immediate retries of a message that failed on a link that otherwise works (a dropped packet).
