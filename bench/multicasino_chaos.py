@@ -43,7 +43,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from apps.multicasino.signing import canonical, sign  # noqa: E402 - Django-free: how the deployments sign
 
-PG = os.environ.get("CHAOS_PG", "postgres://postgres@127.0.0.1:5432")
+PG = os.environ.get("CHAOS_PG", "postgres://postgres@127.0.0.1:5432")  # a server's URL, with no database
+
+
+def pg_url(database: str) -> str:
+    """PG's URL of `database`; a unix socket's `?host=` (an embedded server's) kept after it."""
+    server, _, query = PG.partition("?")
+    return f"{server}/{database}" + (f"?{query}" if query else "")
+
+
 REDIS = os.environ.get("CHAOS_REDIS", "redis://127.0.0.1:6379")
 BASE_PORT = int(os.environ.get("CHAOS_BASE_PORT", "18100"))
 REDIS_DB = 1 + 3 * ((BASE_PORT // 100) % 5)  # three Redis databases per base port, so that two runs never mix
@@ -70,7 +78,7 @@ class Deployment:
         self.db = f"chaos_{BASE_PORT}_{name.replace('-', '_')}"
         self.workdir = workdir
         self.processes: list[subprocess.Popen] = []
-        self.env = {**os.environ, "DATABASE_URL": f"{PG}/{self.db}", "REDIS_URL": f"{REDIS}/{REDIS_DB + index}",
+        self.env = {**os.environ, "DATABASE_URL": pg_url(self.db), "REDIS_URL": f"{REDIS}/{REDIS_DB + index}",
                     "DJANGO_STATIC_ROOT": str(workdir / "static"),
                     "CELERY_TASK_ALWAYS_EAGER": "false", "DJANGO_SECRET_KEY": f"chaos-{name}",
                     "DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -89,14 +97,14 @@ class Deployment:
         return f"http://127.0.0.1:{self.proxy_port}/api/multicasino/inbox/"
 
     def manage(self, *args: str, database: str | None = None) -> str:
-        env = self.env if database is None else {**self.env, "DATABASE_URL": f"{PG}/{database}"}
+        env = self.env if database is None else {**self.env, "DATABASE_URL": pg_url(database)}
         done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
         if done.returncode:
             raise RuntimeError(f"{self.name}: manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
         return done.stdout
 
     def sql(self, query: str, *params):
-        with psycopg.connect(f"{PG}/{self.db}", autocommit=True) as conn:
+        with psycopg.connect(pg_url(self.db), autocommit=True) as conn:
             return conn.execute(query, params).fetchall()
 
     def start(self) -> None:
@@ -224,7 +232,7 @@ def configure(deployments: dict[str, Deployment], workdir: Path) -> dict:
     each and API tokens."""
     host = deployments["host"]
     template = f"chaos_{BASE_PORT}_template"
-    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+    with psycopg.connect(pg_url("postgres"), autocommit=True) as conn:
         for name in [template, *(d.db for d in deployments.values())]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{template}"')

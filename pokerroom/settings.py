@@ -1,11 +1,14 @@
-"""Settings from the environment (django-environ). With nothing set, the demo runs on SQLite with
-eager Celery tasks; production and the test suite set DATABASE_URL (PostgreSQL) and REDIS_URL."""
+"""Settings from the environment (django-environ). With nothing set, the demo runs on the embedded PostgreSQL of
+`.pgdata/` (pokerroom/embedded_db.py; `make demo` starts it) with eager Celery tasks; production and the test suite
+set DATABASE_URL and REDIS_URL. PostgreSQL only, everywhere (design.md, "One engine")."""
 from datetime import timedelta
 from pathlib import Path
 
 import environ
 from csp.constants import NONE, SELF
 from whitenoise.compress import Compressor
+
+from pokerroom import embedded_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -83,6 +86,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into the lockout page (apps.core.lockout)
+    # Stamps the audit trail (pghistory's events, written by its triggers) with the signed-in user and the URL.
+    "pghistory.middleware.HistoryMiddleware",
 ]
 
 ROOT_URLCONF = "pokerroom.urls"
@@ -108,7 +113,16 @@ TEMPLATES = [
 FORM_RENDERER = "apps.core.forms.FormRenderer"
 WSGI_APPLICATION = "pokerroom.wsgi.application"
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# With no DATABASE_URL, the embedded server's app role (`make demo` starts the server and migrates as its owner).
+DATABASES = {"default": env.db("DATABASE_URL", default=embedded_db.url(embedded_db.APP))}
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("DATABASE_URL must name a PostgreSQL database (postgres://...): PostgreSQL only.")
+# A unix socket's directory given as libpq's `?host=` (the embedded server's URLs) is the HOST that Django, the suite's
+# role set-up and the fault harnesses read.
+if not DATABASES["default"]["HOST"] and "host" in DATABASES["default"].get("OPTIONS", {}):
+    DATABASES["default"]["HOST"] = DATABASES["default"]["OPTIONS"].pop("host")
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # A worker keeps its database connection between requests (seconds; 0 opens one a request): a new PostgreSQL
 # connection costs a server process and its authentication, several milliseconds on every request. A connection
@@ -125,15 +139,15 @@ DATABASE_LOCK_TIMEOUT_MS = env.int("DATABASE_LOCK_TIMEOUT_MS", default=3_000)
 DATABASE_STATEMENT_TIMEOUT_MS = env.int("DATABASE_STATEMENT_TIMEOUT_MS", default=10_000)
 DATABASE_CONNECT_TIMEOUT_S = env.int("DATABASE_CONNECT_TIMEOUT_S", default=3)
 DATABASE_LONG_STATEMENT_TIMEOUT_MS = env.int("DATABASE_LONG_STATEMENT_TIMEOUT_MS", default=600_000)  # the daily close
-if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    _options = DATABASES["default"].setdefault("OPTIONS", {})
-    _options["options"] = " ".join(filter(None, [
-        _options.get("options", ""), f"-c lock_timeout={DATABASE_LOCK_TIMEOUT_MS}",
-        f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"]))
-    _options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT_S)
+_options = DATABASES["default"].setdefault("OPTIONS", {})
+_options["options"] = " ".join(filter(None, [
+    _options.get("options", ""), f"-c lock_timeout={DATABASE_LOCK_TIMEOUT_MS}",
+    f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"]))
+_options.setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT_S)
 # Production connects (DATABASE_URL) as a role that owns nothing and may only read and add the append-only records;
 # `migrate` runs as the owner (DATABASE_URL=$MIGRATION_DATABASE_URL) and then grants this role its privileges
-# (apps/core/database_roles.py; README, "Database roles"). Unset (the demo), nothing is granted.
+# (apps/core/database_roles.py; README, "Database roles"); so does `make demo` on the embedded server (pokerroom_app).
+# Unset, nothing is granted.
 DATABASE_APP_ROLE = env("DATABASE_APP_ROLE", default="")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -244,6 +258,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PayoutMethodEnum": "apps.badbeat.models.PayoutMethod",
         "CountMethodEnum": "apps.counts.models.CountMethod",
+        "RakeStructureMethodEnum": "apps.rake.models.RakeMethod",  # the rake structure's body and answer alike
         "CountReasonEnum": "apps.counts.models.CountReason",
         "DisplayReasonEnum": "apps.badbeat.models.DisplayReason",
         "CorrectionKindEnum": "apps.counts.models.CorrectionKind",
@@ -384,11 +399,3 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
-
-if DATABASES["default"]["ENGINE"].endswith("postgresql"):
-    # Stamps the audit trail (pghistory events) with the user and URL; its triggers exist on PostgreSQL only.
-    MIDDLEWARE.append("pghistory.middleware.HistoryMiddleware")
-else:
-    # The demo's SQLite cannot express "one open alert per table and kind" (NULLS NOT DISTINCT); PostgreSQL,
-    # where the suite and production run, enforces it.
-    SILENCED_SYSTEM_CHECKS = ["models.W047"]

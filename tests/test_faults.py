@@ -23,7 +23,7 @@ def test_every_fault_once_keeps_every_invariant(monkeypatch):
         pytest.fail("The fault harness copies the suite's migrated database: set DATABASE_URL (PostgreSQL).")
     # The suite's test database, migrated at the session's start, read by DATABASE_URL's login (the superuser):
     # copied into the harness's own cluster instead of migrating it again (a minute on a busy machine).
-    schema_from = f"{database.scheme}://{database.netloc}/{connection.settings_dict['NAME']}"
+    schema_from = database._replace(path=f"/{connection.settings_dict['NAME']}").geturl()  # a socket's ?host= kept
     monkeypatch.setenv("FAULTS_BASE_PORT", "18600")
     for name in ("DJANGO_SETTINGS_MODULE", "CELERY_TASK_ALWAYS_EAGER", "DATABASE_URL", "REDIS_URL"):
         monkeypatch.delenv(name, raising=False)

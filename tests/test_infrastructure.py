@@ -15,9 +15,8 @@ from tests.conftest import IN_CI
 pytestmark = pytest.mark.django_db
 
 
-def test_suite_runs_on_postgresql_in_ci():
-    if IN_CI or os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        assert connection.vendor == "postgresql"
+def test_suite_runs_on_postgresql():
+    assert connection.vendor == "postgresql"  # settings take no other engine (tests/test_embedded_db.py)
 
 
 def test_redis_cache_round_trip_when_configured():

@@ -16,7 +16,7 @@ def load_harness(monkeypatch, *, base_port: int):
     database = urlsplit(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/pokerroom"))
     if not database.scheme.startswith("postgres"):
         pytest.fail("The fault harness runs each deployment on its own PostgreSQL database: set DATABASE_URL.")
-    monkeypatch.setenv("CHAOS_PG", f"{database.scheme}://{database.netloc}")
+    monkeypatch.setenv("CHAOS_PG", database._replace(path="").geturl())  # a unix socket's ?host= kept
     redis = urlsplit(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     monkeypatch.setenv("CHAOS_REDIS", f"{redis.scheme}://{redis.netloc}")
     monkeypatch.setenv("CHAOS_BASE_PORT", str(base_port))

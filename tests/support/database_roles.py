@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from urllib.parse import quote
 
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -47,6 +48,16 @@ def ensure_roles(admin: psycopg.Connection, roles: SuiteRoles) -> None:
             if admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [role]).fetchone() is None:
                 admin.execute(sql.SQL("CREATE ROLE {} LOGIN NOSUPERUSER {} NOCREATEROLE NOREPLICATION NOBYPASSRLS")
                               .format(sql.Identifier(role), createdb))
+
+
+def url(settings_dict: dict, *, user: str, dbname: str) -> str:
+    """A URL of `dbname` on the settings' server for `user` (no password: local trust auth), for a subprocess's
+    DATABASE_URL: a unix socket's directory (HOST beginning with /, the embedded server's) as libpq's `?host=`."""
+    host, port = settings_dict.get("HOST") or "", settings_dict.get("PORT") or ""
+    if host.startswith("/"):
+        return (f"postgresql://{quote(user)}@/{quote(dbname)}?host={quote(host, safe='/')}"
+                + (f"&port={port}" if port else ""))
+    return f"postgres://{quote(user)}@{host or '127.0.0.1'}{f':{port}' if port else ''}/{quote(dbname)}"
 
 
 def hand_over_test_database(admin: psycopg.Connection, name: str, owner: str) -> None:

@@ -1,5 +1,5 @@
 """The periods of a table's time charges do not overlap (N.J.A.C. 13:69F-14.14(b)3: each period of play is charged
-once): on PostgreSQL, an exclusion constraint over each charge's period, [period_start, period_start +
+once): an exclusion constraint over each charge's period, [period_start, period_start +
 interval_minutes), per table — two collections at 07:00 and 07:13 every 30 minutes cannot both be written, also when two
 requests make them at the same moment (apps.rake.services.collect_time_charge answers 409 with the period collected).
 
@@ -7,8 +7,7 @@ requests make them at the same moment (apps.rake.services.collect_time_charge an
 runs `migrate` (README, "Database roles"), creates it without being a superuser. The period's end is computed in UTC
 (timestamp + interval is immutable there, as an index expression must be). Time charges are append-only: when charges
 collected before this migration overlap, the constraint holds from the charge after the last of them (each charge
-involved is listed), and the service's check refuses a new charge over any of them. SQLite (the demo) has neither
-GiST nor ranges: the service's check alone, as for the other PostgreSQL-only parts (rounds 0009).
+involved is listed), and the service's check refuses a new charge over any of them.
 """
 from django.db import migrations
 
@@ -37,8 +36,6 @@ ORDER BY id
 
 
 def keep_periods_apart(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
     schema_editor.execute("CREATE EXTENSION IF NOT EXISTS btree_gist")
     with schema_editor.connection.cursor() as cursor:
         cursor.execute(OVERLAPPING)
@@ -54,8 +51,7 @@ def keep_periods_apart(apps, schema_editor):
 
 
 def drop_constraint(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f'ALTER TABLE rake_timecharge DROP CONSTRAINT IF EXISTS "{CONSTRAINT}"')
+    schema_editor.execute(f'ALTER TABLE rake_timecharge DROP CONSTRAINT IF EXISTS "{CONSTRAINT}"')
 
 
 class Migration(migrations.Migration):

@@ -1,21 +1,18 @@
-"""The round search's indexes (apps.rounds.filters): the players who showed a hand, by category (a partial index, on
-any database), and, on PostgreSQL only, the players by the start of their name in capitals — UPPER(name) with the
+"""The round search's indexes (apps.rounds.filters): the players who showed a hand, by category (a partial index),
+and the players by the start of their name in capitals — UPPER(name) with the
 text_pattern_ops operator class, so that `UPPER(name) LIKE 'ANA%'` (Django's istartswith) and `UPPER(name) = 'ANA'`
-(iexact) are served whatever the database's collation. SQLite (the demo) has no operator classes: it goes without."""
+(iexact) are served whatever the database's collation."""
 from django.db import migrations, models
 
 NAME_INDEX = "round_player_name_prefix"
 
 
 def create_name_index(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f'CREATE INDEX "{NAME_INDEX}" ON "rounds_roundplayer" '
-                              '(UPPER("name"::text) text_pattern_ops)')
+    schema_editor.execute(f'CREATE INDEX "{NAME_INDEX}" ON "rounds_roundplayer" (UPPER("name"::text) text_pattern_ops)')
 
 
 def drop_name_index(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute(f'DROP INDEX IF EXISTS "{NAME_INDEX}"')
+    schema_editor.execute(f'DROP INDEX IF EXISTS "{NAME_INDEX}"')
 
 
 class Migration(migrations.Migration):
