@@ -1,4 +1,5 @@
 from decimal import Decimal
+from typing import Any
 
 import pghistory
 import pgtrigger
@@ -6,10 +7,9 @@ from django.conf import settings
 from django.db import models
 
 from apps.casinos.models import Casino
+from apps.core.fields import MoneyField
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
-
-money = dict(max_digits=14, decimal_places=2)
 
 
 class QualifyingHand(models.TextChoices):
@@ -53,7 +53,7 @@ class BothQualifyRule(models.TextChoices):
 
 RANK_CHOICES = [(14, "Aces"), (13, "Kings"), (12, "Queens"), (11, "Jacks"), (10, "Tens"), (9, "Nines"),
                 (8, "Eights"), (7, "Sevens"), (6, "Sixes"), (5, "Fives"), (4, "Fours"), (3, "Threes"), (2, "Deuces")]
-percent = dict(max_digits=5, decimal_places=2)
+percent: dict[str, Any] = dict(max_digits=5, decimal_places=2)
 
 #: The fields of the posted rules (14.19(b)1-4, (m), (n), (p)) a rule change may set.
 RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_percentage", "maximum_contribution",
@@ -87,26 +87,26 @@ class Jackpot(models.Model):
     when_both_qualify = models.CharField(max_length=12, choices=BothQualifyRule.choices,
                                          default=BothQualifyRule.PRIMARY_ONLY)
     status = models.CharField(max_length=16, choices=JackpotStatus.choices, default=JackpotStatus.ACTIVE)
-    balance = models.DecimalField(**money, default=Decimal("0.00"))
-    reset_reserve = models.DecimalField(**money, default=Decimal("0.00"),
-                                        help_text="Set aside from contributions for the next payout (14.19(p)).")
+    balance = MoneyField(default=Decimal("0.00"))
+    reset_reserve = MoneyField(default=Decimal("0.00"),
+                               help_text="Set aside from contributions for the next payout (14.19(p)).")
     reset_percentage = models.DecimalField(**percent, default=Decimal("0.00"),
                                            help_text="Posted percent of each day's contributions that funds the "
                                                      "next payout (14.19(p)).")
-    displayed_amount = models.DecimalField(**money, default=Decimal("0.00"),
-                                           help_text="Shown on the room's displays; set by accounting (14.19(k)).")
-    contributions_total = models.DecimalField(**money, default=Decimal("0.00"),
-                                              help_text="Every contribution ever taken, kept beside the records "
-                                                        "under the row lock (14.19(c)).")
+    displayed_amount = MoneyField(default=Decimal("0.00"),
+                                  help_text="Shown on the room's displays; set by accounting (14.19(k)).")
+    contributions_total = MoneyField(default=Decimal("0.00"),
+                                     help_text="Every contribution ever taken, kept beside the records "
+                                               "under the row lock (14.19(c)).")
     is_collecting = models.BooleanField(default=True, help_text="Contributions are taken (14.19(c)).")
-    minimum_pot = models.DecimalField(**money, default=Decimal("20.00"),
-                                      help_text="Minimum pot for a contribution (14.19(b)2).")
-    contribution_amount = models.DecimalField(**money, null=True, blank=True,
-                                              help_text="Fixed contribution per pot (14.19(b)1); or a percentage.")
+    minimum_pot = MoneyField(default=Decimal("20.00"),
+                             help_text="Minimum pot for a contribution (14.19(b)2).")
+    contribution_amount = MoneyField(null=True, blank=True,
+                                     help_text="Fixed contribution per pot (14.19(b)1); or a percentage.")
     contribution_percentage = models.DecimalField(**percent, null=True, blank=True,
                                                   help_text="Percent of the pot after rake (14.19(b)1).")
-    maximum_contribution = models.DecimalField(**money, default=Decimal("1.00"),
-                                               help_text="Maximum contributed from one pot (14.19(b)1).")
+    maximum_contribution = MoneyField(default=Decimal("1.00"),
+                                      help_text="Maximum contributed from one pot (14.19(b)1).")
     qualifying_hand = models.CharField(max_length=20, choices=QualifyingHand.choices,
                                        default=QualifyingHand.FOUR_OF_A_KIND,
                                        help_text="Losing hand that qualifies (14.19(b)3).")
@@ -166,7 +166,8 @@ class Jackpot(models.Model):
     def qualifying_label(self) -> str:
         """The qualifying requirements in words (14.19(b)3)."""
         category = self.get_qualifying_hand_display().replace(" or better", "")
-        rank = dict(RANK_CHOICES).get(self.qualifying_minimum_rank)
+        ranks: dict[int | None, str] = dict(RANK_CHOICES)
+        rank = ranks.get(self.qualifying_minimum_rank)
         text = f"losing hand {category.lower()}{f' of {rank.lower()}' if rank else ''} or better"
         if self.both_hole_cards_must_play:
             text += ", both hole cards must play"
@@ -189,9 +190,9 @@ class Contribution(models.Model):
     round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="bad_beat_contributions")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="bad_beat_contributions")
     gaming_day = models.DateField(db_index=True)
-    amount = models.DecimalField(**money)
-    to_reset = models.DecimalField(**money, default=Decimal("0.00"))
-    basis = models.DecimalField(**money, help_text="The pot after the rake.")
+    amount = MoneyField()
+    to_reset = MoneyField(default=Decimal("0.00"))
+    basis = MoneyField(help_text="The pot after the rake.")
     explanation = models.CharField(max_length=300)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -220,8 +221,8 @@ class GamingDayContributions(models.Model):
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="day_totals")
     gaming_day = models.DateField()
-    contributions = models.DecimalField(**money, default=Decimal("0.00"))
-    to_reset = models.DecimalField(**money, default=Decimal("0.00"))
+    contributions = MoneyField(default=Decimal("0.00"))
+    to_reset = MoneyField(default=Decimal("0.00"))
     count = models.PositiveIntegerField(default=0, help_text="Contribution records of the day.")
 
     class Meta:
@@ -240,7 +241,7 @@ class TableDayContributions(models.Model):
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="table_day_totals")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_contributions")
     gaming_day = models.DateField()
-    amount = models.DecimalField(**money, default=Decimal("0.00"))
+    amount = MoneyField(default=Decimal("0.00"))
     count = models.PositiveIntegerField(default=0, help_text="Contribution records.")
 
     class Meta:
@@ -282,7 +283,7 @@ class Claim(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_note = models.CharField(max_length=300, blank=True)
     evaluation = models.JSONField(default=dict, blank=True, help_text="The engine's checks, as shown to the supervisor.")
-    payout_amount = models.DecimalField(**money, null=True, blank=True, help_text="Frozen at verification.")
+    payout_amount = MoneyField(null=True, blank=True, help_text="Frozen at verification.")
 
     class Meta:
         ordering = ["-opened_at", "-pk"]
@@ -305,7 +306,7 @@ class ClaimShare(models.Model):
     seat = models.PositiveSmallIntegerField()
     player = models.CharField(max_length=80, blank=True)
     role = models.CharField(max_length=8, choices=ShareRole.choices)
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
 
     class Meta:
         ordering = ["claim", "role", "seat"]
@@ -337,7 +338,7 @@ class Payout(models.Model):
 
     claim = models.OneToOneField(Claim, on_delete=models.PROTECT, related_name="payout")
     debited = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="payouts")
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
     method = models.CharField(max_length=16, choices=PayoutMethod.choices)
     location = models.CharField(max_length=8, choices=PayoutLocation.choices)
     delivered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -359,7 +360,7 @@ class ResetSeed(models.Model):
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="reset_seeds")
     payout = models.OneToOneField(Payout, on_delete=models.PROTECT, null=True, blank=True, related_name="reset_seed")
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -376,9 +377,9 @@ class DailyReset(models.Model):
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="daily_resets")
     gaming_day = models.DateField()
-    contributions = models.DecimalField(**money)
+    contributions = MoneyField()
     percentage = models.DecimalField(**percent)
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -395,8 +396,8 @@ class Transfer(models.Model):
 
     source = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_out")
     target = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_in")
-    amount = models.DecimalField(**money, help_text="From the payout amount.")
-    reset_amount = models.DecimalField(**money, default=Decimal("0.00"), help_text="From the reset reserve.")
+    amount = MoneyField(help_text="From the payout amount.")
+    reset_amount = MoneyField(default=Decimal("0.00"), help_text="From the reset reserve.")
     reason = models.CharField(max_length=300)
     made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -420,9 +421,9 @@ class DisplayAdjustment(models.Model):
     equals accounting's record (N.J.A.C. 13:69F-14.19(k)); never lower unless paid (14.19(o)). Append-only."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="display_adjustments")
-    previous_amount = models.DecimalField(**money)
-    displayed_amount = models.DecimalField(**money)
-    accounting_amount = models.DecimalField(**money, help_text="Accounting's record at the moment of adjustment.")
+    previous_amount = MoneyField()
+    displayed_amount = MoneyField()
+    accounting_amount = MoneyField(help_text="Accounting's record at the moment of adjustment.")
     reason = models.CharField(max_length=20, choices=DisplayReason.choices)
     adjusted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     supervisor_present = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

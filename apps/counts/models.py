@@ -8,9 +8,8 @@ from django.conf import settings
 from django.db import models
 
 from apps.casinos.models import Casino
+from apps.core.fields import MoneyField
 from apps.tables.models import PokerTable
-
-money = dict(max_digits=14, decimal_places=2)
 
 
 class CountMethod(models.TextChoices):
@@ -50,9 +49,9 @@ class BadBeatCount(models.Model):
     serial_number = models.PositiveIntegerField(null=True, blank=True,
                                                 help_text="Pre-numbered form serial (14.19(f)3).")
     chips = models.JSONField(default=dict, blank=True, help_text="Chip denomination (dollars) -> number of chips.")
-    amount = models.DecimalField(**money, help_text="Total value counted.")
-    expected = models.DecimalField(**money, help_text="Contributions recorded since the table's last count.")
-    variance = models.DecimalField(**money, help_text="Counted less expected.")
+    amount = MoneyField(help_text="Total value counted.")
+    expected = MoneyField(help_text="Contributions recorded since the table's last count.")
+    variance = MoneyField(help_text="Counted less expected.")
     through_contribution_id = models.BigIntegerField(default=0)
     counted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     witness = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -136,7 +135,7 @@ class Reconciliation(models.Model):
     missing_duplicates = models.JSONField(default=list, help_text="Serials of originals without a duplicate.")
     not_received = models.JSONField(default=list, help_text="Serials of forms of which neither part arrived.")
     count_variances = models.JSONField(default=list, help_text="Counts whose amount differs from the contributions.")
-    revenue_adjustment = models.DecimalField(**money, default=Decimal("0.00"))
+    revenue_adjustment = MoneyField(default=Decimal("0.00"))
     reconciled_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     reconciled_at = models.DateTimeField()
 
@@ -156,7 +155,7 @@ class MasterGameReportAdjustment(models.Model):
     gaming_day = models.DateField(db_index=True)
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="+")
     form = models.OneToOneField(BadBeatCount, on_delete=models.PROTECT, related_name="revenue_adjustment")
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
     reason = models.CharField(max_length=300)
     made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -188,7 +187,7 @@ class LateCorrection(models.Model):
     corrects_gaming_day = models.DateField(db_index=True, help_text="The closed gaming day it amends.")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     kind = models.CharField(max_length=16, choices=CorrectionKind.choices)
-    amount = models.DecimalField(**money, help_text="Signed: what the closed day's records should have had more of.")
+    amount = MoneyField(help_text="Signed: what the closed day's records should have had more of.")
     reason = models.CharField(max_length=300)
     made_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -14,8 +14,7 @@ from django.conf import settings
 from django.db import models
 
 from apps.badbeat.models import Jackpot
-
-money = dict(max_digits=14, decimal_places=2)
+from apps.core.fields import MoneyField
 
 
 class TwoClaimsRule(models.TextChoices):
@@ -50,11 +49,11 @@ class BadBeatSystem(models.Model):
     contributions_while_suspended = models.BooleanField(default=False)
     funds_and_fees = models.TextField(blank=True, help_text="How funds and fees are kept and paid (14.20(c)2).")
     records_kept_by = models.CharField(max_length=200, blank=True, help_text="14.20(c)3.")
-    pool = models.DecimalField(**money, default=Decimal("0.00"),
-                               help_text="At the host: the official multi-casino amount. At a site: as last reported.")
-    reset_reserve = models.DecimalField(**money, default=Decimal("0.00"),
-                                        help_text="At the host: the reset amount set aside for the next payout "
-                                                  "(14.19(p)).")
+    pool = MoneyField(default=Decimal("0.00"),
+                      help_text="At the host: the official multi-casino amount. At a site: as last reported.")
+    reset_reserve = MoneyField(default=Decimal("0.00"),
+                               help_text="At the host: the reset amount set aside for the next payout "
+                                         "(14.19(p)).")
     rules_effective_at = models.DateTimeField(null=True, blank=True,
                                               help_text="When the qualifying requirements now posted took effect.")
     next_arrival = models.PositiveBigIntegerField(default=1, help_text="At the host: the order of the next claim "
@@ -88,8 +87,8 @@ class Site(models.Model):
     status_changed_at = models.DateTimeField(null=True, blank=True)
     last_heard_at = models.DateTimeField(null=True, blank=True)
     reported_rules_hash = models.CharField(max_length=64, blank=True)
-    reported_total = models.DecimalField(**money, null=True, blank=True,
-                                         help_text="The site's running total of contributions, as it reported it.")
+    reported_total = MoneyField(null=True, blank=True,
+                                help_text="The site's running total of contributions, as it reported it.")
 
     class Meta:
         ordering = ["system", "-is_host", "code"]
@@ -224,9 +223,9 @@ class PoolEntry(models.Model):
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="pool_entries")
     reference = models.CharField(max_length=64, help_text="The site's contribution id.")
     gaming_day = models.DateField()
-    amount = models.DecimalField(**money)
-    to_reset = models.DecimalField(**money, default=Decimal("0.00"),
-                                   help_text="The part set aside for the reset amount (14.19(p)).")
+    amount = MoneyField()
+    to_reset = MoneyField(default=Decimal("0.00"),
+                          help_text="The part set aside for the reset amount (14.19(p)).")
     applied_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -256,7 +255,7 @@ class SystemClaim(models.Model):
     reference = models.CharField(max_length=64, help_text="The site's own claim id.")
     arrival = models.PositiveBigIntegerField(null=True, blank=True, help_text="The host's order of receipt.")
     status = models.CharField(max_length=10, choices=SystemClaimStatus.choices, default=SystemClaimStatus.SENT)
-    amount = models.DecimalField(**money, null=True, blank=True, help_text="Frozen by the host (its share).")
+    amount = MoneyField(null=True, blank=True, help_text="Frozen by the host (its share).")
     table_number = models.PositiveIntegerField()
     round_reference = models.CharField(max_length=64)
     losing_hand = models.CharField(max_length=40)
@@ -341,7 +340,7 @@ class PoolMovement(models.Model):
     system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="movements")
     claim = models.ForeignKey(SystemClaim, on_delete=models.PROTECT, related_name="movements")
     kind = models.CharField(max_length=12, choices=PoolMovementKind.choices)
-    amount = models.DecimalField(**money, help_text="Positive dollars; a payout leaves the pool.")
+    amount = MoneyField(help_text="Positive dollars; a payout leaves the pool.")
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

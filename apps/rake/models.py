@@ -6,10 +6,10 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from apps.core.fields import MoneyField
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable, RotationGame
 
-money = dict(max_digits=14, decimal_places=2)
 LEGAL_MAXIMUM_PERCENTAGE = Decimal("10.00")  # N.J.A.C. 13:69F-14.14(b)1.i
 
 
@@ -33,10 +33,10 @@ class RakeStructure(models.Model):
                                      help_text="Percent of the sums bet; at most 10 (14.14(b)1.i).")
     levels = models.JSONField(default=list, blank=True,
                               help_text='Incremental rake: [{"pot": "20.00", "take": "1.00"}, ...] ascending (14.14(b)2).')
-    maximum = models.DecimalField(**money, help_text="Posted maximum rake per round of play.")
-    minimum_pot = models.DecimalField(**money, default=Decimal("0.00"), help_text="Pots below this are not raked.")
-    increment = models.DecimalField(**money, default=Decimal("1.00"),
-                                    help_text="The rake is rounded down to this amount (the smallest chip taken).")
+    maximum = MoneyField(help_text="Posted maximum rake per round of play.")
+    minimum_pot = MoneyField(default=Decimal("0.00"), help_text="Pots below this are not raked.")
+    increment = MoneyField(default=Decimal("1.00"),
+                           help_text="The rake is rounded down to this amount (the smallest chip taken).")
 
     class Meta:
         constraints = [
@@ -59,6 +59,8 @@ class RakeStructure(models.Model):
             steps = ", ".join(f"${Decimal(lv['take']):,.2f} at ${Decimal(lv['pot']):,.2f}" for lv in self.levels)
             return f"Incremental: {steps}; maximum ${self.maximum:,.2f} per pot"
         minimum = f" of ${self.minimum_pot:,.2f} or more" if self.minimum_pot else ""
+        if self.percentage is None:  # a percentage rake posts its percentage (services.verify_rake_structure)
+            return f"Percentage not posted; maximum ${self.maximum:,.2f} per pot"
         return f"{self.percentage.normalize():f}% of each pot{minimum}, maximum ${self.maximum:,.2f} per pot"
 
 
@@ -68,11 +70,11 @@ class RakeRecord(models.Model):
     round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="rake_record")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_records")
     gaming_day = models.DateField(db_index=True)
-    amount = models.DecimalField(**money)
-    basis = models.DecimalField(**money, help_text="Sums bet, the uncalled final bet excluded (14.14(d)).")
+    amount = MoneyField()
+    basis = MoneyField(help_text="Sums bet, the uncalled final bet excluded (14.14(d)).")
     percentage = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
-    maximum = models.DecimalField(**money, null=True, blank=True)
-    computed = models.DecimalField(**money, default=Decimal("0.00"), help_text="Percentage of the basis, before the cap.")
+    maximum = MoneyField(null=True, blank=True)
+    computed = MoneyField(default=Decimal("0.00"), help_text="Percentage of the basis, before the cap.")
     explanation = models.CharField(max_length=300)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -102,8 +104,8 @@ class TableHourRake(models.Model):
     game = models.CharField(max_length=20, help_text="The game dealt (at a mixed-game table, the rotation's game).")
     betting_structure = models.CharField(max_length=12, blank=True)
     rounds = models.PositiveIntegerField(default=0, help_text="Rake records (one per settled round).")
-    basis = models.DecimalField(**money, default=Decimal("0.00"), help_text="Sums bet, uncalled bets excluded.")
-    amount = models.DecimalField(**money, default=Decimal("0.00"), help_text="Rake taken.")
+    basis = MoneyField(default=Decimal("0.00"), help_text="Sums bet, uncalled bets excluded.")
+    amount = MoneyField(default=Decimal("0.00"), help_text="Rake taken.")
 
     class Meta:
         ordering = ["-gaming_day", "table", "hour"]
@@ -126,7 +128,7 @@ class TimeChargeStructure(models.Model):
 
     table = models.OneToOneField(PokerTable, on_delete=models.PROTECT, related_name="time_charge_structure")
     basis = models.CharField(max_length=12, choices=TimeChargeBasis.choices, default=TimeChargeBasis.PER_PLAYER)
-    hourly_fee = models.DecimalField(**money, help_text="Hourly fee for the table's limits (14.14(b)3.ii).")
+    hourly_fee = MoneyField(help_text="Hourly fee for the table's limits (14.14(b)3.ii).")
     interval_minutes = models.PositiveSmallIntegerField(choices=[(20, "Every 20 minutes"), (30, "Every 30 minutes")],
                                                         default=30, help_text="Assessed every 20 or 30 minutes (14.14(b)3.iii).")
 
@@ -154,7 +156,7 @@ class TimeCharge(models.Model):
     period_start = models.DateTimeField()
     interval_minutes = models.PositiveSmallIntegerField()
     players_seated = models.PositiveSmallIntegerField(help_text="Every seated player, inactive ones included.")
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
     gaming_day = models.DateField(db_index=True)
     collected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     collected_at = models.DateTimeField(auto_now_add=True)

@@ -8,6 +8,7 @@ from django.core.validators import MinValueValidator
 from django.db import models
 
 from apps.casinos.models import Casino
+from apps.core.fields import MoneyField
 
 
 class Game(models.TextChoices):
@@ -62,7 +63,8 @@ class BettingStructure(models.TextChoices):
     NO_LIMIT = "no_limit", "No limit"
 
 
-money_field = dict(max_digits=14, decimal_places=2, validators=[MinValueValidator(Decimal("0.00"))])
+#: A posted amount (a blind, a limit) is never below zero.
+not_negative = [MinValueValidator(Decimal("0.00"))]
 
 
 class GamePosting(models.Model):
@@ -73,14 +75,14 @@ class GamePosting(models.Model):
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.HOLDEM)
     betting_structure = models.CharField(max_length=12, choices=BettingStructure.choices,
                                          default=BettingStructure.NO_LIMIT)
-    small_blind = models.DecimalField(**money_field, default=Decimal("0.00"))
-    big_blind = models.DecimalField(**money_field, default=Decimal("0.00"))
-    ante = models.DecimalField(**money_field, default=Decimal("0.00"))
-    bring_in = models.DecimalField(**money_field, default=Decimal("0.00"),
-                                   help_text="Stud: the forced bet of the lowest (or highest) up-card (14.9(d)).")
-    minimum_wager = models.DecimalField(**money_field, help_text="Posted minimum wager (14.17).")
-    maximum_wager = models.DecimalField(**money_field, null=True, blank=True,
-                                        help_text="Posted maximum wager (14.17); empty for no limit.")
+    small_blind = MoneyField(validators=not_negative, default=Decimal("0.00"))
+    big_blind = MoneyField(validators=not_negative, default=Decimal("0.00"))
+    ante = MoneyField(validators=not_negative, default=Decimal("0.00"))
+    bring_in = MoneyField(validators=not_negative, default=Decimal("0.00"),
+                          help_text="Stud: the forced bet of the lowest (or highest) up-card (14.9(d)).")
+    minimum_wager = MoneyField(validators=not_negative, help_text="Posted minimum wager (14.17).")
+    maximum_wager = MoneyField(validators=not_negative, null=True, blank=True,
+                               help_text="Posted maximum wager (14.17); empty for no limit.")
     raise_cap = models.PositiveSmallIntegerField(null=True, blank=True,
                                                  help_text="Maximum raises per betting round (14.17); empty for none.")
     bad_beat_participation = models.BooleanField(default=False,
@@ -148,8 +150,8 @@ class PokerTable(GamePosting):
                                          "orbit of the button.")
     kill_option = models.CharField(max_length=10, choices=KillOption.choices, default=KillOption.NONE,
                                    help_text="Omaha high-low eight or better only (14.11(i)).")
-    kill_pot_minimum = models.DecimalField(**money_field, null=True, blank=True,
-                                           help_text="Pot that qualifies for the kill (14.11(i)).")
+    kill_pot_minimum = MoneyField(validators=not_negative, null=True, blank=True,
+                                  help_text="Pot that qualifies for the kill (14.11(i)).")
     uses_automated_shuffler = models.BooleanField(
         default=False, help_text="Both decks alternate every round, backs of different colours (14.2(d)).")
     is_open = models.BooleanField(default=False)
@@ -189,7 +191,7 @@ class PokerTable(GamePosting):
         when the table deals the game in several; None when the table does not deal the game."""
         matches = [p for p in self.posted_games() if p.game == game]
         exact = [p for p in matches if p.betting_structure == betting_structure]
-        return (exact or matches or [None])[0]
+        return next(iter(exact or matches), None)
 
     @property
     def seat_maximum(self) -> int:
