@@ -14,7 +14,7 @@ options read from deploy/postgres/pgbackrest.conf, only its paths moved into the
    room (`seed_demo --no-rounds`: casino, staff, tables, jackpots, decks) is seeded as the app role;
 2. --rounds rounds of play of the current gaming day (the dealer simulator's hold 'em, at tables 1-3, their starts
    spread over the day so far, at most 8 hours back) go through the money path as the dealer
-   (`apps.feed.services.record_rounds_of_play`, --batch rounds a transaction, 1: each its own, as a tablet posts them);
+   (`apps.feed.services.record_batch_of_rounds`, --batch rounds a transaction, 1: each its own, as a tablet posts them);
 3. a full backup, taken as docker-compose's backup service takes its first one (deploy/postgres/backup-schedule.sh
    with BACKUP_SCHEDULE_ONCE=1: stanza-create, check, `pgbackrest backup --type=full` as the repository has none);
 4. --before more rounds (started now), then the target T: the database's clock (clock_timestamp()) read after their
@@ -300,7 +300,7 @@ class Dealer:
         from django.utils import timezone
 
         from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
-        from apps.feed.services import record_rounds_of_play
+        from apps.feed.services import record_batch_of_rounds
         from apps.feed.simulator import deal_round
 
         now = timezone.now()
@@ -321,7 +321,7 @@ class Dealer:
                                                        source_digest=digest)))
             digests.append(digest)
             if len(pending) == self.batch or i == count - 1:
-                record_rounds_of_play(rounds=pending, recorded_by=self.dealer)
+                record_batch_of_rounds(rounds=pending, recorded_by=self.dealer)
                 pending = []
         return digests
 

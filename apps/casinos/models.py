@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 
 def validate_time_zone(value: str) -> None:
@@ -76,6 +77,13 @@ class User(AbstractUser):
 
     def role_names(self) -> list[str]:
         return sorted(self.groups.values_list("name", flat=True))
+
+    @cached_property
+    def role_set(self) -> frozenset[str]:
+        """The names of the user's roles (their groups), read once for this user object: what the role predicates
+        (apps.core.roles.holds_role) check on every request. API token authentication sets it from the query that
+        reads the token (apps.core.authentication)."""
+        return frozenset(self.groups.values_list("name", flat=True))
 
     def has_role(self, *roles: str) -> bool:
         return self.groups.filter(name__in=[str(r) for r in roles]).exists()

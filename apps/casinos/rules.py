@@ -1,15 +1,15 @@
 """Role predicates shared by every app (django-rules)."""
 import rules
 
-from apps.core.roles import Role
+from apps.core.roles import Role, holds_role
 
-is_supervisor = rules.is_group_member(Role.POKER_SHIFT_SUPERVISOR.value)
-is_floorperson = rules.is_group_member(Role.FLOORPERSON.value)
-is_dealer = rules.is_group_member(Role.DEALER.value)
-is_accounting = rules.is_group_member(Role.ACCOUNTING.value)
-is_security = rules.is_group_member(Role.SECURITY.value)
-is_surveillance = rules.is_group_member(Role.SURVEILLANCE.value)
-is_admin = rules.is_group_member(Role.ADMIN.value) | rules.is_superuser
+is_supervisor = holds_role(Role.POKER_SHIFT_SUPERVISOR.value)
+is_floorperson = holds_role(Role.FLOORPERSON.value)
+is_dealer = holds_role(Role.DEALER.value)
+is_accounting = holds_role(Role.ACCOUNTING.value)
+is_security = holds_role(Role.SECURITY.value)
+is_surveillance = holds_role(Role.SURVEILLANCE.value)
+is_admin = holds_role(Role.ADMIN.value) | rules.is_superuser
 
 
 @rules.predicate

@@ -104,14 +104,8 @@ def hold_open_gaming_days(*, casino: Casino, days: Iterable[date], what: str, fi
 
 
 def _held_days(casino_id: int, days: list[date]) -> dict[date, tuple[int | None, datetime | None]]:
-    """{gaming day: (backfill id, closed at)} of the casino's rows of `days`, held with a share lock on PostgreSQL.
-    Closed at: the close record's time, or the row's mark of a close committed while this statement waited."""
-    if connection.vendor != "postgresql":
-        closes = dict(GamingDayClose.objects.filter(casino_id=casino_id, gaming_day__in=days)
-                      .values_list("gaming_day", "closed_at"))
-        return {day: (backfill_id, closes.get(day) or closed_at) for day, backfill_id, closed_at in
-                GamingDay.objects.filter(casino_id=casino_id, gaming_day__in=days)
-                .values_list("gaming_day", "backfill_id", "closed_at")}
+    """{gaming day: (backfill id, closed at)} of the casino's rows of `days`, held with a share lock. Closed at: the
+    close record's time, or the row's mark of a close committed while this statement waited."""
     with connection.cursor() as cursor:  # every round of play asks: one statement, no model built
         cursor.execute(
             f"SELECT d.gaming_day, d.backfill_id, COALESCE((SELECT c.closed_at FROM {GamingDayClose._meta.db_table} c "

@@ -1,4 +1,5 @@
 """The one error type for a broken business rule."""
+from django.db.models import Model
 
 
 class DomainError(Exception):
@@ -29,7 +30,15 @@ class AlreadyRecorded(DomainError):
 
 
 def broken_constraint(exc: Exception) -> str:
-    """What names the constraint an IntegrityError broke: its name on PostgreSQL (psycopg's diagnostics), else the
-    database's message (SQLite names the table and columns, e.g. "UNIQUE constraint failed: rake_rakerecord.
-    round_of_play_id"). For telling a known duplicate (a 409, a rule's refusal) from any other integrity error."""
+    """What names the constraint an IntegrityError broke: its name (psycopg's diagnostics), else the error's message
+    (an error that names no constraint). For telling a known duplicate (a 409, a rule's refusal) from any other integrity error."""
     return getattr(getattr(exc.__cause__, "diag", None), "constraint_name", None) or str(exc)
+
+
+def unique_violation_on(exc: Exception, model: type[Model]) -> bool:
+    """Whether the IntegrityError `exc` is a unique violation (SQLSTATE 23505) on `model`'s table (psycopg's
+    diagnostics): e.g. a round of play whose source hand another request stored first."""
+    cause = exc.__cause__
+    diag = getattr(cause, "diag", None)
+    return getattr(cause, "sqlstate", None) == "23505" and diag is not None and \
+        diag.table_name == model._meta.db_table

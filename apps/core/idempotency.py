@@ -11,13 +11,12 @@ timeout sends the same key again). Keys are kept per user for IDEMPOTENCY_KEY_HO
 - a first request that ended in a server error (5xx) wrote nothing (its transaction rolled back): its key is
   released, and a retry runs again.
 
-Exactly once: on PostgreSQL the key is claimed in the request's own transaction by one statement, which takes a
+Exactly once: the key is claimed in the request's own transaction by one statement, which takes a
 transaction-level advisory lock on the user's key (not waiting: taken already, the request answers 409) and inserts
 the key's row (or renews one past its 24 hours). The operation runs in that transaction and its response is stored
 in it, so the money records, the key and the stored response are committed together or not at all — a request that
 fails with a server error or dies with its process leaves no key behind, and its retry runs. Of ten concurrent
-identical requests one runs and the others answer 409 (or, once it has committed, its replay). Elsewhere (SQLite,
-the demo) the row is claimed in a short transaction of its own, then locked for the request.
+identical requests one runs and the others answer 409 (or, once it has committed, its replay).
 
 A view whose operation commits in several transactions of its own (the PHH import, batch by batch) sets
 `idempotency_in_one_transaction = False`: its response is stored after it has run, and what makes a second run
@@ -27,17 +26,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import exceptions, status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
+from rest_framework.views import APIView
 
-from .bulk import save_fields
 from .models import IdempotencyKey
+
+if TYPE_CHECKING:
+    _APIViewBase = APIView  # IdempotentPostMixin is a mixin of an APIView: typed as one, a plain class at run time
+else:
+    _APIViewBase = object
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"
@@ -83,10 +90,10 @@ class _Undo(Exception):
         self.response = response
 
 
-def request_key(request) -> str | None:
+def request_key(request: Request) -> str | None:
     """The request's Idempotency-Key, or None without one; raises ValidationError (400) for an empty, too long or
     non-printable key."""
-    key = request.headers.get(HEADER)
+    key: str | None = request.headers.get(HEADER)
     if key is None:
         return None
     if not key or len(key) > KEY_MAX_LENGTH or not all(" " <= c <= "~" for c in key):
@@ -94,7 +101,7 @@ def request_key(request) -> str | None:
     return key
 
 
-def fingerprint(request) -> str:
+def fingerprint(request: Request) -> str:
     """SHA-256 (hex) of the request's method, path, query and parsed body (an uploaded file by its content's SHA-256),
     so that a retry matches however its body was encoded (JSON key order, a multipart boundary)."""
     data = request.data
@@ -112,15 +119,21 @@ def fingerprint(request) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _claim(request, key: str) -> IdempotencyKey:
+def _key_owner(request: Request) -> Any:
+    """The user whose key it is: the request's, signed in (the views that honour a key let no anonymous request
+    through; DRF's permissions run first). Any: apps.core does not import the user model (casinos.User)."""
+    return request.user
+
+
+def _claim(request: Request, key: str) -> IdempotencyKey:
     """The user's row for `key`: created for this request, or the one a request with the key made before. A row past
     its 24 hours is dropped first. Raises KeyReused when it was made for another request."""
-    user, now, print_ = request.user, timezone.now(), fingerprint(request)
+    user, now, print_ = _key_owner(request), timezone.now(), fingerprint(request)
     IdempotencyKey.objects.filter(user=user, key=key, expires_at__lte=now).delete()
     try:
         with transaction.atomic():
             record, _ = IdempotencyKey.objects.get_or_create(
-                user=user, key=key, defaults={"method": request.method, "path": request.path[:2048],
+                user=user, key=key, defaults={"method": str(request.method), "path": request.path[:2048],
                                               "fingerprint": print_,
                                               "expires_at": now + timedelta(hours=IDEMPOTENCY_KEY_HOURS)})
     except IntegrityError:  # made at this instant by a concurrent request with the key
@@ -141,7 +154,7 @@ def _complete(record: IdempotencyKey, response: Response) -> None:
     record.response_status = response.status_code
     record.response_data = json.loads(json.dumps(response.data, cls=JSONEncoder))
     record.response_headers = {name: response[name] for name in KEPT_HEADERS if response.has_header(name)}
-    save_fields(record, ["completed_at", "response_status", "response_data", "response_headers"])
+    record.save(update_fields=["completed_at", "response_status", "response_data", "response_headers"])
 
 
 def _release(record: IdempotencyKey) -> None:
@@ -166,13 +179,13 @@ _CLAIM_SQL = """
     SELECT (SELECT taken FROM lock), (SELECT id FROM claimed)"""
 
 
-def _claim_in_transaction(request, key: str, print_: str) -> IdempotencyKey | None:
-    """PostgreSQL, inside the request's transaction: this request's claim of `key` (a new row, with the request's
+def _claim_in_transaction(request: Request, key: str, print_: str) -> IdempotencyKey | None:
+    """Inside the request's transaction: this request's claim of `key` (a new row, with the request's
     fingerprint `print_`), or None when the user has a live row for the key, made by an earlier request. Raises
     KeyInUse while a concurrent request holds the key."""
     from django.db import connection
 
-    now, user = timezone.now(), request.user
+    now, user = timezone.now(), _key_owner(request)
     with connection.cursor() as cursor:
         cursor.execute(_CLAIM_SQL, {
             "space": CLAIM_LOCK_SPACE, "lock_key": f"{user.pk}:{key}", "user": user.pk, "key": key,
@@ -183,11 +196,11 @@ def _claim_in_transaction(request, key: str, print_: str) -> IdempotencyKey | No
         raise KeyInUse()
     if pk is None:
         return None
-    return IdempotencyKey(pk=pk, user=user, key=key, method=request.method, path=request.path[:2048],
+    return IdempotencyKey(pk=pk, user=user, key=key, method=str(request.method), path=request.path[:2048],
                           fingerprint=print_)
 
 
-def _run_and_store(record: IdempotencyKey, run) -> Response:
+def _run_and_store(record: IdempotencyKey, run: Callable[[], Response]) -> Response:
     """Inside the transaction that holds `record`: run the operation in a savepoint (an error response keeps nothing of
     it) and store its response with the key; a server error raises _Undo, for the caller to roll back."""
     try:
@@ -203,14 +216,14 @@ def _run_and_store(record: IdempotencyKey, run) -> Response:
     return response
 
 
-def _run_in_transaction(request, key: str, run) -> Response:
-    """PostgreSQL: claim, run and store in the request's one transaction (the module's docstring)."""
+def _run_in_transaction(request: Request, key: str, run: Callable[[], Response]) -> Response:
+    """Claim, run and store in the request's one transaction (the module's docstring)."""
     print_ = fingerprint(request)
     try:
         with transaction.atomic():
             record = _claim_in_transaction(request, key, print_)
             if record is None:  # a live row for the key, made by an earlier request
-                record = IdempotencyKey.objects.get(user=request.user, key=key)
+                record = IdempotencyKey.objects.get(user=_key_owner(request), key=key)
                 if record.fingerprint != print_:
                     raise KeyReused()
                 if record.completed_at is not None:
@@ -221,30 +234,18 @@ def _run_in_transaction(request, key: str, run) -> Response:
         return undo.response
 
 
-def run_idempotently(request, key: str, run, *, in_one_transaction: bool = True) -> Response:
+def run_idempotently(request: Request, key: str, run: Callable[[], Response], *,
+                     in_one_transaction: bool = True) -> Response:
     """Run `run()` (the view's handler, its exceptions already turned into responses) at most once for the user's
     `key`, as the module's docstring says; returns its response or the stored one. Raises KeyReused (422) or KeyInUse
     (409)."""
-    from django.db import connection
-
-    if in_one_transaction and connection.vendor == "postgresql":
+    if in_one_transaction:
         return _run_in_transaction(request, key, run)
     record = _claim(request, key)
     if record.completed_at is not None:
         return _replay(record)
     try:
-        if not in_one_transaction:
-            return _run_then_store(record, run)
-        with transaction.atomic():
-            try:
-                record = IdempotencyKey.objects.select_for_update(nowait=True).get(pk=record.pk)
-            except DatabaseError as exc:  # locked: the first request is running
-                raise KeyInUse() from exc
-            except IdempotencyKey.DoesNotExist as exc:  # released this instant by a first request that failed
-                raise KeyInUse() from exc
-            if record.completed_at is not None:
-                return _replay(record)
-            return _run_and_store(record, run)
+        return _run_then_store(record, run)
     except _Undo as undo:
         _release(record)
         return undo.response
@@ -255,69 +256,55 @@ def run_idempotently(request, key: str, run, *, in_one_transaction: bool = True)
         raise
 
 
-def _run_then_store(record: IdempotencyKey, run) -> Response:
-    """The key held by a session-level advisory lock (PostgreSQL) while the operation commits by itself; the response
+def _run_then_store(record: IdempotencyKey, run: Callable[[], Response]) -> Response:
+    """The key held by a session-level advisory lock while the operation commits by itself; the response
     is stored after it. Raises KeyInUse while another request holds it."""
     from django.db import connection
 
-    pk, on_postgresql = record.pk, connection.vendor == "postgresql"
-    if on_postgresql:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [ADVISORY_LOCK_SPACE, pk % 2**31])
-            if not cursor.fetchone()[0]:
-                raise KeyInUse()
-    try:
-        record = IdempotencyKey.objects.filter(pk=pk).first()
-        if record is None:
+    pk = record.pk
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [ADVISORY_LOCK_SPACE, pk % 2**31])
+        if not cursor.fetchone()[0]:
             raise KeyInUse()
-        if record.completed_at is not None:
-            return _replay(record)
+    try:
+        current = IdempotencyKey.objects.filter(pk=pk).first()
+        if current is None:
+            raise KeyInUse()
+        if current.completed_at is not None:
+            return _replay(current)
         response = run()
         if response.status_code >= 500:
             raise _Undo(response)
-        _complete(record, response)
+        _complete(current, response)
         return response
     finally:
-        if on_postgresql:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [ADVISORY_LOCK_SPACE, pk % 2**31])
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [ADVISORY_LOCK_SPACE, pk % 2**31])
 
 
-class IdempotentPostMixin:
+class IdempotentPostMixin(_APIViewBase):
     """For an APIView (before APIView in its bases): its POST honours `Idempotency-Key` as the module's docstring says.
-    DRF's dispatch with one change: after authentication, permissions and throttles (`initial`), a POST carrying a
-    key runs its handler through `run_idempotently`."""
+    After authentication, permissions and throttles (DRF's `initial`), a POST carrying a key has its handler run
+    through `run_idempotently`: the view's `post` is wrapped for this request, and DRF's dispatch calls it as usual
+    (its errors answered by the view's exception handler, inside the key's transaction)."""
 
     idempotency_in_one_transaction = True
+    post: Callable[..., Response]  # the view's handler of a POST
 
-    def dispatch(self, request, *args, **kwargs):
-        self.args, self.kwargs = args, kwargs
-        request = self.initialize_request(request, *args, **kwargs)
-        self.request = request
-        self.headers = self.default_response_headers
-        try:
-            self.initial(request, *args, **kwargs)
-            method = request.method.lower()
-            handler = getattr(self, method, self.http_method_not_allowed) if method in self.http_method_names \
-                else self.http_method_not_allowed
-            key = request_key(request) if request.method == "POST" else None
-            if key is None:
-                response = handler(request, *args, **kwargs)
-            else:
-                response = run_idempotently(request, key, lambda: self._handled(handler, request, *args, **kwargs),
-                                            in_one_transaction=self.idempotency_in_one_transaction)
-        except Exception as exc:
-            response = self.handle_exception(exc)
-        self.response = self.finalize_response(request, response, *args, **kwargs)
-        return self.response
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        key = request_key(request) if request.method == "POST" else None
+        if key is None:
+            return
+        post = self.post
 
-    def runs_in_savepoint(self, request) -> bool:
-        """Whether this request's handler runs in its Idempotency-Key's savepoint (a POST with a key, in one
-        transaction), which any answer of 400 or more rolls back: then a service the handler calls need not take a
-        savepoint of its own (e.g. `record_rounds_of_play(savepoint=False)`)."""
-        return self.idempotency_in_one_transaction and request.method == "POST" and request_key(request) is not None
+        def post_once(request: Request, *args: Any, **kwargs: Any) -> Response:
+            return run_idempotently(request, key, lambda: self._handled(post, request, *args, **kwargs),
+                                    in_one_transaction=self.idempotency_in_one_transaction)
 
-    def _handled(self, handler, request, *args, **kwargs) -> Response:
+        setattr(self, "post", post_once)  # noqa: B010 - this request's handler, which DRF's dispatch looks up
+
+    def _handled(self, handler: Callable[..., Response], request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
             return handler(request, *args, **kwargs)
         except Exception as exc:

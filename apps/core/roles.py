@@ -1,6 +1,8 @@
 """The staff roles of the poker room, kept as Django groups."""
 from enum import StrEnum
 
+import rules
+
 
 class Role(StrEnum):
     POKER_SHIFT_SUPERVISOR = "poker_shift_supervisor"
@@ -24,3 +26,14 @@ def role_label(name: str) -> str:
         return Role(name).label
     except ValueError:
         return name
+
+
+def holds_role(role: str) -> rules.Predicate:
+    """A django-rules predicate: the user holds `role` (a group of that name), read from the user's `role_set`
+    (casinos.User.role_set: the names read once a user object); an anonymous user holds none."""
+
+    def check(user: object) -> bool:
+        return role in getattr(user, "role_set", frozenset())
+
+    predicate: rules.Predicate = rules.predicate(check, name=f"holds_role:{role}")
+    return predicate

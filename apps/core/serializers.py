@@ -1,11 +1,13 @@
 """Serializer bases shared by the apps' APIs."""
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from rest_framework import serializers
 from rest_framework.utils.serializer_helpers import BindingDict
 
 
-class ModelOutput(serializers.ModelSerializer):
+class ModelOutput(serializers.ModelSerializer[Any]):
     """A ModelSerializer for output only, whose fields are built and bound once per class, not on every instance.
 
     DRF's ModelSerializer derives its fields from `Meta.model` and `Meta.fields` each time a serializer is made, and
@@ -18,11 +20,15 @@ class ModelOutput(serializers.ModelSerializer):
     its context, its request or its instance (a SerializerMethodField, a hyperlink) must not use this base.
     """
 
+    _bound_fields: ClassVar[BindingDict]  # set on each class at its first use
+
     @property
     def fields(self) -> BindingDict:
         cls = type(self)
-        fields = cls.__dict__.get("_bound_fields")
+        fields: BindingDict | None = cls.__dict__.get("_bound_fields")
         if fields is None:
-            fields = serializers.ModelSerializer.fields.real_func(cls())  # DRF's own build and binding
+            # DRF's own build and binding (the `fields` cached_property of Serializer, through its descriptor), on an
+            # instance kept for that
+            fields = serializers.Serializer.fields.__get__(cls(), cls)
             cls._bound_fields = fields
         return fields

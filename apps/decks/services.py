@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.casinos.models import Casino, User
-from apps.core.bulk import insert_rows
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
@@ -259,4 +258,4 @@ def record_round_decks(*, rounds: Sequence[tuple[RoundOfPlay, str]]) -> list[Rou
         if deck is None or deck.table_id != round_of_play.table_id or deck.status != DeckStatus.AT_TABLE:
             raise DomainError(f"Deck {serial} is not at table {round_of_play.table.number}.", field="deck")
         links.append(RoundDeck(round_of_play=round_of_play, deck=deck))
-    return list(insert_rows(RoundDeck, links))
+    return RoundDeck.objects.bulk_create(links)

@@ -4,26 +4,21 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from django.db import connection
 from django.db.models import Count, Sum, TextField, Value
 from django.db.models.functions import Cast, NullIf, TruncHour
 
 from apps.casinos.models import Casino
-from apps.core.bulk import total_differences
 from apps.core.functions import LocalIsoformat
-from apps.core.kept import KeptQuery
+from apps.core.writer import total_differences
 from apps.tables.models import PokerTable
 
 from .models import RakeRecord, RakeStructure, TableHourRake, TimeCharge
 
 
 def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStructure]:
-    """The posted rake structures of the tables, by (table id, rotation game id or None for the table's own). Read for
-    every round of play recorded: the query's SQL is kept (apps.core.kept)."""
-    return {(s.table_id, s.rotation_game_id): s for s in _RAKE_STRUCTURES(sorted(set(table_ids)))}
-
-
-_RAKE_STRUCTURES = KeptQuery(lambda table_ids: RakeStructure.objects.filter(table_id__in=table_ids))
+    """The posted rake structures of the tables, by (table id, rotation game id or None for the table's own): one
+    query, for every round of play recorded."""
+    return {(s.table_id, s.rotation_game_id): s for s in RakeStructure.objects.filter(table_id__in=set(table_ids))}
 
 
 def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure | None:
@@ -136,30 +131,21 @@ def rake_records_for_export(*, casino: Casino, gaming_day: date) -> Iterator[tup
     EXPORT_COLUMNS, each value text (None for no percentage, and for no maximum or a maximum of $0.00), started_at in
     the casino's time zone as ISO 8601 and money in dollars and cents ("5.00"). Read from the database in chunks (a
     busy day holds some 13,500). PostgreSQL writes the text itself (apps.core.functions.LocalIsoformat, casts to
-    text), so that the export builds no datetime and no Decimal a row; elsewhere (the demo's SQLite) Python does."""
+    text), so that the export builds no datetime and no Decimal a row."""
     # The round's gaming day is its rake record's (take_rake copies it): filtered on both, each side of the join is
     # read by its day's index. On the record's alone, a day of 88,000 rounds had PostgreSQL hash all 5,000,000 rounds
     # of the history (1.6 s).
     records = (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day,
                                          round_of_play__gaming_day=gaming_day)
                .order_by("round_of_play__started_at", "pk"))
-    if connection.vendor == "postgresql":
-        return (records.annotate(
-            x_day=Cast("gaming_day", TextField()),
-            x_started=LocalIsoformat("round_of_play__started_at", zone=casino.time_zone),
-            **{f"x_{name}": Cast(name, TextField()) for name in ("basis", "percentage", "amount")},
-            x_maximum=Cast(NullIf("maximum", Value(Decimal("0.00"))), TextField()))
-            .values_list("x_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
-                         "round_of_play_id", "x_started", "x_basis", "x_percentage", "x_maximum", "x_amount",
-                         "explanation").iterator(chunk_size=2000))
-    zone = casino.zone
-    return ((str(day), number, game, structure, round_id, started_at.astimezone(zone).isoformat(), str(basis),
-             None if percentage is None else str(percentage), str(maximum) if maximum else None, str(amount),
-             explanation)
-            for day, number, game, structure, round_id, started_at, basis, percentage, maximum, amount, explanation
-            in records.values_list("gaming_day", "table__number", "round_of_play__game",
-                                   "round_of_play__betting_structure", "round_of_play_id", "round_of_play__started_at",
-                                   "basis", "percentage", "maximum", "amount", "explanation").iterator(chunk_size=2000))
+    return (records.annotate(
+        x_day=Cast("gaming_day", TextField()),
+        x_started=LocalIsoformat("round_of_play__started_at", zone=casino.time_zone),
+        **{f"x_{name}": Cast(name, TextField()) for name in ("basis", "percentage", "amount")},
+        x_maximum=Cast(NullIf("maximum", Value(Decimal("0.00"))), TextField()))
+        .values_list("x_day", "table__number", "round_of_play__game", "round_of_play__betting_structure",
+                     "round_of_play_id", "x_started", "x_basis", "x_percentage", "x_maximum", "x_amount",
+                     "explanation").iterator(chunk_size=2000))
 
 
 @dataclass(frozen=True)

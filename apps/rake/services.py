@@ -1,5 +1,6 @@
 """Writes about rake: structures posted at tables and the rake taken from each round of play."""
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -8,10 +9,10 @@ from django.utils import timezone
 
 from apps.casinos.selectors import gaming_day_of
 from apps.casinos.services import hold_open_gaming_days
-from apps.core.bulk import insert_then, totals_statement
 from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.money import CENT, ZERO, floor_to, money
 from apps.core.roles import Role
+from apps.core.writer import Totals
 from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable, RotationGame
 
@@ -118,17 +119,27 @@ def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Dec
     return computed, amount
 
 
-def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
-    """Take the posted rake of each round of play and record it (N.J.A.C. 13:69F-14.14); the amounts, Decimal
-    dollars, in the rounds' order.
+@dataclass
+class RakeTaken:
+    """The rake of rounds of play (`take_rake`), for the writer that records it (apps.core.writer): `amounts`, the
+    rake taken from each round (Decimal dollars, in the rounds' order); `records`, one RakeRecord per round; `hours`,
+    what they add to each table's running total of the hour and game (TableHourRake)."""
+
+    amounts: list[Decimal]
+    records: list[RakeRecord]
+    hours: Totals
+
+
+def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
+    """Take the posted rake of each round of play (N.J.A.C. 13:69F-14.14): what to record (RakeTaken), nothing
+    written here.
 
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)); its
     basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
     post its own rake (the table's applies otherwise). One RakeRecord per round, also when nothing is taken, so that
     every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push — the record's
-    unique round refuses a second with DomainError, and the transaction is to be rolled back). Call in the
-    transaction that records the rounds. Each table's running total of the hour and game (TableHourRake) is added
-    to in the same transaction.
+    unique round refuses a second when it is written). rounds: rounds being recorded (their ids may come with the
+    writer's flush: each record points at its round).
     """
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
     records, amounts = [], []
@@ -137,22 +148,15 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> list[Decimal]:
                      or structures.get((round_of_play.table_id, None)))
         computed, amount, explanation = _rake_of(round_of_play, structure)
         records.append(RakeRecord(
-            round_of_play_id=round_of_play.pk, table_id=round_of_play.table_id, gaming_day=round_of_play.gaming_day,
+            round_of_play=round_of_play, table_id=round_of_play.table_id, gaming_day=round_of_play.gaming_day,
             amount=amount, basis=round_of_play.pot_total, percentage=structure.percentage if structure else None,
             maximum=structure.maximum if structure else None, computed=computed, explanation=explanation))
         amounts.append(amount)
-    hours = totals_statement(TableHourRake, key=("table_id", "gaming_day", "hour", "game", "betting_structure"), rows=[
+    hours = Totals(TableHourRake, ("table_id", "gaming_day", "hour", "game", "betting_structure"), [
         {"table_id": r.table_id, "gaming_day": r.gaming_day, "hour": rake_hour(round_of_play.started_at),
          "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
          "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
-    try:
-        insert_then(RakeRecord, records, then=[hours])  # the records, then the totals of the hour
-    except IntegrityError as exc:  # a round has one rake record at most: its unique round_of_play (no read first)
-        if "round_of_play" not in broken_constraint(exc):
-            raise
-        raise DomainError("This round's pot was pushed: no more rake may be taken (N.J.A.C. 13:69F-14.14(e)).",
-                          field="round_of_play") from exc
-    return amounts
+    return RakeTaken(amounts=amounts, records=records, hours=hours)
 
 
 def rake_hour(started_at: datetime) -> datetime:
@@ -171,6 +175,8 @@ def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tup
         return computed, amount, (f"Pot ${pot_total:,.2f} reached {len(reached)} of {len(structure.levels)} levels: "
                                   f"${computed:,.2f}" + (f", capped at the posted maximum ${structure.maximum:,.2f}."
                                                          if amount < computed else "."))
+    if structure.percentage is None:  # verify_rake_structure refuses a percentage rake with no percentage
+        raise ValueError(f"Rake structure {structure.pk} is a percentage rake with no percentage posted.")
     betting_rounds = [Decimal(b) for b in round_of_play.betting_rounds]
     computed, amount = compute_percentage_rake(
         basis=pot_total, percentage=structure.percentage, maximum=structure.maximum,

@@ -1,12 +1,14 @@
+from __future__ import annotations
+
 from decimal import Decimal
 
 import pgtrigger
 from django.conf import settings
 from django.db import models
 
+from apps.core.fields import MoneyField
 from apps.tables.models import BettingStructure, Game, PokerTable, RotationGame
 
-money = dict(max_digits=14, decimal_places=2)
 append_only = pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)
 
 
@@ -28,12 +30,12 @@ class RoundOfPlay(models.Model):
     started_at = models.DateTimeField(db_index=True)
     gaming_day = models.DateField(db_index=True, help_text="The casino's gaming day, fixed when recorded.")
     board = models.CharField(max_length=20, blank=True, help_text="Community cards, e.g. '7d 5h 9d 7c Qh'.")
-    total_bet = models.DecimalField(**money, help_text="Everything the players put in, uncalled bet included.")
-    uncalled_amount = models.DecimalField(**money, default=Decimal("0.00"),
-                                          help_text="Uncalled final bet returned; not part of the pot (14.14(d)).")
-    pot_total = models.DecimalField(**money, help_text="The sums bet: pot and side pots before rake and contribution.")
-    refunded_amount = models.DecimalField(**money, default=Decimal("0.00"),
-                                          help_text="Returned to the players when the round is called dead (14.15(g)).")
+    total_bet = MoneyField(help_text="Everything the players put in, uncalled bet included.")
+    uncalled_amount = MoneyField(default=Decimal("0.00"),
+                                 help_text="Uncalled final bet returned; not part of the pot (14.14(d)).")
+    pot_total = MoneyField(help_text="The sums bet: pot and side pots before rake and contribution.")
+    refunded_amount = MoneyField(default=Decimal("0.00"),
+                                 help_text="Returned to the players when the round is called dead (14.15(g)).")
     is_dead = models.BooleanField(default=False, help_text="Called dead: every chip returned, nothing raked (14.15(g)).")
     dead_reason = models.CharField(max_length=200, blank=True)
     went_to_showdown = models.BooleanField(default=False)
@@ -60,20 +62,35 @@ class RoundOfPlay(models.Model):
         ]
         triggers = [append_only]
 
+    #: The seats and pots as the money path has just written them (apps.feed sets them on the rounds it records), so
+    #: that the answer to the request that recorded a round shows them without reading them back; None otherwise.
+    written_players: list[RoundPlayer] | None = None
+    written_pots: list[Pot] | None = None
+
     def __str__(self) -> str:
         return f"Round {self.pk} at table {self.table.number}"
+
+    @property
+    def players_list(self) -> list[RoundPlayer]:
+        """The round's seats in seat order: as just written, else read (prefetched by a list's query)."""
+        return self.written_players if self.written_players is not None else list(self.players.all())
+
+    @property
+    def pots_list(self) -> list[Pot]:
+        """The main pot and the side pots in order: as just written, else read (prefetched by a list's query)."""
+        return self.written_pots if self.written_pots is not None else list(self.pots.all())
 
 
 class TableGamingDay(models.Model):
     """The rounds of play of one table on one gaming day, kept as a running total beside the RoundOfPlay records in
-    the transaction that writes them (one upsert per batch, `apps.core.bulk.add_to_totals`): the floor pages read a
+    the transaction that writes them (one upsert per batch, apps.core.writer): the floor pages read a
     day's rounds without counting them. `apps.rounds.selectors.table_day_problems` re-derives it from the records."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_rounds")
     gaming_day = models.DateField()
     rounds = models.PositiveIntegerField(default=0, help_text="Rounds of play recorded, dead ones included.")
     dead_rounds = models.PositiveIntegerField(default=0, help_text="Rounds called dead (14.15(g)).")
-    pot_total = models.DecimalField(**money, default=Decimal("0.00"), help_text="The sums bet in the day's rounds.")
+    pot_total = MoneyField(default=Decimal("0.00"), help_text="The sums bet in the day's rounds.")
 
     class Meta:
         ordering = ["-gaming_day", "table"]
@@ -90,10 +107,10 @@ class RoundPlayer(models.Model):
     round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="players")
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=80, blank=True)
-    starting_stack = models.DecimalField(**money, null=True, blank=True)
-    contributed = models.DecimalField(**money, help_text="Everything put in, uncalled bet included.")
-    returned = models.DecimalField(**money, default=Decimal("0.00"),
-                                   help_text="Given back: the uncalled bet, or everything in a dead round.")
+    starting_stack = MoneyField(null=True, blank=True)
+    contributed = MoneyField(help_text="Everything put in, uncalled bet included.")
+    returned = MoneyField(default=Decimal("0.00"),
+                          help_text="Given back: the uncalled bet, or everything in a dead round.")
     hole_cards = models.CharField(max_length=40, blank=True,
                                   help_text="The cards held at the end (after the last draw); empty where unknown.")
     dealt_cards = models.CharField(max_length=40, blank=True, help_text="Draw games: the hand as first dealt.")
@@ -105,14 +122,14 @@ class RoundPlayer(models.Model):
     high_cards = models.CharField(max_length=20, blank=True, help_text="The five cards that make it.")
     low_hand = models.CharField(max_length=40, blank=True, help_text="Best (qualifying) low hand, where the game has one.")
     low_cards = models.CharField(max_length=20, blank=True)
-    awarded = models.DecimalField(**money, default=Decimal("0.00"), help_text="Won from the pots.")
+    awarded = MoneyField(default=Decimal("0.00"), help_text="Won from the pots.")
 
     class Meta:
         ordering = ["round_of_play", "seat"]
         constraints = [models.UniqueConstraint(fields=["round_of_play", "seat"], name="round_player_seat_unique")]
         # The round search (apps.rounds.filters): the players who showed a hand, by category (the others have none).
-        # Its search by name uses round_player_name_prefix, on UPPER(name) text_pattern_ops, made on PostgreSQL only
-        # (migration 0009): an operator class Django cannot declare for SQLite, where the demo runs.
+        # Its search by name uses round_player_name_prefix, on UPPER(name) text_pattern_ops, made in SQL by migration
+        # 0009.
         indexes = [models.Index(fields=["high_hand", "round_of_play"], name="round_player_high_hand",
                                 condition=~models.Q(high_hand=""))]
         triggers = [append_only]
@@ -126,9 +143,9 @@ class Pot(models.Model):
 
     round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="pots")
     index = models.PositiveSmallIntegerField()
-    gross = models.DecimalField(**money, help_text="Sums bet into this pot.")
-    deducted = models.DecimalField(**money, default=Decimal("0.00"), help_text="Rake and bad-beat contribution taken.")
-    amount = models.DecimalField(**money, help_text="Awarded to the winners: gross less deducted.")
+    gross = MoneyField(help_text="Sums bet into this pot.")
+    deducted = MoneyField(default=Decimal("0.00"), help_text="Rake and bad-beat contribution taken.")
+    amount = MoneyField(help_text="Awarded to the winners: gross less deducted.")
     eligible_seats = models.JSONField(default=list)
 
     class Meta:
@@ -140,8 +157,16 @@ class Pot(models.Model):
         ]
         triggers = [append_only]
 
+    #: The chips pushed from the pot as the money path has just written them (see RoundOfPlay.written_pots).
+    written_awards: list[PotAward] | None = None
+
     def __str__(self) -> str:
         return f"{self.label} of round {self.round_of_play_id}"
+
+    @property
+    def awards_list(self) -> list[PotAward]:
+        """The chips pushed from the pot to each winning seat: as just written, else read."""
+        return self.written_awards if self.written_awards is not None else list(self.awards.all())
 
     @property
     def label(self) -> str:
@@ -153,7 +178,7 @@ class PotAward(models.Model):
 
     pot = models.ForeignKey(Pot, on_delete=models.PROTECT, related_name="awards")
     seat = models.PositiveSmallIntegerField()
-    amount = models.DecimalField(**money)
+    amount = MoneyField()
 
     class Meta:
         ordering = ["pot", "seat"]

@@ -4,30 +4,28 @@ the records and knows nothing of rake or the bad beat payouts."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from decimal import Decimal
-from typing import NamedTuple
 
-from apps.core.bulk import Rows, insert_family, insert_rows, totals_statement
 from apps.core.money import CENT
+from apps.core.writer import Totals
 from apps.tables.models import KillOption, PokerTable
 
 from .models import KillMove, KillRecord, Pot, PotAward, RoundOfPlay, RoundPlayer, TableGamingDay
 
 
-def create_rounds(*, rounds: Sequence[RoundOfPlay]) -> list[RoundOfPlay]:
-    """Insert new rounds of play (unsaved RoundOfPlay rows, append-only: one INSERT for a few, COPY for many); they
-    get their ids. Each table's running total of the gaming day (TableGamingDay: rounds, dead rounds, sums bet) is
-    added to first, in the same round trip for a few. Call in the transaction that records their money."""
-    days = totals_statement(TableGamingDay, key=("table_id", "gaming_day"), rows=[
+def day_totals(*, rounds: Sequence[RoundOfPlay]) -> Totals:
+    """What new rounds of play add to each table's running total of the gaming day (TableGamingDay: rounds, dead
+    rounds, sums bet), for the writer that records them (apps.core.writer)."""
+    return Totals(TableGamingDay, ("table_id", "gaming_day"), [
         {"table_id": r.table_id, "gaming_day": r.gaming_day, "rounds": 1, "dead_rounds": int(r.is_dead),
          "pot_total": r.pot_total} for r in rounds])
-    return list(insert_rows(RoundOfPlay, rounds, before=[days]))  # the day's totals, then the rounds
 
 
-class SeatRow(NamedTuple):
-    """A seat of a recorded round of play (RoundPlayer), as the hand feed settled it. Decimal dollars."""
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat of a round of play (RoundPlayer), as the hand feed settled it. Decimal dollars."""
 
-    round_of_play_id: int
     seat: int
     name: str
     starting_stack: Decimal | None
@@ -35,7 +33,7 @@ class SeatRow(NamedTuple):
     returned: Decimal
     hole_cards: str
     dealt_cards: str
-    draws: list
+    draws: list[dict[str, str]]
     folded: bool
     at_showdown: bool
     high_hand: str
@@ -45,46 +43,40 @@ class SeatRow(NamedTuple):
     awarded: Decimal
 
 
-class PotRow(NamedTuple):
-    """The main pot (index 0) or a side pot of a recorded round (14.7(c)4), and the chips pushed from it to each
-    winning seat: awards [(seat, Decimal dollars)]."""
+@dataclass(frozen=True, slots=True)
+class PotRow:
+    """The main pot (index 0) or a side pot of a round (14.7(c)4), and the chips pushed from it to each winning seat:
+    awards [(seat, Decimal dollars)]."""
 
-    round_of_play_id: int
     index: int
     gross: Decimal
     deducted: Decimal
     amount: Decimal
-    eligible_seats: list
-    awards: list
+    eligible_seats: list[int]
+    awards: list[tuple[int, Decimal]]
 
 
-def record_seats_and_pots(*, seats: Sequence[SeatRow], pots: Sequence[PotRow]) -> tuple[list[RoundPlayer], list[Pot]]:
-    """Insert the seats of rounds of play and their pots with the chips pushed from each (14.7(c)4, 14.3), for
-    recorded rounds: on PostgreSQL in one round trip for a round or two, else an INSERT or a COPY each
-    (`insert_family`). Returns the rows as written (seats in order; pots with their ids and their awards
-    prefetched), for an answer that need not read them back."""
-    pot_ids = insert_family(
-        Rows(Pot, PotRow._fields[:-1], [pot[:-1] for pot in pots]), key=("round_of_play_id", "index"),
-        children=Rows(PotAward, ("seat", "amount"),
-                      [(pot.round_of_play_id, pot.index, seat, amount) for pot in pots for seat, amount in pot.awards]),
-        first=Rows(RoundPlayer, SeatRow._fields, seats))
-    players = [RoundPlayer(**seat._asdict()) for seat in seats]
-    written = []
-    for pot_id, pot in zip(pot_ids, pots, strict=True):
-        row = Pot(pk=pot_id, **{name: value for name, value in pot._asdict().items() if name != "awards"})
-        hold_prefetched(row, awards=[PotAward(pot_id=pot_id, seat=seat, amount=amount) for seat, amount in pot.awards])
-        written.append(row)
-    return players, written
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatRow))
+_POT_FIELDS = tuple(f.name for f in fields(PotRow) if f.name != "awards")
 
 
-def hold_prefetched(instance, **related: list) -> None:
-    """Give `instance` its related rows as Django's prefetch_related would (name -> rows, e.g. players=[...]):
-    `instance.players.all()` then reads them without a query; a filter on them still queries the database."""
-    cache = instance.__dict__.setdefault("_prefetched_objects_cache", {})
-    for name, rows in related.items():
-        queryset = getattr(instance, name).get_queryset()
-        queryset._result_cache, queryset._prefetch_done = list(rows), True
-        cache[name] = queryset
+def seats_and_pots(*, round_of_play: RoundOfPlay, seats: Sequence[SeatRow],
+                   pots: Sequence[PotRow]) -> tuple[list[RoundPlayer], list[Pot], list[PotAward]]:
+    """The records of a round's seats, its pots and the chips pushed from each pot (14.7(c)4, 14.3), unsaved, for the
+    writer that records the round (apps.core.writer): (seats in seat order, pots in order, awards). The round keeps
+    them as written (`written_players`, `written_pots`, each pot's `written_awards`) for the answer that recorded
+    it."""
+    players = [RoundPlayer(round_of_play=round_of_play, **{name: getattr(seat, name) for name in _SEAT_FIELDS})
+               for seat in sorted(seats, key=lambda s: s.seat)]
+    written_pots: list[Pot] = []
+    awards: list[PotAward] = []
+    for row in pots:
+        pot = Pot(round_of_play=round_of_play, **{name: getattr(row, name) for name in _POT_FIELDS})
+        pot.written_awards = [PotAward(pot=pot, seat=seat, amount=amount) for seat, amount in row.awards]
+        awards += pot.written_awards
+        written_pots.append(pot)
+    round_of_play.written_players, round_of_play.written_pots = players, written_pots
+    return players, written_pots, awards
 
 
 def current_kill(*, table: PokerTable) -> KillRecord | None:

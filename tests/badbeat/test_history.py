@@ -6,7 +6,6 @@ from decimal import Decimal
 
 import pghistory
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from apps.badbeat.models import RuleChange
@@ -16,8 +15,7 @@ from tests.badbeat.test_safeguards import claim, table  # noqa: F401 (fixtures)
 from tests.factories import CasinoFactory, JackpotFactory, StaffFactory
 from tests.support.history import history_rows
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="pghistory's triggers are PostgreSQL's")]
+pytestmark = pytest.mark.django_db
 
 
 def test_the_claim_page_shows_its_payout_recorded_by_whom(client, casino, staff, claim):  # noqa: F811

@@ -13,7 +13,6 @@ from django.apps import apps as django_apps
 from django.test import Client
 from django.utils import timezone
 
-from apps.badbeat import services
 from apps.badbeat.models import Jackpot, QualifyingHand, RuleChange, RuleChangeStatus
 from apps.badbeat.services import (
     apply_due_rule_changes,
@@ -21,6 +20,7 @@ from apps.badbeat.services import (
     validate_posted_rules,
     withdraw_rule_change,
 )
+from apps.badbeat.services import rules as rule_services
 from apps.badbeat.tasks import apply_rule_changes
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
@@ -188,14 +188,14 @@ class TestApplying:
         """A value that passes validation but that the database refuses (numeric overflow) fails alone."""
         refused = scheduled(jackpot, supervisor, {"maximum_contribution": "2.00"})
         valid = scheduled(jackpot, supervisor, {"minimum_pot": "25.00"})
-        real = services._validated
+        real = rule_services._validated
 
         def lenient(values, *, base):
             if values == refused.changes:
                 return {"maximum_contribution": D("100000000000000000000")}
             return real(values, base=base)
 
-        monkeypatch.setattr(services, "_validated", lenient)
+        monkeypatch.setattr(rule_services, "_validated", lenient)  # looked up in the module that owns it
         assert apply_due_rule_changes(now=later()) == 1
         refused.refresh_from_db()
         valid.refresh_from_db()
@@ -233,7 +233,7 @@ class TestApplying:
     def test_14_19_q_a_change_withdrawn_meanwhile_is_not_marked_failed(self, supervisor, jackpot):
         change = scheduled(jackpot, supervisor)
         withdraw_rule_change(change=change, withdrawn_by=supervisor)
-        services._mark_rule_change_failed(change_id=change.pk, now=later(), reason="late")
+        rule_services._mark_rule_change_failed(change_id=change.pk, now=later(), reason="late")
         change.refresh_from_db()
         assert change.status == RuleChangeStatus.WITHDRAWN and change.failure_reason == ""
 

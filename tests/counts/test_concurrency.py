@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.badbeat.selectors import day_totals_agree, ledger
-from apps.badbeat.services import record_payout, take_contributions, verify_claim
+from apps.badbeat.services import lock_jackpots, record_payout, take_contributions, verify_claim
 from apps.casinos.selectors import current_gaming_day
 from apps.core.roles import Role
+from apps.core.writer import Writer
 from apps.counts.models import BadBeatCount, CountMethod, WitnessKind
 from apps.counts.services import record_count
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
@@ -47,8 +48,11 @@ def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
             start.wait()
             for pk in chunk:
                 with transaction.atomic():
-                    take_contributions(rounds=[RoundOfPlay.objects.select_related("table").get(pk=pk)],
-                                       after_rake=[D("19")])
+                    round_of_play = RoundOfPlay.objects.select_related("table").get(pk=pk)
+                    writer = Writer()
+                    take_contributions(rounds=[round_of_play], after_rake=[D("19")],
+                                       jackpots=lock_jackpots(rounds=[round_of_play])).give_to(writer)
+                    writer.flush()
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:

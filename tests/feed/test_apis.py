@@ -147,23 +147,24 @@ def test_an_import_of_more_than_1000_hands_runs_as_a_job_with_its_progress(
         api, supervisor, table, big_phh, django_capture_on_commit_callbacks, monkeypatch):
     """202 with the job; the Celery task (run on commit) imports in batches and keeps its progress on the job, which
     GET /api/phh-imports/{id}/ reports to the user's casino, then the summary."""
-    from apps.feed import services
+    from apps.feed.models import ImportJob
+    from apps.feed.services import import_jobs
 
     table.small_blind, table.big_blind = Decimal("50"), Decimal("100")
     table.save()
     text, hands = big_phh
     seen: list[int] = []
-    real_import = services.import_phh
+    real_import = import_jobs.import_phh
 
     def watched(**kwargs):
         progress = kwargs["progress"]
 
         def spy(count):
             progress(count)
-            seen.append(services.ImportJob.objects.get().processed)
+            seen.append(ImportJob.objects.get().processed)
         return real_import(**{**kwargs, "progress": spy})
 
-    monkeypatch.setattr(services, "import_phh", watched)
+    monkeypatch.setattr(import_jobs, "import_phh", watched)  # where the job looks it up
     api.force_authenticate(supervisor)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = api.post("/api/rounds/phh/", {"phh": text, "name": "sessions.phhs"}, format="json")

@@ -147,18 +147,24 @@ def test_14_19_c_the_contribution_is_computed_from_the_pot_after_the_rake():
 
 
 def test_14_19_c_the_money_path_reads_in_the_regulations_order():
-    """One function, read top to bottom: the steps appear in record_rounds_of_play in the order of the regulation,
+    """One function, read top to bottom: the steps appear in record_batch_of_rounds in the order of the regulation,
     each a named service of the app that owns it; no step is reached through a settings string or a signal."""
+    import importlib
     import inspect
+    import pkgutil
 
     from apps.feed import services
 
-    source = inspect.getsource(services.record_rounds_of_play)
+    source = inspect.getsource(services.record_batch_of_rounds)
     steps = ["verify_round(", "build_round(", "rake.take_rake(", "badbeat.take_contributions(", "_award(",
              "records.move_kill_button(", "decks.record_round_decks(", "badbeat.check_showdowns("]
     positions = [source.index(step) for step in steps]
     assert positions == sorted(positions)
-    assert "import_string" not in inspect.getsource(services) and ".send(" not in source
+    modules = [services] + [importlib.import_module(f"{services.__name__}.{m.name}")
+                            for m in pkgutil.iter_modules(services.__path__)]
+    assert len(modules) > 1 and ".send(" not in source
+    for module in modules:  # the package's every module
+        assert "import_string" not in inspect.getsource(module), module.__name__
     from django.conf import settings
 
     assert not hasattr(settings, "POT_DEDUCTIONS") and not hasattr(settings, "BAD_BEAT_SHARED_PAYOUT")

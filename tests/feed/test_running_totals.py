@@ -16,7 +16,7 @@ from apps.badbeat.models import Contribution, Jackpot, TableDayContributions
 from apps.badbeat.selectors import ledger_problems
 from apps.casinos.selectors import current_gaming_day, gaming_day_of
 from apps.counts.selectors import ledger_check
-from apps.feed.services import PlayerIn, RoundIn, record_round_of_play, record_rounds_of_play
+from apps.feed.services import PlayerIn, RoundIn, record_batch_of_rounds, record_round_of_play
 from apps.rake.models import RakeRecord, TableHourRake
 from apps.rounds.models import RoundOfPlay, TableGamingDay
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, RakeStructureFactory
@@ -51,7 +51,7 @@ def test_32_writers_keep_every_running_total_equal_to_its_records():
                 table = tables[rng.randrange(len(tables))]
                 when = yesterday if i % 3 == 0 else now
                 if i % 4 == 0:  # a batch of rounds at several tables in one transaction, as an import writes them
-                    record_rounds_of_play(rounds=[(t, a_round(rng, when)) for t in rng.sample(tables, 3)])
+                    record_batch_of_rounds(rounds=[(t, a_round(rng, when)) for t in rng.sample(tables, 3)])
                 else:
                     record_round_of_play(table=table, round_in=a_round(rng, when, dead=i % 7 == 0))
         except BaseException as exc:  # noqa: BLE001 - reported below

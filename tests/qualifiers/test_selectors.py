@@ -15,7 +15,7 @@ from django.utils import timezone
 from apps.badbeat.selectors import jackpot_of
 from apps.casinos.models import Casino
 from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
-from apps.feed.services import record_rounds_of_play
+from apps.feed.services import record_batch_of_rounds
 from apps.feed.simulator import simulate_day
 from apps.qualifiers.designer import Candidate, average_contribution, compare
 from apps.qualifiers.selectors import room_history
@@ -42,7 +42,7 @@ def demo_room(settings):
         rounds = [(PokerTable.objects.get(pk=table_id), round_in) for table_id, round_in in simulate_day(
             seed=seed, start=start, end=end, rounds_per_hour=25,
             tables=[(tables[n].pk, tables[n].small_blind, tables[n].big_blind) for n in numbers])]
-        record_rounds_of_play(rounds=rounds)
+        record_batch_of_rounds(rounds=rounds)
     return casino
 
 

@@ -91,11 +91,23 @@ class TestPerBettingRound:
 
 
 def test_14_14_e_nothing_is_raked_after_the_pot_is_pushed():
+    """14.14(e): no rake is taken after the pot is pushed: a round has one rake record at most, its round unique in
+    PostgreSQL, so a second rake of a recorded round is refused when written, and writes nothing."""
+    from django.db import IntegrityError
+
+    from apps.core.exceptions import unique_violation_on
+    from apps.core.writer import Writer
     from apps.rake.services import take_rake
 
     table = RakeStructureFactory().table
     round_of_play = record(table, [PlayerIn(seat=1, contributed=D("50"), hole_cards="As Ks"),
                                    PlayerIn(seat=2, contributed=D("50"), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h")
-    with pytest.raises(DomainError, match=r"14.14\(e\)"), transaction.atomic():  # refused by the unique round
-        take_rake(rounds=[round_of_play])
+    taken = take_rake(rounds=[round_of_play])
+    assert taken.amounts == [D("5.00")]  # what the posted rake would take again
+    writer = Writer()
+    writer.add(taken.records)
+    writer.add_totals(taken.hours)
+    with pytest.raises(IntegrityError) as refused, transaction.atomic():
+        writer.flush()
+    assert unique_violation_on(refused.value, RakeRecord)
     assert RakeRecord.objects.filter(round_of_play=round_of_play).count() == 1

@@ -10,7 +10,10 @@ module that owns a function:
 - `rules`: rule changes proposed at the host, approved by every casino, put in effect.
 - `common`: this deployment's sites in a system, the system a payout funds, a person's name on the records.
 
-No cycles: common and setup need none of the others; outbox needs common; contributions, outbox; heartbeats,
-contributions and outbox; claims, heartbeats and outbox; rules, setup and outbox; inbox needs them all, to apply
-what arrives.
+Imports among them: common and setup need none of the others; outbox needs common; contributions, outbox;
+heartbeats, contributions and outbox; claims, heartbeats and outbox; rules, setup and outbox; inbox needs them all,
+to apply what arrives. One circle closes outside the package, through the Celery tasks: outbox's `send_later` queues
+`apps.multicasino.tasks.send_message` (imported inside the function, which runs when a transaction commits), and the
+tasks call outbox, heartbeats and rules. The transport is the one behaviour named by a setting
+(settings.MULTICASINO_TRANSPORT, a dotted path, HTTPS by default; the tests put a fake peer in its place).
 """

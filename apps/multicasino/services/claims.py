@@ -9,6 +9,7 @@ import logging
 import uuid
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -33,7 +34,7 @@ from ..models import (
     TwoClaimsRule,
     UndeliveredNotice,
 )
-from .common import linked_peers, person_name, self_site, system_of
+from .common import funded_system, linked_peers, own_site, person_name
 from .heartbeats import refresh_status
 from .outbox import enqueue, tell_host
 
@@ -70,15 +71,15 @@ def submit_claim(*, claim: Claim, supervisor: User, now: datetime | None = None)
     DomainError rolls the verification back with it. Raises DomainError when the system is suspended at this
     casino (no multi-casino claim is opened while it is, 14.20(e)4.i) or the claim was not verified here."""
     now = now or timezone.now()
-    system = system_of(jackpot=claim.jackpot)
-    me = self_site(system)
+    system = funded_system(jackpot=claim.jackpot)
+    me = own_site(system)
     if refresh_status(system=system, now=now) == SystemStatus.SUSPENDED:
         me.refresh_from_db()
         raise DomainError(f"The {system.name} is suspended at this casino ({me.status_reason}): no multi-casino "
                           "claim can be opened until it resumes (14.20(e)4.i).", field="status")
     if claim.status != ClaimStatus.VERIFIED:
         raise DomainError("Only a claim verified here with the engine goes to the host.", field="claim")
-    body = {"reference": str(claim.pk), "table_number": claim.round_of_play.table.number,
+    body: dict[str, Any] = {"reference": str(claim.pk), "table_number": claim.round_of_play.table.number,
             "round_reference": str(claim.round_of_play_id), "losing_hand": claim.losing_hand,
             "losing_cards": claim.losing_cards, "winning_hand": claim.winning_hand,
             "winning_cards": claim.winning_cards, "verified_by": person_name(supervisor),
@@ -126,7 +127,8 @@ def apply_claim(*, site: Site, body: dict, now: datetime) -> SystemClaim:
     first = pending[0]
     if system.two_claims_rule == TwoClaimsRule.SPLIT:
         group = [*pending, claim]
-        for member, part in zip(group, _split(sum(c.amount for c in pending), len(group)), strict=True):
+        frozen = sum((c.amount for c in pending if c.amount is not None), ZERO)  # a pending claim's amount is set
+        for member, part in zip(group, _split(frozen, len(group)), strict=True):
             member.status, member.amount = SystemClaimStatus.PENDING, part
             member.answer = f"Split equally among {len(group)} claims received before the payout was confirmed."
             member.save()
@@ -196,7 +198,7 @@ def apply_notice(*, host: Site, body: dict) -> Notice:
 def _decide_local_claim(claim: SystemClaim, text: str) -> None:
     """This casino's own claim was decided by the host: its payout is frozen for delivery, or it is rejected."""
     local = Claim.objects.filter(pk=int(claim.reference)).first()
-    if local is not None and claim.status == SystemClaimStatus.PENDING:
+    if local is not None and claim.status == SystemClaimStatus.PENDING and claim.amount is not None:
         badbeat.freeze_shared_claim(claim=local, amount=claim.amount, note=text)
     elif local is not None and claim.status == SystemClaimStatus.REFUSED:
         badbeat.refuse_shared_claim(claim=local, answer=claim.answer)
@@ -211,8 +213,8 @@ def record_system_payout(*, claim: Claim, method: str, location: str, delivered_
     every casino. Call in the transaction that recorded it. Raises DomainError when the host has not confirmed
     this claim's pending payout, or it is already paid."""
     now = now or timezone.now()
-    system = system_of(jackpot=claim.jackpot)
-    me = self_site(system)
+    system = funded_system(jackpot=claim.jackpot)
+    me = own_site(system)
     mine = SystemClaim.objects.select_for_update().filter(site=me, reference=str(claim.pk)).first()
     if mine is None or mine.status != SystemClaimStatus.PENDING:
         state = mine.get_status_display().lower() if mine else "not sent to the host"

@@ -44,9 +44,10 @@ def record_contributions(*, contributions: Sequence[Contribution]) -> None:
         sites = list(system.sites.all())  # in the sites' order, as self_site and host_site take the first
         me = next((s for s in sites if s.is_self), None)
         host = next((s for s in sites if s.is_host), None)
-        if me is not None and host is not None:
-            systems.setdefault(system.jackpot_id, []).append((me, host))
-            kept[system.jackpot_id] = system.jackpot.contributions_total
+        jackpot = system.jackpot  # set: these are the systems of the contributions' jackpots
+        if me is not None and host is not None and jackpot is not None:
+            systems.setdefault(jackpot.pk, []).append((me, host))
+            kept[jackpot.pk] = jackpot.contributions_total
     if not systems:
         return
     # the site's total before the batch: the jackpot's kept total less the batch (no sum over its history)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import uuid
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import models, transaction
 from django.utils import timezone
@@ -24,7 +25,7 @@ from ..models import (
     UndeliveredNotice,
 )
 from ..signing import canonical
-from .common import host_site, linked_peers, self_site
+from .common import linked_peers, self_site, the_host
 from .contributions import site_total
 from .outbox import post_signed, send_later
 
@@ -87,8 +88,8 @@ def send_heartbeats(*, now: datetime | None = None) -> int:
         me = self_site(system)
         if me is None:
             continue
-        body = {"rules_hash": system.rules_hash, "total": f"{site_total(system=system):.2f}",
-                "sent_at": now.isoformat()}
+        body: dict[str, Any] = {"rules_hash": system.rules_hash, "total": f"{site_total(system=system):.2f}",
+                                "sent_at": now.isoformat()}
         if me.is_host:
             body["pool"] = f"{system.pool:.2f}"
             body["participants"] = [{"code": s.code, "name": s.name, "address": s.address, "status": s.status}
@@ -153,6 +154,6 @@ def refresh_status(*, system: BadBeatSystem, now: datetime | None = None) -> str
     if me.is_host:
         _set_status(me, SystemStatus.ACTIVE, "", now)
     else:
-        host = host_site(system)
+        host = the_host(system)
         _set_status(me, host.status, f"link with the host: {host.status_reason}" if host.status_reason else "", now)
     return me.status

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -168,7 +170,7 @@ def _receive_batch(*, peer: Site, raw: bytes, body: dict, now: datetime) -> Inbo
         _apply_in_order(link=link, now=now)
         link.refresh_from_db(fields=["next_in_sequence"])
         Site.objects.filter(pk=peer.pk).update(last_heard_at=now)
-    answer = {"ack": body_hash(raw), "acks": acks}
+    answer: dict[str, Any] = {"ack": body_hash(raw), "acks": acks}
     if InboxMessage.objects.filter(link=link, applied_at__isnull=True).exists():
         answer["resend_from"] = link.next_in_sequence
         return InboxResult(InboxOutcome.GAP, answer)
@@ -176,7 +178,7 @@ def _receive_batch(*, peer: Site, raw: bytes, body: dict, now: datetime) -> Inbo
 
 
 #: What applying each kind of sequenced message does, by the receiving side's role: (peer, body, now).
-_APPLIERS = {
+_APPLIERS: dict[str, Callable[[Site, Any, datetime], object]] = {
     MessageKind.CONTRIBUTION: lambda peer, body, now: apply_contribution(site=peer, body=body),
     MessageKind.CLAIM: lambda peer, body, now: apply_claim(site=peer, body=body, now=now),
     MessageKind.PAYOUT: lambda peer, body, now: apply_payout(site=peer, body=body, now=now),

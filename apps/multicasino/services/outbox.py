@@ -9,6 +9,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
@@ -18,7 +19,7 @@ from django.utils.module_loading import import_string
 
 from ..models import BadBeatSystem, Link, MessageKind, OutboxMessage, Site
 from ..signing import body_hash, canonical, sign
-from .common import host_site, self_site
+from .common import own_site, the_host
 
 
 def enqueue(*, link: Link, kind: str, body: dict) -> OutboxMessage:
@@ -52,7 +53,7 @@ def enqueue_many(*, messages: Sequence[tuple[Link, str, dict]]) -> list[OutboxMe
             urgent.add(message.link_id)
     for link_pk, message in first.items():
         links[link_pk].save(update_fields=["next_out_sequence"])
-        transaction.on_commit(lambda pk=message.pk, hurry=link_pk in urgent: send_later(pk, urgent=hurry))
+        transaction.on_commit(partial(send_later, message.pk, urgent=link_pk in urgent))
     return rows
 
 
@@ -112,7 +113,7 @@ def deliver(*, message_pk: int, now: datetime | None = None, quiet: bool = False
     if message is None or message.acked_at is not None:
         return message is not None
     link = message.link
-    me = self_site(link.peer.system)
+    me = own_site(link.peer.system)
     text = canonical({"kind": message.kind, "sequence": message.sequence, "system": me.system.code,
                       "sender": me.code, "body": message.body})
     try:
@@ -229,7 +230,7 @@ def deliver_batch(*, link_pk: int, now: datetime | None = None, quiet: bool = Fa
     if len(messages) <= 1:
         return int(bool(messages) and deliver(message_pk=messages[0].pk, now=now, quiet=quiet))
     link = Link.objects.select_related("peer__system").get(pk=link_pk)
-    me = self_site(link.peer.system)
+    me = own_site(link.peer.system)
     items = [item_text(message_id=m.message_id, sequence=m.sequence, kind=m.kind, body=m.body) for m in messages]
     text = canonical({"kind": MessageKind.BATCH, "sequence": None, "system": me.system.code, "sender": me.code,
                       "body": {"messages": [json.loads(item) for item in items]}})
@@ -272,4 +273,4 @@ def tell_host(*, system: BadBeatSystem, me: Site, kind: str, body: dict, now: da
     if me.is_host:
         apply_at_host(site=me, body=body, now=now)
     else:
-        enqueue(link=host_site(system).link, kind=kind, body=body)
+        enqueue(link=the_host(system).link, kind=kind, body=body)

@@ -23,7 +23,7 @@ from ..models import (
     SystemRuleChange,
     TwoClaimsRule,
 )
-from .common import linked_peers, person_name, self_site
+from .common import linked_peers, own_site, person_name, self_site
 from .outbox import enqueue, tell_host
 from .setup import check_rule_keys, rules_hash
 
@@ -39,6 +39,8 @@ def _qualifying(system: BadBeatSystem, rules: dict):
 
     values = {k: rules[k] for k in ("qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play",
                                     "minimum_players_dealt")}
+    if system.jackpot is None:
+        raise DomainError(f"The {system.name} has no payout at this casino.", field="system")
     return qualifying_rule(jackpot=system.jackpot, values=values)
 
 
@@ -125,7 +127,7 @@ def approve_system_rules(*, change: SystemRuleChange, user: User, now: datetime 
         raise DomainError("Only this casino's designated key employee approves a rule change (14.20(c)1).",
                           field="user")
     change = SystemRuleChange.objects.select_for_update().get(pk=change.pk)
-    me = self_site(change.system)
+    me = own_site(change.system)
     if change.status != RuleChangeStatus.PROPOSED:
         raise DomainError(f"This change is {change.get_status_display().lower()}.", field="status")
     if change.approvals.filter(site=me).exists():

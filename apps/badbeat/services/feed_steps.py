@@ -1,0 +1,213 @@
+"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(b), (c), (i), (p); 14.20(c)1, (e)2), in the
+order the hand feed (apps.feed.services) calls them, in the transaction that records the rounds: lock the rounds'
+jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the writer to record, report
+those of a multi-casino system (`report_contributions`), then open a claim on each showdown that qualifies
+(`check_showdowns`)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import OuterRef, Subquery
+
+from apps import hands
+from apps.core.money import ZERO
+from apps.core.writer import Totals, Writer
+from apps.rounds.models import RoundOfPlay
+
+from ..models import (
+    Claim,
+    Contribution,
+    Funding,
+    GamingDayContributions,
+    Jackpot,
+    JackpotKind,
+    JackpotStatus,
+    TableDayContributions,
+)
+from ..selectors import qualifies_as_bad_beat
+from ..shared import shared_payout_system
+from .claims import open_claims_for_round
+from .contributions import compute_contribution, reset_part
+
+
+@dataclass
+class LockedJackpots:
+    """The jackpots of the casinos of rounds of play, row-locked in primary-key order until the commit
+    (`lock_jackpots`), with what the contribution reads beside them under the lock."""
+
+    jackpots: list[Jackpot] = field(default_factory=list)
+    #: (jackpot id, gaming day) -> the jackpot's contributions of that gaming day so far, Decimal dollars (14.19(p))
+    day_contributions: dict[tuple[int, date], Decimal] = field(default_factory=dict)
+    #: the jackpots that fund a multi-casino system this casino takes part in (14.20)
+    funds_system: frozenset[int] = frozenset()
+    #: those whose system is suspended here, under an agreement that stops contributions meanwhile (14.20(c)1)
+    system_stops: frozenset[int] = frozenset()
+
+
+def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
+    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(b)), once, in primary-key
+    order (concurrent writers lock them in the same order: no deadlock, apps.core.writer), until the commit; nothing
+    is locked when no round participates. One query, which also reads what the contribution needs beside them: each
+    jackpot's contributions so far on each gaming day of the rounds (14.19(p)) and the multi-casino system's terms
+    (SharedPayoutSystem.contribution_terms, 14.20(c)1). The contribution (`take_contributions`) and the showdown
+    check (`check_showdowns`) of the same rounds read them from here. Call inside the transaction that records the
+    rounds (Django refuses `select_for_update` outside one)."""
+    wanted = [r for r in rounds if _participates(r)]
+    casino_ids = sorted({r.table.casino_id for r in wanted})
+    if not casino_ids:
+        return LockedJackpots()
+    days = sorted({r.gaming_day for r in wanted})
+    system = shared_payout_system()
+    terms = system.contribution_terms() if system else {}
+    day_columns = {f"day_{index}": Subquery(GamingDayContributions.objects.filter(
+        jackpot=OuterRef("pk"), gaming_day=day).order_by().values("contributions")[:1])
+        for index, day in enumerate(days)}  # one row at most (jackpot, gaming day are unique): no ordering
+    locked = LockedJackpots()
+    funds, stops = set(), set()
+    for jackpot in (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids)
+                    .order_by("pk").annotate(**terms, **day_columns)):
+        locked.jackpots.append(jackpot)
+        for index, day in enumerate(days):
+            locked.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
+        if terms and getattr(jackpot, "funds_system"):  # noqa: B009 - the annotation's name, from the system
+            funds.add(jackpot.pk)
+            if getattr(jackpot, "system_stops"):  # noqa: B009
+                stops.add(jackpot.pk)
+    locked.funds_system, locked.system_stops = frozenset(funds), frozenset(stops)
+    return locked
+
+
+#: The fields of a jackpot a contribution changes (its running totals beside the records, 14.19(c), (p)).
+BALANCE_FIELDS = ("balance", "reset_reserve", "contributions_total", "updated_at")
+
+
+@dataclass
+class ContributionsTaken:
+    """The bad beat contributions of rounds of play (`take_contributions`), for the writer that records them
+    (apps.core.writer): `taken`, the total taken from each round (Decimal dollars, in the rounds' order); the
+    Contribution `records`; the `jackpots` whose balances changed (BALANCE_FIELDS, saved under their lock); the
+    running `totals` of each jackpot's gaming day and of each table's gaming day; `reported`, the contributions of
+    jackpots that fund a multi-casino system, which `report_contributions` sends once they are written."""
+
+    taken: list[Decimal]
+    records: list[Contribution] = field(default_factory=list)
+    jackpots: list[Jackpot] = field(default_factory=list)
+    totals: list[Totals] = field(default_factory=list)
+    reported: list[Contribution] = field(default_factory=list)
+
+    def give_to(self, writer: Writer) -> None:
+        """Hand what to record to `writer`: the contributions, the running totals, the jackpots' balances."""
+        writer.add(self.records)
+        writer.add_totals(*self.totals)
+        for jackpot in self.jackpots:
+            writer.save(jackpot, BALANCE_FIELDS)
+
+
+def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
+                       jackpots: LockedJackpots) -> ContributionsTaken:
+    """Segregate the bad beat contributions of rounds of play, from each pot after the rake (N.J.A.C.
+    13:69F-14.19(c)): what to record (ContributionsTaken), nothing written here.
+
+    rounds: rounds being recorded (pot_total, gaming_day, table, rotation_game set; their ids may come with the
+    writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:
+    the rounds' jackpots as `lock_jackpots` locked them in this transaction. A round contributes when its game
+    participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(b)) and its pot reaches
+    each jackpot's minimum (14.19(b)2). For each collecting jackpot of the casino that takes its own contributions
+    (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution is made with its
+    reset part (14.19(p)) and added to the balance. Each jackpot's running totals are kept beside its records: of all
+    time (`contributions_total`, on the jackpot), of the gaming day (GamingDayContributions) and of each table's
+    gaming day (TableDayContributions). A jackpot funding a multi-casino system takes nothing while the system is
+    suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i).
+    """
+    result = ContributionsTaken(taken=[ZERO] * len(rounds))
+    wanted = [(index, r) for index, r in enumerate(rounds) if _participates(r)]
+    if not wanted:
+        return result
+    collecting: dict[int, list[Jackpot]] = {}
+    for jackpot in sorted(jackpots.jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
+        if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
+                jackpot.funding == Funding.CONTRIBUTIONS:
+            collecting.setdefault(jackpot.casino_id, []).append(jackpot)
+    # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
+    day_totals = dict(jackpots.day_contributions)
+    changed: dict[int, Jackpot] = {}
+    for index, round_of_play in wanted:
+        for jackpot in collecting.get(round_of_play.table.casino_id, []):
+            if jackpot.pk in jackpots.system_stops:
+                continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
+            after = after_rake[index] - result.taken[index]
+            amount, explanation = compute_contribution(jackpot=jackpot, pot_total=round_of_play.pot_total,
+                                                       after_rake=after)
+            if amount <= 0:
+                continue
+            key = (jackpot.pk, round_of_play.gaming_day)
+            before = day_totals.get(key, ZERO)
+            to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
+            day_totals[key] = before + amount
+            contribution = Contribution(jackpot=jackpot, round_of_play=round_of_play, table_id=round_of_play.table_id,
+                                        gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
+                                        basis=after, explanation=explanation)
+            result.records.append(contribution)
+            if jackpot.pk in jackpots.funds_system:  # to the multi-casino system it funds (14.20(e)2)
+                result.reported.append(contribution)
+            jackpot.balance += amount - to_reset
+            jackpot.reset_reserve += to_reset
+            jackpot.contributions_total += amount
+            changed[jackpot.pk] = jackpot
+            result.taken[index] += amount
+    result.jackpots = [changed[pk] for pk in sorted(changed)]
+    result.totals = [
+        Totals(TableDayContributions, ("jackpot_id", "table_id", "gaming_day"), [
+            {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
+             "count": 1} for c in result.records]),
+        Totals(GamingDayContributions, ("jackpot_id", "gaming_day"), [
+            {"jackpot_id": c.jackpot_id, "gaming_day": c.gaming_day, "contributions": c.amount,
+             "to_reset": c.to_reset, "count": 1} for c in result.records])]
+    return result
+
+
+def report_contributions(*, taken: ContributionsTaken) -> None:
+    """Send the contributions of jackpots that fund a multi-casino system to it, in the transaction that recorded
+    them, once they are written (they have their ids): the system records what it sends to its host (14.20(e)2)."""
+    system = shared_payout_system()
+    if taken.reported and system is not None:
+        system.record_contributions(contributions=taken.reported)
+
+
+def _participates(round_of_play: RoundOfPlay) -> bool:
+    """Whether the game a round was dealt in contributes to the bad beat payout as posted (14.19(b))."""
+    posting = round_of_play.table if round_of_play.rotation_game is None else round_of_play.rotation_game
+    return bool(posting.bad_beat_participation) and not round_of_play.is_dead
+
+
+def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
+                    jackpots: LockedJackpots | None = None) -> list[Claim]:
+    """Open a pending claim for each jackpot a round's showdown qualifies for (N.J.A.C. 13:69F-14.19(a), (i)),
+    for a poker shift supervisor to verify; the claims opened.
+
+    A quick look at the settled hands first: only when a hand at the showdown that won nothing of the main pot
+    reaches some jackpot's qualifying hand is the round judged in full (players dealt in, both hole cards,
+    14.19(b)3). Rounds whose game does not participate, or without a showdown, are passed over. jackpots: the
+    rounds' jackpots as `lock_jackpots` locked them in this transaction (read here when not given).
+    """
+    candidates = [(r, s) for r, s in settled if r.went_to_showdown and s.pots and _participates(r)]
+    if not candidates:
+        return []
+    casino_ids = {r.table.casino_id for r, _ in candidates}
+    offered_at: dict[int, list[Jackpot]] = {}
+    for jackpot in jackpots.jackpots if jackpots is not None else Jackpot.objects.filter(casino_id__in=casino_ids):
+        if jackpot.casino_id in casino_ids and jackpot.status != JackpotStatus.DISCONTINUED:
+            offered_at.setdefault(jackpot.casino_id, []).append(jackpot)
+    claims: list[Claim] = []
+    for round_of_play, settlement in candidates:
+        offered = offered_at.get(round_of_play.table.casino_id, [])
+        main = settlement.pots[0]
+        winners = {seat for seat, amount in main.awards.items() if amount > ZERO}
+        highs = [settlement.hands[s].high for s in main.pot.eligible if s not in winners and s in settlement.hands]
+        losing = [value for value in highs if value is not None]
+        if any(qualifies_as_bad_beat(jackpot=j, losing=value) for j in offered for value in losing):
+            claims += open_claims_for_round(round_of_play=round_of_play)
+    return claims

@@ -1,0 +1,218 @@
+"""A PHH text read and each hand identified: the variants taken in (the New Jersey game each is dealt as), the
+hands of a `.phh` or `.phhs` document, and a hand's identity (its source digest).
+
+Money is Decimal dollars: a PHH amount is read as dollars and must have at most two decimal places.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import time
+from decimal import Decimal
+
+import rtoml
+from django.core.exceptions import ValidationError
+from pokerkit import HandHistory
+
+from apps.core.money import ZERO
+from apps.core.validation import TextValidator
+from apps.tables.models import BettingStructure, Game
+
+from ..types import RoundIn
+
+
+class PhhError(ValueError):
+    """A PHH text that cannot be taken in; the message names the hand and what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A PHH variant code and the New Jersey game it is dealt as (N.J.A.C. 13:69F-14.8, 14.12A, 14.12B).
+
+    family: "board" (hold 'em, Omaha: a button and community cards), "stud" (up-cards and a bring-in) or "draw"
+    (a button and draws); draws: how many draws the game has.
+    """
+
+    code: str
+    game: str
+    betting_structure: str
+    family: str
+    draws: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"{BettingStructure(self.betting_structure).label.lower()} {Game(self.game).label}"
+
+
+#: The game part of a variant code, after the betting structure's letter (F, P, N): PHH's own codes (T, O,
+#: O/8, 7S, 7S/8, R, 2L3D, 2L1D, B) and, for five-card draw (14.12), which PHH has no code for, 5CD (high)
+#: and AL1D (ace-to-five low single draw), written the PHH way.
+_GAMES: dict[str, tuple[str, str, int]] = {
+    "T": (Game.HOLDEM, "board", 0), "O": (Game.OMAHA, "board", 0), "O/8": (Game.OMAHA_HILO8, "board", 0),
+    "7S": (Game.STUD, "stud", 0), "7S/8": (Game.STUD_HILO8, "stud", 0), "R": (Game.STUD_LOW, "stud", 0),
+    "2L3D": (Game.TRIPLE_DRAW_27, "draw", 3), "2L1D": (Game.SINGLE_DRAW_27, "draw", 1), "B": (Game.BADUGI, "draw", 3),
+    "5CD": (Game.DRAW_HIGH, "draw", 1), "AL1D": (Game.DRAW_LOW, "draw", 1),
+}
+_STRUCTURES = {"F": BettingStructure.FIXED_LIMIT, "P": BettingStructure.POT_LIMIT, "N": BettingStructure.NO_LIMIT}
+#: Variants of the PHH standard that no game of New Jersey matches, and why.
+_NOT_NEW_JERSEY = {"S": "short-deck hold 'em (36 cards) is not a game of N.J.A.C. 13:69F-14.8"}
+
+
+def variant_of(code: object) -> Variant:
+    """The Variant of a PHH code, e.g. 'NT' -> no-limit hold 'em. Raises PhhError naming a code that no New
+    Jersey game matches (e.g. 'NS', short-deck) or that is not a variant code at all."""
+    text = str(code) if isinstance(code, str) else repr(code)
+    structure, game = _STRUCTURES.get(text[:1]), _GAMES.get(text[1:])
+    if structure is not None and game is not None:
+        return Variant(code=text, game=game[0], betting_structure=structure, family=game[1], draws=game[2])
+    reason = _NOT_NEW_JERSEY.get(text[1:]) if structure else None
+    known = ", ".join(f"{s}{g}" for g in ("T", "O", "O/8", "7S", "7S/8", "R", "2L3D", "2L1D", "B", "5CD", "AL1D")
+                      for s in ("F", "P", "N") if (s, g) in _USUAL)
+    raise PhhError(f"variant {text!r} is not taken in: "
+                   f"{reason or 'no game of N.J.A.C. 13:69F-14.8, 14.12A or 14.12B matches it'}; taken in: {known}.")
+
+
+#: The usual betting structure of each game, listed in the message above (any of F, P, N is taken in).
+_USUAL = {("F", "T"), ("N", "T"), ("P", "O"), ("F", "O/8"), ("F", "7S"), ("F", "7S/8"), ("F", "R"), ("F", "2L3D"),
+          ("N", "2L1D"), ("F", "B"), ("F", "5CD"), ("F", "AL1D")}
+
+
+@dataclass(frozen=True)
+class ParsedHand:
+    """One hand of a PHH source, accounted for and ready for the feed's pipeline."""
+
+    label: str
+    variant: Variant
+    round_in: RoundIn
+    finishing_stacks: tuple[Decimal, ...] | None
+    stakes: Stakes
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """The forced bets and bet sizes of a hand, to find the table that posts the same (Decimal dollars)."""
+
+    small_blind: Decimal = ZERO
+    big_blind: Decimal = ZERO
+    ante: Decimal = ZERO
+    bring_in: Decimal = ZERO
+    small_bet: Decimal = ZERO
+    big_bet: Decimal = ZERO
+
+    def posted_at(self, posting) -> bool:
+        """Whether a table's posted game (tables.models.GamePosting) has these forced bets and limits."""
+        if self.bring_in:
+            return posting.bring_in == self.bring_in and posting.ante == self.ante
+        if posting.small_blind != self.small_blind or posting.big_blind != self.big_blind:
+            return False
+        return not self.small_bet or (posting.minimum_wager == self.small_bet
+                                      and posting.maximum_wager in (None, self.big_bet))
+
+
+@dataclass(frozen=True)
+class RefusedHand:
+    """A hand of a PHH source that is well formed but that no New Jersey game matches (e.g. short-deck)."""
+
+    label: str
+    variant: str
+    reason: str
+    source_digest: str
+
+
+# --- the identity of a hand ----------------------------------------------------------------------------------
+
+_FIELD_ORDER = [f.name for f in fields(HandHistory)]
+_FIELD_NAMES = frozenset(_FIELD_ORDER)
+_FIELD_RANK = {name: rank for rank, name in enumerate(_FIELD_ORDER)}
+_OPTIONAL = frozenset(HandHistory.optional_field_names)
+
+
+def _required_fields(variant: str, family: str, structure: str) -> tuple[str, ...]:
+    known = HandHistory.required_field_names.get(variant)
+    if known is not None:
+        return known
+    forced = ("bring_in",) if family == "stud" else ("blinds_or_straddles",)
+    sizes = ("small_bet", "big_bet") if structure == BettingStructure.FIXED_LIMIT else ("min_bet",)
+    return ("variant", "antes", *forced, *sizes, "starting_stacks", "actions")
+
+
+def _clean(value) -> str:
+    """A value as pokerkit's HandHistory.dumps writes it (floats as Python writes them)."""
+    if type(value) is list and value:
+        first = type(value[0])
+        if first is int and all(type(v) is int for v in value):
+            return repr(value)  # [1, 2, 3], as the general case below writes it
+        if first is str and all(type(v) is str and "'" not in v for v in value):
+            return "['" + "', '".join(value) + "']"
+    if isinstance(value, bool):
+        return repr(value).lower()
+    if isinstance(value, time):
+        return str(value)
+    if isinstance(value, Decimal):
+        return repr(float(value))
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_clean, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_key(k)} = {_clean(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        quote = "'''" if "'" in value else "'"
+        return quote + value + quote
+    return repr(value)
+
+
+def _key(key: str) -> str:
+    return f"'{key}'" if _SPACE.search(key) else key
+
+
+_SPACE = re.compile(r"\s")
+
+
+def source_digest(raw: dict, *, required: Sequence[str]) -> str:
+    """SHA-256 of the hand as pokerkit's `HandHistory.dumps()` writes it: the hand's identity, so that a hand is
+    stored once whatever file or folder it comes in, and is recognised as stored by earlier versions too."""
+    lines = []
+    for name in sorted((k for k in raw if k in _FIELD_NAMES), key=_FIELD_RANK.__getitem__):
+        value = raw[name]
+        if value is not None and (name in required or name in _OPTIONAL):
+            lines.append(f"{_key(name)} = {_clean(value)}")
+    for name, value in raw.items():
+        if name not in _FIELD_NAMES and value is not None:
+            lines.append(f"{_key(name)} = {_clean(value)}")
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+# --- reading a document --------------------------------------------------------------------------------------
+
+_MULTI_HEADER = re.compile(r"^\s*\[\s*[^\]]+\s*\]\s*$", re.MULTILINE)
+
+
+def sections(text: str, *, name: str) -> list[tuple[str, dict]]:
+    """The hands of a `.phh` (one hand) or `.phhs` text (hands under `[N]` headers): [(label, fields)], read by
+    rtoml (TOML 1.0, in Rust; bench/README.md compares it with tomllib); amounts with a fraction come as float and
+    are taken as the decimal they were written as. Raises PhhError for TOML that cannot be read, a text with no hand
+    or a hand's header with a control character (its label is stored as the round's source)."""
+    try:
+        document = rtoml.loads(text)
+    except (rtoml.TomlParsingError, ValueError) as exc:
+        raise PhhError(f"{name}: not valid PHH/TOML ({exc}).") from exc
+    if document and all(isinstance(v, dict) for v in document.values()) and _MULTI_HEADER.search(text):
+        found = [(f"{name}#{key}", raw) for key, raw in document.items()]
+        for key in document:
+            try:
+                TextValidator()(key)
+            except ValidationError as exc:
+                raise PhhError(f"{name}: the hand's header [{_shown(key)}] has a control character; control "
+                               "characters (NUL, tabs and line breaks among them) are not allowed.") from exc
+    else:
+        found = [(name, document)]
+    if not found or found == [(name, {})]:
+        raise PhhError(f"{name}: no hand found.")
+    return found
+
+
+def _shown(value) -> str:
+    """`value` as a message shows it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
