@@ -2,15 +2,17 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from rest_framework.routers import APIRootView, DefaultRouter
+from rest_framework.routers import APIRootView
 
 from apps.badbeat.apis import (
-    ClaimActionApi,
+    ClaimPayoutApi,
+    ClaimRejectApi,
     ClaimsApi,
+    ClaimVerifyApi,
     DiscontinueApi,
     DisplayAdjustmentApi,
     JackpotApi,
-    JackpotListApi,
+    JackpotsApi,
     RuleChangeApi,
     RuleChangeWithdrawApi,
 )
@@ -24,14 +26,15 @@ from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
 from apps.public.apis import PublicFeedApi
 from apps.qualifiers.apis import QualifierOddsApi
-from apps.rake.apis import RakeRecordViewSet, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
-from apps.rounds.apis import RoundDetailApi
-from apps.tables.apis import PokerTableViewSet
+from apps.rake.apis import RakeRecordApi, RakeRecordsApi, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
+from apps.rounds.apis import RoundApi
+from apps.tables.apis import TableApi, TablesApi
 
 
-@signed_in("The API's root: links to the router's collections, no record.")
+@signed_in("The API's root: links to its collections, no record.")
 class ApiRootView(APIRootView):
-    """GET /api/: the router's collections (DefaultRouter's root), for any signed-in user."""
+    """GET /api/: links to the tables and the rake records (DRF's browsable root; not in the schema), for any
+    signed-in user."""
 
 
 handler400 = bad_request  # a page's query parameter or path segment it cannot take: 400 with the message
@@ -42,11 +45,6 @@ handler404 = page_not_found
 # An error no view answered: 503 with Retry-After for a database that cannot serve now (apps.core.unavailable), JSON
 # {detail, request_id} under /api/ or to a client asking for JSON, else 500.html (apps.core.middleware).
 handler500 = server_error
-
-router = DefaultRouter()
-router.APIRootView = ApiRootView
-router.register("tables", PokerTableViewSet, basename="table")
-router.register("rake-records", RakeRecordViewSet, basename="rake-record")
 
 urlpatterns = [
     path("", include("apps.floor.urls")),
@@ -74,19 +72,24 @@ urlpatterns = [
     path("api/rounds/", RoundsApi.as_view(), name="rounds"),
     path("api/rounds/batch/", RoundBatchApi.as_view(), name="rounds-batch"),
     path("api/rounds/phh/", ImportPhhApi.as_view(), name="rounds-phh"),
-    path("api/rounds/<int:pk>/", RoundDetailApi.as_view(), name="round-detail"),
+    path("api/rounds/<int:pk>/", RoundApi.as_view(), name="round-detail"),
     path("api/phh-imports/<int:pk>/", ImportJobApi.as_view(), name="phh-import"),
-    path("api/", include(router.urls)),
+    path("api/", ApiRootView.as_view(api_root_dict={"tables": "table-list", "rake-records": "rake-record-list"}),
+         name="api-root"),
+    path("api/tables/", TablesApi.as_view(), name="table-list"),
+    path("api/tables/<int:pk>/", TableApi.as_view(), name="table-detail"),
+    path("api/rake-records/", RakeRecordsApi.as_view(), name="rake-record-list"),
+    path("api/rake-records/<int:pk>/", RakeRecordApi.as_view(), name="rake-record-detail"),
     path("api/jackpot/", JackpotApi.as_view(), name="jackpot"),
-    path("api/jackpots/", JackpotListApi.as_view(), name="jackpots"),
+    path("api/jackpots/", JackpotsApi.as_view(), name="jackpots"),
     path("api/jackpots/<int:pk>/display-adjustments/", DisplayAdjustmentApi.as_view(), name="display-adjustments"),
     path("api/jackpots/<int:pk>/rule-changes/", RuleChangeApi.as_view(), name="rule-changes"),
     path("api/jackpots/<int:pk>/discontinue/", DiscontinueApi.as_view(), name="jackpot-discontinue"),
     path("api/rule-changes/<int:pk>/withdraw/", RuleChangeWithdrawApi.as_view(), name="rule-change-withdraw"),
     path("api/claims/", ClaimsApi.as_view(), name="claims"),
-    path("api/claims/<int:pk>/verify/", ClaimActionApi.as_view(action="verify"), name="claim-verify"),
-    path("api/claims/<int:pk>/reject/", ClaimActionApi.as_view(action="reject"), name="claim-reject"),
-    path("api/claims/<int:pk>/payout/", ClaimActionApi.as_view(action="payout"), name="claim-payout"),
+    path("api/claims/<int:pk>/verify/", ClaimVerifyApi.as_view(), name="claim-verify"),
+    path("api/claims/<int:pk>/reject/", ClaimRejectApi.as_view(), name="claim-reject"),
+    path("api/claims/<int:pk>/payout/", ClaimPayoutApi.as_view(), name="claim-payout"),
     path("api/counts/", CountsApi.as_view(), name="counts"),
     path("api/multicasino/inbox/", InboxApi.as_view(), name="multicasino-inbox"),
     path("api/public/<slug:code>/", PublicFeedApi.as_view(), name="public-feed"),

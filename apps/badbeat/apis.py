@@ -11,6 +11,7 @@ from apps.casinos.models import User
 from apps.core.idempotency import IdempotentPostMixin
 from apps.core.pagination import NewestFirstPagination
 from apps.core.permissions import RulesPermission
+from apps.core.validation import column_decimal
 from apps.rounds.models import RoundOfPlay
 
 from . import services
@@ -18,6 +19,7 @@ from .models import (
     RULE_FIELDS,
     Claim,
     ClaimShare,
+    DisplayAdjustment,
     DisplayReason,
     Jackpot,
     PayoutLocation,
@@ -36,10 +38,8 @@ class JackpotOutput(serializers.ModelSerializer):
     accounting's record (BALANCE_FIELDS), null for a role without `badbeat.view_balance` (dealers), as on the pages.
     Reads the user from the context's `request`; without one, the record is null."""
 
-    balance = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True, allow_null=True,
-                                       help_text=BALANCE_HELP)
-    reset_reserve = serializers.DecimalField(max_digits=14, decimal_places=2, read_only=True, allow_null=True,
-                                             help_text=BALANCE_HELP)
+    balance = column_decimal(Jackpot, "balance", read_only=True, allow_null=True, help_text=BALANCE_HELP)
+    reset_reserve = column_decimal(Jackpot, "reset_reserve", read_only=True, allow_null=True, help_text=BALANCE_HELP)
     contributions_total = serializers.SerializerMethodField(help_text=BALANCE_HELP)
     payable_amount = serializers.SerializerMethodField(help_text=BALANCE_HELP)
     qualifying = serializers.CharField(source="qualifying_label")
@@ -69,29 +69,32 @@ class JackpotOutput(serializers.ModelSerializer):
 class JackpotApi(APIView):
     """The casino's primary jackpot; to a dealer without accounting's record (JackpotOutput)."""
 
+    Output = JackpotOutput
     permission_classes = [RulesPermission]
     required_perm = "badbeat.view_jackpot"
 
-    @extend_schema(responses={200: JackpotOutput})
+    @extend_schema(responses={200: Output})
     def get(self, request):
         jackpot = jackpot_of(casino=request.user.casino) if request.user.casino_id else None
         if jackpot is None:
             raise Http404("No bad-beat jackpot is offered.")
         self.check_object_permissions(request, jackpot)
-        return Response(JackpotOutput(jackpot, context={"request": request}).data)
+        return Response(self.Output(jackpot, context={"request": request}).data)
 
 
-class JackpotListApi(APIView):
+class JackpotsApi(generics.ListAPIView):
     """Every bad beat payout the casino offers, with its posted rules (14.19(b)); to a dealer without accounting's
-    record (JackpotOutput)."""
+    record (JackpotOutput). A short list, not paged."""
 
+    Output = JackpotOutput
+    serializer_class = Output
+    pagination_class = None
+    filter_backends: list = []
     permission_classes = [RulesPermission]
     required_perm = "badbeat.view_jackpot"
 
-    @extend_schema(responses={200: JackpotOutput(many=True)})
-    def get(self, request):
-        return Response(JackpotOutput(live_jackpots(casino=request.user.casino).select_related("primary"),
-                                      many=True, context={"request": request}).data)
+    def get_queryset(self):
+        return live_jackpots(casino=self.request.user.casino).select_related("primary")
 
 
 class ShareOutput(serializers.ModelSerializer):
@@ -101,6 +104,8 @@ class ShareOutput(serializers.ModelSerializer):
 
 
 class ClaimOutput(serializers.ModelSerializer):
+    """A bad beat claim (14.19(i)) with its shares, as the list and every action on a claim answer it."""
+
     shares = ShareOutput(many=True, read_only=True)
     table = serializers.IntegerField(source="round_of_play.table.number")
 
@@ -111,28 +116,28 @@ class ClaimOutput(serializers.ModelSerializer):
                   "payout_amount", "evaluation", "shares"]
 
 
-class OpenClaimInput(serializers.Serializer):
-    jackpot = serializers.IntegerField()
-    round_of_play = serializers.IntegerField()
-
-
 class ClaimsApi(IdempotentPostMixin, generics.ListAPIView):
     """GET the casino's claims, newest first in keyset pages; POST opens one on a recorded round (supervisor,
     14.19(i))."""
 
+    class Input(serializers.Serializer):
+        jackpot = serializers.IntegerField()
+        round_of_play = serializers.IntegerField()
+
+    Output = ClaimOutput
+    serializer_class = Output
+    pagination_class = NewestFirstPagination
+    filter_backends: list = []
     permission_classes = [RulesPermission]
     required_perm = "badbeat.view_claim"
     perms_by_method = {"POST": "badbeat.verify_claim"}
-    serializer_class = ClaimOutput
-    pagination_class = NewestFirstPagination
-    filter_backends = []
 
     def get_queryset(self):
         return claims_for_casino(casino=self.request.user.casino).prefetch_related("shares")
 
-    @extend_schema(request=OpenClaimInput, responses={201: ClaimOutput})
+    @extend_schema(request=Input, responses={201: Output})
     def post(self, request):
-        data = OpenClaimInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         casino = request.user.casino
         jackpot = Jackpot.objects.filter(pk=data.validated_data["jackpot"], casino=casino).first()
@@ -143,68 +148,94 @@ class ClaimsApi(IdempotentPostMixin, generics.ListAPIView):
         if round_of_play is None:
             raise serializers.ValidationError({"round_of_play": ["No such round of play at this casino."]})
         claim = services.open_claim(jackpot=jackpot, round_of_play=round_of_play, opened_by=request.user)
-        return Response(ClaimOutput(claim).data, status=status.HTTP_201_CREATED)
+        return Response(self.Output(claim).data, status=status.HTTP_201_CREATED)
 
 
-class ClaimActionInput(serializers.Serializer):
-    note = serializers.CharField(required=False, allow_blank=True, max_length=300)
-    method = serializers.ChoiceField(choices=PayoutMethod.choices, required=False)
-    location = serializers.ChoiceField(choices=PayoutLocation.choices, required=False)
-    delivered_by = serializers.IntegerField(required=False)
+def _claim(view: APIView, request, pk: int) -> Claim:
+    """The claim `pk` of the user's casino (404 otherwise), the view's permission checked on its payout (403)."""
+    claim = get_object_or_404(Claim.objects.select_related("jackpot"), pk=pk, jackpot__casino=request.user.casino)
+    view.check_object_permissions(request, claim.jackpot)
+    return claim
 
 
-class ClaimActionApi(IdempotentPostMixin, APIView):
-    """POST /api/claims/<id>/<verify|reject|payout>/."""
+class ClaimVerifyApi(IdempotentPostMixin, APIView):
+    """POST /api/claims/{id}/verify/: a poker shift supervisor verifies a pending claim (14.19(i)), which freezes
+    its payout and shares. A claim decided already answers 400 naming `status`."""
 
+    Output = ClaimOutput
     permission_classes = [RulesPermission]
-    action: str = "verify"
+    required_perm = "badbeat.verify_claim"
 
-    @property
-    def required_perm(self) -> str:
-        """14.19(i): a poker shift supervisor verifies or rejects; 14.19(i)2, (j): security or accounting pays."""
-        return "badbeat.record_payout" if self.action == "payout" else "badbeat.verify_claim"
-
-    @extend_schema(request=ClaimActionInput, responses={200: ClaimOutput})
+    @extend_schema(request=None, responses={200: Output})
     def post(self, request, pk: int):
-        claim = get_object_or_404(Claim.objects.select_related("jackpot"), pk=pk, jackpot__casino=request.user.casino)
-        self.check_object_permissions(request, claim.jackpot)
-        data = ClaimActionInput(data=request.data)
+        claim = services.verify_claim(claim=_claim(self, request, pk), supervisor=request.user)
+        return Response(self.Output(claim).data)
+
+
+class ClaimRejectApi(IdempotentPostMixin, APIView):
+    """POST /api/claims/{id}/reject/: a poker shift supervisor rejects a pending claim (14.19(i)), with a note."""
+
+    class Input(serializers.Serializer):
+        note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+    Output = ClaimOutput
+    permission_classes = [RulesPermission]
+    required_perm = "badbeat.verify_claim"
+
+    @extend_schema(request=Input, responses={200: Output})
+    def post(self, request, pk: int):
+        claim = _claim(self, request, pk)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        claim = services.reject_claim(claim=claim, supervisor=request.user, note=data.validated_data.get("note", ""))
+        return Response(self.Output(claim).data)
+
+
+class ClaimPayoutApi(IdempotentPostMixin, APIView):
+    """POST /api/claims/{id}/payout/: security or accounting records the payout of a verified claim (14.19(i)2,
+    (j)): how, where, and by which member of the casino's staff it was delivered."""
+
+    class Input(serializers.Serializer):
+        method = serializers.ChoiceField(choices=PayoutMethod.choices)
+        location = serializers.ChoiceField(choices=PayoutLocation.choices)
+        delivered_by = serializers.IntegerField()
+
+    Output = ClaimOutput
+    permission_classes = [RulesPermission]
+    required_perm = "badbeat.record_payout"
+
+    @extend_schema(request=Input, responses={200: Output})
+    def post(self, request, pk: int):
+        claim = _claim(self, request, pk)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        if self.action == "verify":
-            claim = services.verify_claim(claim=claim, supervisor=request.user)
-        elif self.action == "reject":
-            claim = services.reject_claim(claim=claim, supervisor=request.user, note=v.get("note", ""))
-        else:
-            missing = [f for f in ("method", "location", "delivered_by") if f not in v]
-            if missing:
-                raise serializers.ValidationError({f: ["This field is required."] for f in missing})
-            person = User.objects.filter(pk=v["delivered_by"], casino=request.user.casino).first()
-            if person is None:
-                raise serializers.ValidationError({"delivered_by": ["No such member of staff at this casino."]})
-            services.record_payout(claim=claim, method=v["method"], location=v["location"], delivered_by=person,
-                                   recorded_by=request.user)
-            claim.refresh_from_db()
-        return Response(ClaimOutput(claim).data)
-
-
-class DisplayAdjustmentInput(serializers.Serializer):
-    displayed_amount = serializers.DecimalField(max_digits=14, decimal_places=2)
-    supervisor_present = serializers.IntegerField()
-    reason = serializers.ChoiceField(choices=DisplayReason.choices, default=DisplayReason.DAILY)
+        person = User.objects.filter(pk=v["delivered_by"], casino=request.user.casino).first()
+        if person is None:
+            raise serializers.ValidationError({"delivered_by": ["No such member of staff at this casino."]})
+        services.record_payout(claim=claim, method=v["method"], location=v["location"], delivered_by=person,
+                               recorded_by=request.user)
+        claim.refresh_from_db()
+        return Response(self.Output(claim).data)
 
 
 class DisplayAdjustmentApi(IdempotentPostMixin, APIView):
     """POST: accounting adjusts a display in a supervisor's presence (14.19(k)); refused if it differs from
     the record or goes down without a payout (14.19(o))."""
 
+    class Input(serializers.Serializer):
+        displayed_amount = column_decimal(DisplayAdjustment, "displayed_amount")
+        supervisor_present = serializers.IntegerField()
+        reason = serializers.ChoiceField(choices=DisplayReason.choices, default=DisplayReason.DAILY)
+
+    Output = JackpotOutput
     permission_classes = [RulesPermission]
     required_perm = "badbeat.adjust_display"
 
-    @extend_schema(request=DisplayAdjustmentInput, responses={201: JackpotOutput})
+    @extend_schema(request=Input, responses={201: Output})
     def post(self, request, pk: int):
         jackpot = get_object_or_404(Jackpot, pk=pk, casino=request.user.casino)
-        data = DisplayAdjustmentInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         supervisor = User.objects.filter(pk=data.validated_data["supervisor_present"],
                                          casino=request.user.casino).first()
@@ -214,16 +245,12 @@ class DisplayAdjustmentApi(IdempotentPostMixin, APIView):
                                 adjusted_by=request.user, supervisor_present=supervisor,
                                 reason=data.validated_data["reason"])
         jackpot.refresh_from_db()
-        return Response(JackpotOutput(jackpot, context={"request": request}).data, status=status.HTTP_201_CREATED)
-
-
-class RuleChangeInput(serializers.Serializer):
-    changes = serializers.DictField()
-    effective_at = serializers.DateTimeField()
-    summary = serializers.CharField(required=False, allow_blank=True)
+        return Response(self.Output(jackpot, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class RuleChangeOutput(serializers.ModelSerializer):
+    """A notice of change to a payout's posted rules (14.19(q)), as its proposal and its withdrawal answer it."""
+
     class Meta:
         model = RuleChange
         fields = ["id", "jackpot", "summary", "changes", "effective_at", "makes_qualifying_harder", "status",
@@ -241,54 +268,61 @@ class RuleChangeApi(IdempotentPostMixin, APIView):
     """POST a notice of change to a payout's posted rules (14.19(q)); validated in full before anything is
     written, so a notice accepted can take effect."""
 
+    class Input(serializers.Serializer):
+        changes = serializers.DictField()
+        effective_at = serializers.DateTimeField()
+        summary = serializers.CharField(required=False, allow_blank=True)
+
+    Output = RuleChangeOutput
     permission_classes = [RulesPermission]
     required_perm = "badbeat.change_rules"
 
-    @extend_schema(request=RuleChangeInput, responses={201: RuleChangeOutput, **RULE_CHANGE_ERRORS})
+    @extend_schema(request=Input, responses={201: Output, **RULE_CHANGE_ERRORS})
     def post(self, request, pk: int):
         jackpot = get_object_or_404(Jackpot, pk=pk, casino=request.user.casino)
         self.check_object_permissions(request, jackpot)
-        data = RuleChangeInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         change = services.propose_rule_change(jackpot=jackpot, proposed_by=request.user, **data.validated_data)
-        return Response(RuleChangeOutput(change).data, status=status.HTTP_201_CREATED)
+        return Response(self.Output(change).data, status=status.HTTP_201_CREATED)
 
 
 class RuleChangeWithdrawApi(IdempotentPostMixin, APIView):
     """POST /api/rule-changes/<id>/withdraw/: withdraw a notice of change not yet in effect (14.19(q)); for those
     who may propose one. A change in effect, withdrawn or failed answers 400 naming `status`."""
 
+    Output = RuleChangeOutput
     permission_classes = [RulesPermission]
     required_perm = "badbeat.change_rules"
 
-    @extend_schema(request=None, responses={200: RuleChangeOutput, **RULE_CHANGE_ERRORS})
+    @extend_schema(request=None, responses={200: Output, **RULE_CHANGE_ERRORS})
     def post(self, request, pk: int):
         change = get_object_or_404(RuleChange.objects.select_related("jackpot"), pk=pk,
                                    jackpot__casino=request.user.casino)
         self.check_object_permissions(request, change.jackpot)
         change = services.withdraw_rule_change(change=change, withdrawn_by=request.user)
-        return Response(RuleChangeOutput(change).data)
-
-
-class DiscontinueInput(serializers.Serializer):
-    target = serializers.IntegerField(help_text="The bad beat payout that receives the funds.")
-    reason = serializers.CharField(max_length=300)
+        return Response(self.Output(change).data)
 
 
 class DiscontinueApi(IdempotentPostMixin, APIView):
     """POST: discontinue a payout and transfer all its funds to another (14.19(l)); administrators only."""
 
+    class Input(serializers.Serializer):
+        target = serializers.IntegerField(help_text="The bad beat payout that receives the funds.")
+        reason = serializers.CharField(max_length=300)
+
+    Output = JackpotOutput
     permission_classes = [RulesPermission]
     required_perm = "badbeat.discontinue_jackpot"
 
-    @extend_schema(request=DiscontinueInput, responses={200: JackpotOutput})
+    @extend_schema(request=Input, responses={200: Output})
     def post(self, request, pk: int):
         jackpot = get_object_or_404(Jackpot, pk=pk, casino=request.user.casino)
-        data = DiscontinueInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         target = Jackpot.objects.filter(pk=data.validated_data["target"], casino=request.user.casino).first()
         if target is None:
             raise serializers.ValidationError({"target": ["No such bad beat payout at this casino."]})
         services.discontinue_jackpot(jackpot=jackpot, target=target, reason=data.validated_data["reason"],
                                      made_by=request.user)
-        return Response(JackpotOutput(Jackpot.objects.get(pk=target.pk), context={"request": request}).data)
+        return Response(self.Output(Jackpot.objects.get(pk=target.pk), context={"request": request}).data)

@@ -7,17 +7,20 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.core.exceptions import AlreadyRecorded
 from apps.core.idempotency import IdempotentPostMixin
+from apps.core.pagination import RoundsNewestFirst
 from apps.core.permissions import RulesPermission
 from apps.core.serializers import ModelOutput
-from apps.core.validation import aware_datetime, text
-from apps.rounds.apis import RoundListApi, RoundOutput
-from apps.rounds.models import RoundOfPlay, RoundSource
+from apps.core.validation import aware_datetime, column_decimal, money_decimal, text
+from apps.rounds.apis import RoundOutput
+from apps.rounds.filters import RoundFilter
+from apps.rounds.models import RoundOfPlay, RoundPlayer, RoundSource
+from apps.rounds.selectors import casino_rounds
 from apps.tables.models import BettingStructure, Game, PokerTable
 from apps.tables.selectors import tables_by_id
 
@@ -31,8 +34,8 @@ from .services import (
     count_hands,
     import_phh,
     queue_import,
+    record_batch_of_rounds,
     record_round_of_play,
-    record_rounds_of_play,
     verify_rounds,
 )
 
@@ -47,40 +50,20 @@ class DrawInput(serializers.Serializer):
 class PlayerInput(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=11)
     name = text(max_length=80, required=False, allow_blank=True, default="")
-    contributed = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0)
+    contributed = column_decimal(RoundPlayer, "contributed", min_value=0)
     hole_cards = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
                                        help_text="The cards held at the end (in a draw game, after the last draw).")
     dealt_cards = serializers.CharField(max_length=40, required=False, allow_blank=True, default="",
                                         help_text="Draw games: the hand as first dealt.")
-    draws = DrawInput(many=True, required=False, default=list, max_length=3,
+    draws = DrawInput(many=True, required=False, default=list, max_length=3,  # type: ignore[call-arg]  # many=True: the ListSerializer's bounds (not in DRF's stubs)
                       help_text="Draw games: each draw, in order.")
     folded = serializers.BooleanField(required=False, default=False)
     mucked = serializers.BooleanField(required=False, default=False)
-    starting_stack = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
-                                              allow_null=True, default=None)
-    streets = serializers.ListField(child=serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0),
+    starting_stack = column_decimal(RoundPlayer, "starting_stack", min_value=0, required=False, allow_null=True,
+                                    default=None)
+    streets = serializers.ListField(child=money_decimal(min_value=0),
                                     required=False, default=list, max_length=8,
                                     help_text="What the player put in each betting round (they add up to contributed).")
-
-
-class RoundCreateInput(serializers.Serializer):
-    table = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The poker table's id.")
-    game = serializers.ChoiceField(choices=Game.choices, required=False, allow_null=True, default=None,
-                                   help_text="The game dealt; required at a mixed-game table.")
-    betting_structure = serializers.ChoiceField(choices=BettingStructure.choices, required=False, allow_null=True,
-                                                default=None, help_text="Where the rotation deals the game in several.")
-    started_at = aware_datetime(required=False, help_text="When the round started, with its offset from UTC "
-                                                         "(e.g. 2026-11-20T21:30:00-05:00); now when left out.")
-    board = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
-    players = PlayerInput(many=True, max_length=11)
-    external_id = text(max_length=120, required=False, allow_blank=True, default="",
-                                        help_text="The feed's id of this round; a repeated id is refused (409 with the "
-                                                  "stored round's existing_id).")
-    deck = text(max_length=40, required=False, allow_blank=True, default="",
-                                 help_text="Serial of the deck dealt (checked for shuffler alternation, 14.2(d)3).")
-    dead_reason = text(max_length=200, required=False, allow_blank=True, default="",
-                                        help_text="Set when the round was called dead: every chip is returned "
-                                                  "(N.J.A.C. 13:69F-14.15(g)).")
 
 
 def _tables_of(request, ids: list[int], field) -> dict[int, PokerTable]:
@@ -98,7 +81,7 @@ def _tables_of(request, ids: list[int], field) -> dict[int, PokerTable]:
 
 
 def _round_in(values: dict, table: PokerTable) -> RoundIn:
-    """A round of play as the money path takes it, from RoundCreateInput's validated data; a feed's `external_id`
+    """A round of play as the money path takes it, from RoundsApi.Input's validated data; a feed's `external_id`
     becomes a digest unique in the casino."""
     external_id = values["external_id"]
     digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest() if external_id else None
@@ -110,32 +93,58 @@ def _round_in(values: dict, table: PokerTable) -> RoundIn:
                    deck=values["deck"])
 
 
-class RoundsApi(IdempotentPostMixin, RoundListApi):
-    """GET: rounds of play of the user's casino, newest first. POST: record one round of play (JSON) along the
-    money path: pots, rake, contribution, awards, deck, bad beat check."""
+class RoundsApi(IdempotentPostMixin, generics.ListAPIView):
+    """GET: the rounds of play of the user's casino, newest first, in keyset pages (`?cursor=` from the `next` link,
+    `?limit=` up to 200), searched as the floor's round search page searches them (apps.rounds.filters.RoundFilter:
+    table, game, gaming day, time, player name, pot, hand shown, showdown, source). POST: record one round of play
+    (JSON) along the money path: pots, rake, contribution, awards, deck, bad beat check."""
 
+    class Input(serializers.Serializer):
+        """A round of play as a feed sends it (also each round of a batch, RoundBatchApi)."""
+
+        table = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="The poker table's id.")
+        game = serializers.ChoiceField(choices=Game.choices, required=False, allow_null=True, default=None,
+                                       help_text="The game dealt; required at a mixed-game table.")
+        betting_structure = serializers.ChoiceField(
+            choices=BettingStructure.choices, required=False, allow_null=True, default=None,
+            help_text="Where the rotation deals the game in several.")
+        started_at = aware_datetime(required=False, help_text="When the round started, with its offset from UTC "
+                                                             "(e.g. 2026-11-20T21:30:00-05:00); now when left out.")
+        board = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+        players = PlayerInput(many=True, max_length=11)  # type: ignore[call-arg]  # many=True: the ListSerializer's bounds (not in DRF's stubs)
+        external_id = text(max_length=120, required=False, allow_blank=True, default="",
+                           help_text="The feed's id of this round; a repeated id is refused (409 with the stored "
+                                     "round's existing_id).")
+        deck = text(max_length=40, required=False, allow_blank=True, default="",
+                    help_text="Serial of the deck dealt (checked for shuffler alternation, 14.2(d)3).")
+        dead_reason = text(max_length=200, required=False, allow_blank=True, default="",
+                           help_text="Set when the round was called dead: every chip is returned "
+                                     "(N.J.A.C. 13:69F-14.15(g)).")
+
+    Output = RoundOutput
+    serializer_class = Output
+    pagination_class = RoundsNewestFirst
+    filterset_class = RoundFilter
+    permission_classes = [RulesPermission]
+    required_perm = "rounds.view_roundofplay"
     perms_by_method = {"POST": "rounds.add_roundofplay"}
 
-    @extend_schema(request=RoundCreateInput, responses={201: RoundOutput})
+    def get_queryset(self):
+        return casino_rounds(casino_id=self.request.user.casino_id)
+
+    @extend_schema(request=Input, responses={201: Output})
     def post(self, request):
-        data = RoundCreateInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         table = _tables_of(request, [values["table"]], lambda _: "table")[values["table"]]
         self.check_object_permissions(request, table)
-        round_of_play = record_round_of_play(table=table, recorded_by=request.user, round_in=_round_in(values, table),
-                                             savepoint=not self.runs_in_savepoint(request))
-        return Response(RoundOutput(round_of_play).data, status=status.HTTP_201_CREATED)
+        round_of_play = record_round_of_play(table=table, recorded_by=request.user, round_in=_round_in(values, table))
+        return Response(self.Output(round_of_play).data, status=status.HTTP_201_CREATED)
 
 
 #: The most rounds of play one batch may carry: its jackpot row locks are held until it commits.
 BATCH_MAX_ROUNDS = 100
-
-
-class RoundBatchInput(serializers.Serializer):
-    rounds = RoundCreateInput(many=True, min_length=1, max_length=BATCH_MAX_ROUNDS,
-                              help_text=f"1 to {BATCH_MAX_ROUNDS} rounds of play, each as POST /api/rounds/ takes it, "
-                                        "at any tables of the casino.")
 
 
 class RoundSummaryOutput(ModelOutput):
@@ -148,40 +157,34 @@ class RoundSummaryOutput(ModelOutput):
                   "uncalled_amount", "refunded_amount", "pot_total", "went_to_showdown", "is_dead", "source_name"]
 
 
-class RoundBatchOutput(serializers.Serializer):
-    results = RoundSummaryOutput(many=True, help_text="The rounds recorded, in the order given, each in short "
-                                                      "(GET /api/rounds/{id}/ gives the whole round).")
-
-
 class RoundBatchApi(IdempotentPostMixin, APIView):
     """Record several rounds of play at once (a feed that sends them in batches, or catches up after an outage):
     each along the money path as POST /api/rounds/ records one, all in one transaction — every round is recorded or
     none (a 400 names the round at fault, e.g. `rounds[2].players`)."""
 
+    class Input(serializers.Serializer):
+        rounds = RoundsApi.Input(many=True, min_length=1, max_length=BATCH_MAX_ROUNDS,  # type: ignore[call-arg]  # many=True: the ListSerializer's bounds (not in DRF's stubs)
+                                 help_text=f"1 to {BATCH_MAX_ROUNDS} rounds of play, each as POST /api/rounds/ takes "
+                                           "it, at any tables of the casino.")
+
+    class Output(serializers.Serializer):
+        results = RoundSummaryOutput(many=True, help_text="The rounds recorded, in the order given, each in short "
+                                                          "(GET /api/rounds/{id}/ gives the whole round).")
+
     permission_classes = [RulesPermission]
     required_perm = "rounds.add_roundofplay"
 
-    @extend_schema(request=RoundBatchInput, responses={201: RoundBatchOutput})
+    @extend_schema(request=Input, responses={201: Output})
     def post(self, request):
-        data = RoundBatchInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         rounds = data.validated_data["rounds"]
         tables = _tables_of(request, [r["table"] for r in rounds], lambda index: f"rounds[{index}].table")
         for table in tables.values():
             self.check_object_permissions(request, table)
         verified = verify_rounds(rounds=[(tables[r["table"]], _round_in(r, tables[r["table"]])) for r in rounds])
-        recorded = record_rounds_of_play(rounds=verified, recorded_by=request.user,
-                                         savepoint=not self.runs_in_savepoint(request))
-        return Response({"results": RoundSummaryOutput(recorded, many=True).data}, status=status.HTTP_201_CREATED)
-
-
-class PhhImportInput(serializers.Serializer):
-    table = serializers.PrimaryKeyRelatedField(queryset=PokerTable.objects.all(), required=False, allow_null=True,
-                                               default=None,
-                                               help_text="Record every hand at this table; without it each hand goes "
-                                                         "to a table of the casino that deals its game.")
-    phh = text(max_length=None, multiline=True, help_text="The text of a .phh or .phhs hand history.")
-    name = text(max_length=200, required=False, default="api.phhs")
+        recorded = record_batch_of_rounds(rounds=verified, recorded_by=request.user)
+        return Response(self.Output({"results": recorded}).data, status=status.HTTP_201_CREATED)
 
 
 class VariantSummaryOutput(serializers.Serializer):
@@ -190,15 +193,9 @@ class VariantSummaryOutput(serializers.Serializer):
     refused = serializers.ListField(child=serializers.DictField(child=serializers.CharField()))
 
 
-class PhhImportOutput(serializers.Serializer):
-    imported = serializers.IntegerField()
-    skipped = serializers.IntegerField(help_text="Hands already stored.")
-    refused = serializers.IntegerField(help_text="Hands no table of the casino can take (see variants).")
-    variants = serializers.DictField(child=VariantSummaryOutput())
-    tables = serializers.DictField(child=serializers.IntegerField(), help_text="Table number -> rounds imported.")
-
-
 class ImportJobOutput(serializers.ModelSerializer):
+    """A PHH import job as its URL reports it (GET /api/phh-imports/{id}/) and as a large import answers it (202)."""
+
     url = serializers.SerializerMethodField()
 
     class Meta:
@@ -215,14 +212,31 @@ class ImportPhhApi(IdempotentPostMixin, APIView):
     background job (202 with the job, whose progress GET /api/phh-imports/{id}/ reports). A text whose every hand
     is stored already (posted again, or by two clients at once) is a 409 with a stored round's `existing_id`."""
 
+    class Input(serializers.Serializer):
+        table = serializers.PrimaryKeyRelatedField(
+            queryset=PokerTable.objects.all(), required=False, allow_null=True, default=None,
+            help_text="Record every hand at this table; without it each hand goes to a table of the casino that deals "
+                      "its game.")
+        phh = text(max_length=None, multiline=True, help_text="The text of a .phh or .phhs hand history.")
+        name = text(max_length=200, required=False, default="api.phhs")
+
+    class Output(serializers.Serializer):
+        """The summary of an import done at once (201)."""
+
+        imported = serializers.IntegerField()
+        skipped = serializers.IntegerField(help_text="Hands already stored.")
+        refused = serializers.IntegerField(help_text="Hands no table of the casino can take (see variants).")
+        variants = serializers.DictField(child=VariantSummaryOutput())
+        tables = serializers.DictField(child=serializers.IntegerField(), help_text="Table number -> rounds imported.")
+
     permission_classes = [RulesPermission]
     required_perm = "rounds.add_roundofplay"
     idempotency_in_one_transaction = False  # commits batch by batch; a second run skips every hand already stored
 
-    @extend_schema(request=PhhImportInput, responses={201: PhhImportOutput, 202: ImportJobOutput,
-                                                      400: OpenApiResponse(description="Malformed PHH: nothing stored")})
+    @extend_schema(request=Input, responses={201: Output, 202: ImportJobOutput,
+                                             400: OpenApiResponse(description="Malformed PHH: nothing stored")})
     def post(self, request):
-        data = PhhImportInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         table = values["table"]
@@ -254,10 +268,11 @@ class ImportJobApi(APIView):
 
     permission_classes = [RulesPermission]
     required_perm = "rounds.add_roundofplay"
+    Output = ImportJobOutput
 
-    @extend_schema(responses={200: ImportJobOutput})
+    @extend_schema(responses={200: Output})
     def get(self, request, pk: int):
         job = selectors.import_job(casino=request.user.casino, pk=pk)
         if job is None:
             return Response({"detail": "No such import."}, status=status.HTTP_404_NOT_FOUND)
-        return Response(ImportJobOutput(job).data)
+        return Response(self.Output(job).data)

@@ -46,6 +46,7 @@ class PublicFeedThrottle(ScopedRateThrottle):
 class PublicFeedApi(APIView):
     """A room's official public feed (see the module)."""
 
+    Output = PublicFeedOutput  # the page /public/<code>/ shows it too: computed once for both (apps.public.feed)
     authentication_classes: list = []
     permission_classes = [AllowAny]
     renderer_classes = [JSONRenderer]
@@ -71,7 +72,7 @@ class PublicFeedApi(APIView):
                              description=f"public, max-age={MAX_AGE}"),
         ],
         responses={
-            200: PublicFeedOutput,
+            200: Output,
             304: OpenApiResponse(description="Not modified: the If-None-Match ETag is current; no body."),
             404: OpenApiResponse(description="No casino publishes a feed at this code (none has it, or its room "
                                              "turned the feed off): {detail: message}."),

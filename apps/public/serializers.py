@@ -3,6 +3,7 @@ public is told of a room, never a player's name, initials or phone (N.J.A.C. 13:
 from rest_framework import serializers
 
 from apps.badbeat.models import JackpotKind
+from apps.core.validation import money_decimal
 
 from .selectors import ACTIVE, PAYOUT_PENDING
 
@@ -29,8 +30,7 @@ class PublicGameOutput(serializers.Serializer):
 class PublicJackpotOutput(serializers.Serializer):
     name = serializers.CharField(help_text="The bad beat payout's posted name.")
     kind = serializers.ChoiceField(choices=JackpotKind.choices, help_text="Primary, or a secondary payout (14.19(m)).")
-    amount = serializers.DecimalField(max_digits=14, decimal_places=2,
-                                      help_text="Dollars and cents, as the room's displays show it (14.19(k)).")
+    amount = money_decimal(help_text="Dollars and cents, as the room's displays show it (14.19(k)).")
     status = serializers.ChoiceField(choices=[(ACTIVE, "Active"), (PAYOUT_PENDING, "Payout pending")],
                                      help_text="payout_pending once a bad beat is verified and not yet paid "
                                                "(14.19(i)1).")

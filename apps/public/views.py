@@ -44,7 +44,8 @@ def public_page(request, code: str):
     everyone, and shared caches may keep it."""
     request.user = AnonymousUser()
     throttle = PublicFeedThrottle()
-    if not throttle.allow_request(request, SimpleNamespace(throttle_scope=PUBLIC_PAGE_SCOPE)):
+    # a page, not an API view: the throttle reads only the view's throttle_scope
+    if not throttle.allow_request(request, SimpleNamespace(throttle_scope=PUBLIC_PAGE_SCOPE)):  # type: ignore[arg-type]
         wait = max(1, round(throttle.wait() or 1))
         response = render(request, "public/_busy.html" if request.htmx else "public/busy.html",
                           {"wait": wait}, status=429)

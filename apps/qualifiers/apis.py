@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 
 from apps.badbeat.models import Jackpot
 from apps.core.permissions import RulesPermission
-from apps.core.validation import record_id, text
+from apps.core.validation import money_decimal, record_id, text
 
 from .designer import (
     DEFAULT_DEALS,
@@ -33,21 +33,6 @@ class QualifierCandidateInput(serializers.Serializer):
                                                      help_text="Players dealt in for a round to qualify (2-10).")
     beaten_by = text(max_length=80, required=False, allow_blank=True, default="",
                      help_text="The least winning hand (empty: any better hand).")
-
-
-class QualifierOddsInput(serializers.Serializer):
-    candidates = QualifierCandidateInput(many=True, min_length=1, max_length=MAX_CANDIDATES,
-                                         help_text=f"1 to {MAX_CANDIDATES} candidate qualifying rules.")
-    jackpot = record_id(required=False, allow_null=True, default=None,
-                        help_text="A jackpot of the casino funded by its own contributions: its posted contribution "
-                                  "and reset percentage give the jackpot at the hit. Empty: odds and rates only.")
-    deals = serializers.IntegerField(default=DEFAULT_DEALS, min_value=0, max_value=10**12,
-                                     help_text=f"Deals for each candidate, 1,000 to {REQUEST_MAX_DEALS:,}.")
-    seed = serializers.IntegerField(default=DEFAULT_SEED, min_value=0, max_value=MAX_SEED,
-                                    help_text="The same seed deals the same cards.")
-    players = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=100,
-                                       help_text="Players dealt in for the odds; empty: the room's most common number "
-                                                 "among rounds meeting each candidate's minimum.")
 
 
 class QualifierFiguresOutput(serializers.Serializer):
@@ -80,9 +65,9 @@ class QualifierFiguresOutput(serializers.Serializer):
 class QualifierJackpotOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    payable_now = serializers.DecimalField(max_digits=14, decimal_places=2)
+    payable_now = money_decimal()
     contribution_rule = serializers.CharField()
-    minimum_pot = serializers.DecimalField(max_digits=14, decimal_places=2)
+    minimum_pot = money_decimal()
     contribution_per_round = serializers.DecimalField(max_digits=14, decimal_places=4)
     contributions_per_day = serializers.DecimalField(max_digits=20, decimal_places=2)
     reset_percentage = serializers.DecimalField(max_digits=5, decimal_places=2)
@@ -99,14 +84,6 @@ class QualifierHistoryOutput(serializers.Serializer):
     players_dealt = serializers.DictField(child=serializers.IntegerField())
 
 
-class QualifierOddsOutput(serializers.Serializer):
-    deals = serializers.IntegerField()
-    seed = serializers.IntegerField()
-    jackpot = QualifierJackpotOutput(allow_null=True)
-    history = serializers.DictField(child=QualifierHistoryOutput(), help_text="By game: the room's last 90 days.")
-    candidates = QualifierFiguresOutput(many=True)
-
-
 class QualifierOddsApi(APIView):
     """Compare candidate bad beat qualifying rules (14.19(b)3): each candidate's probability per round of play with
     its 95 % confidence interval, deals and hits, the rounds and gaming days between hits and the chance of a hit
@@ -114,12 +91,34 @@ class QualifierOddsApi(APIView):
     posted contribution and reset (14.19(c), (p)). Writes nothing. Bad input: 400 naming the field, e.g.
     `candidates[1].losing`, `deals`, `players`."""
 
+    class Input(serializers.Serializer):
+        candidates = QualifierCandidateInput(many=True, min_length=1, max_length=MAX_CANDIDATES,  # type: ignore[call-arg]  # many=True: the ListSerializer's bounds (not in DRF's stubs)
+                                             help_text=f"1 to {MAX_CANDIDATES} candidate qualifying rules.")
+        jackpot = record_id(required=False, allow_null=True, default=None,
+                            help_text="A jackpot of the casino funded by its own contributions: its posted "
+                                      "contribution and reset percentage give the jackpot at the hit. Empty: odds and "
+                                      "rates only.")
+        deals = serializers.IntegerField(default=DEFAULT_DEALS, min_value=0, max_value=10**12,
+                                         help_text=f"Deals for each candidate, 1,000 to {REQUEST_MAX_DEALS:,}.")
+        seed = serializers.IntegerField(default=DEFAULT_SEED, min_value=0, max_value=MAX_SEED,
+                                        help_text="The same seed deals the same cards.")
+        players = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=0, max_value=100,
+                                           help_text="Players dealt in for the odds; empty: the room's most common "
+                                                     "number among rounds meeting each candidate's minimum.")
+
+    class Output(serializers.Serializer):
+        deals = serializers.IntegerField()
+        seed = serializers.IntegerField()
+        jackpot = QualifierJackpotOutput(allow_null=True)
+        history = serializers.DictField(child=QualifierHistoryOutput(), help_text="By game: the room's last 90 days.")
+        candidates = QualifierFiguresOutput(many=True)
+
     permission_classes = [RulesPermission]
     required_perm = "qualifiers.design_qualifiers"
 
-    @extend_schema(request=QualifierOddsInput, responses={200: QualifierOddsOutput})
+    @extend_schema(request=Input, responses={200: Output})
     def post(self, request):
-        data = QualifierOddsInput(data=request.data)
+        data = self.Input(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         casino = request.user.casino

@@ -1,12 +1,15 @@
-"""Rounds API: reading recorded rounds of play (the hand feed that records them is apps.feed)."""
-from rest_framework import generics
+"""Rounds API: reading a recorded round of play (the hand feed that records them, and lists them at GET /api/rounds/,
+is apps.feed). RoundOutput is a round as every answer about one shows it."""
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from apps.core.pagination import RoundsNewestFirst
 from apps.core.permissions import RulesPermission
 from apps.core.serializers import ModelOutput
 
-from .filters import RoundFilter
 from .models import Pot, PotAward, RoundOfPlay, RoundPlayer
+from .selectors import casino_rounds
 
 
 class RoundPlayerOutput(ModelOutput):
@@ -30,7 +33,7 @@ class PotOutput(ModelOutput):
     """The main pot (index 0) or a side pot (N.J.A.C. 13:69F-14.7(c)4): what was bet into it, the rake and bad beat
     contribution deducted, and its awards."""
 
-    awards = PotAwardOutput(many=True, read_only=True)
+    awards = PotAwardOutput(many=True, read_only=True, source="awards_list")
 
     class Meta:
         model = Pot
@@ -40,8 +43,8 @@ class PotOutput(ModelOutput):
 class RoundOutput(ModelOutput):
     """A round of play as recorded: its game, time, gaming day, board, sums, seats and pots."""
 
-    players = RoundPlayerOutput(many=True, read_only=True)
-    pots = PotOutput(many=True, read_only=True)
+    players = RoundPlayerOutput(many=True, read_only=True, source="players_list")
+    pots = PotOutput(many=True, read_only=True, source="pots_list")
 
     class Meta:
         model = RoundOfPlay
@@ -51,29 +54,16 @@ class RoundOutput(ModelOutput):
                   "source_name", "players", "pots"]
 
 
-class RoundListApi(generics.ListAPIView):
-    """Rounds of play of the user's casino, newest first, in keyset pages (`?cursor=` from the `next` link,
-    `?limit=` up to 200), searched as the floor's round search page searches them (apps.rounds.filters.RoundFilter:
-    table, game, gaming day, time, player name, pot, hand shown, showdown, source)."""
+class RoundApi(APIView):
+    """One round of play of the user's casino: players, cards, draws, pots and awards. (The list, GET /api/rounds/,
+    is apps.feed.apis.RoundsApi, beside the POST that records a round.)"""
 
-    serializer_class = RoundOutput
-    pagination_class = RoundsNewestFirst
     permission_classes = [RulesPermission]
     required_perm = "rounds.view_roundofplay"
-    filterset_class = RoundFilter
+    Output = RoundOutput
 
-    def get_queryset(self):
-        return (RoundOfPlay.objects.filter(table__casino_id=self.request.user.casino_id)
-                .prefetch_related("players", "pots__awards").order_by("-started_at", "-id"))
-
-
-class RoundDetailApi(generics.RetrieveAPIView):
-    """One round of play: players, cards, draws, pots and awards."""
-
-    serializer_class = RoundOutput
-    permission_classes = [RulesPermission]
-    required_perm = "rounds.view_roundofplay"
-
-    def get_queryset(self):
-        return (RoundOfPlay.objects.filter(table__casino_id=self.request.user.casino_id)
-                .prefetch_related("players", "pots__awards"))
+    @extend_schema(responses={200: Output})
+    def get(self, request, pk: int):
+        round_of_play = get_object_or_404(casino_rounds(casino_id=request.user.casino_id), pk=pk)
+        self.check_object_permissions(request, round_of_play)
+        return Response(self.Output(round_of_play).data)

@@ -6,10 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
 from apps.casinos.models import Casino
-from apps.core.bulk import total_differences
+from apps.core.writer import total_differences
 from apps.tables.models import PokerTable
 
 from .models import RoundOfPlay, RoundPlayer, TableGamingDay
@@ -67,3 +67,13 @@ def seats_seen(*, table_ids: Iterable[int], now: datetime) -> dict[int, SeatsSee
         seats[round_id][seat] = name
     return {table_id: SeatsSeen(table_id=table_id, seats=dict(sorted(seats[pk].items())), seen_at=started_at,
                                 current=now - started_at <= SEATS_FRESH_FOR) for pk, (table_id, started_at) in rounds.items()}
+
+
+def casino_rounds(*, casino_id: int | None) -> QuerySet[RoundOfPlay]:
+    """The rounds of play of the casino `casino_id` (none for None: a user of no casino), newest first (started_at,
+    id: the index round_newest_first), each read with its seats, pots and awards (prefetched): what the API answers
+    a round with (GET /api/rounds/ and /api/rounds/{id}/)."""
+    if casino_id is None:
+        return RoundOfPlay.objects.none()
+    return (RoundOfPlay.objects.filter(table__casino_id=casino_id).prefetch_related("players", "pots__awards")
+            .order_by("-started_at", "-id"))
