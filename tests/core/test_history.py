@@ -5,7 +5,6 @@ from decimal import Decimal
 import pghistory
 import pytest
 from django.core.exceptions import BadRequest
-from django.db import connection
 from django.test import RequestFactory
 
 from apps.badbeat.history import CLAIM_FIELDS
@@ -17,8 +16,7 @@ from apps.rake.models import RakeStructure
 from apps.tables.models import PokerTable
 from tests.factories import RakeStructureFactory
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="pghistory's triggers are PostgreSQL's")]
+pytestmark = pytest.mark.django_db
 D = Decimal
 
 

@@ -75,7 +75,6 @@ def history_selects(client, urls: list[str]) -> list[tuple[str, str]]:
             for url, sql in queries]
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="EXPLAIN plans are PostgreSQL's")
 @pytest.mark.parametrize("role", [Role.POKER_SHIFT_SUPERVISOR, Role.ACCOUNTING])
 def test_no_list_or_page_scans_a_history_table(client, staff, room, role):
     history = set(append_only_tables()) | RUNNING_TOTALS
@@ -109,7 +108,6 @@ def test_no_list_or_page_scans_a_history_table(client, staff, room, role):
     assert shown | ({"rounds_tablegamingday"} if role == Role.POKER_SHIFT_SUPERVISOR else set()) <= read
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="EXPLAIN plans are PostgreSQL's")
 def test_the_check_sees_a_scan(room):
     """The check itself: a query no index serves is caught."""
     assert seq_scans("SELECT * FROM rounds_roundofplay WHERE board = 'x'", {"rounds_roundofplay"}) == [

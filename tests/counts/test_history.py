@@ -5,7 +5,6 @@ from decimal import Decimal
 
 import pghistory
 import pytest
-from django.db import connection
 
 from apps.core.roles import Role
 from apps.counts.models import CountMethod, WitnessKind
@@ -13,8 +12,7 @@ from apps.counts.services import receive_form_part, record_count
 from tests.factories import JackpotFactory, PokerTableFactory
 from tests.support.history import history_rows
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="pghistory's triggers are PostgreSQL's")]
+pytestmark = pytest.mark.django_db
 READERS = {Role.POKER_SHIFT_SUPERVISOR, Role.ACCOUNTING, Role.SECURITY, Role.SURVEILLANCE, Role.ADMIN}
 
 

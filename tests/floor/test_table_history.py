@@ -1,15 +1,13 @@
 """The table page's history tab (apps.floor.history): who changed the table, its rotation and its rake, when, from what to
 what (N.J.A.C. 13:69F-14.8, 14.14(c), 14.17), for every role that reads the table; no other casino's."""
 import pytest
-from django.db import connection
 
 from apps.core.roles import Role
 from apps.floor.history import table_sources
 from tests.factories import CasinoFactory, RakeStructureFactory, StaffFactory
 from tests.support.history import history_rows
 
-pytestmark = [pytest.mark.django_db,
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="pghistory's triggers are PostgreSQL's")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
