@@ -2,6 +2,7 @@
 from django import forms
 
 from apps.casinos.models import User
+from apps.core.fields import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from apps.core.roles import Role
 from apps.core.signatures import signature_error
 
@@ -83,8 +84,8 @@ class DisplayAdjustmentForm(forms.Form):
     their own password, as a count is signed (apps.counts.forms.CountForm)."""
 
     jackpot = forms.ModelChoiceField(queryset=Jackpot.objects.none())
-    displayed_amount = forms.DecimalField(max_digits=14, decimal_places=2, min_value=0,
-                                          label="Amount now shown on the display ($)")
+    displayed_amount = forms.DecimalField(max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES,
+                                          min_value=0, label="Amount now shown on the display ($)")
     reason = forms.ChoiceField(choices=DisplayReason.choices)
     accounting_password = forms.CharField(
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}), strip=False,
@@ -121,7 +122,9 @@ class DisplayAdjustmentForm(forms.Form):
 
 class RuleChangeForm(forms.Form):
     jackpot = forms.ModelChoiceField(queryset=Jackpot.objects.none())
-    field = forms.ChoiceField(choices=[(f, Jackpot._meta.get_field(f).verbose_name.capitalize()) for f in RULE_FIELDS],
+    # RULE_FIELDS are columns of Jackpot's own (get_field is typed for relations too, which have no verbose_name)
+    field = forms.ChoiceField(choices=[(f, Jackpot._meta.get_field(f).verbose_name.capitalize())  # type: ignore[union-attr]
+                                       for f in RULE_FIELDS],
                               label="Rule")
     value = forms.CharField(max_length=200, label="New value")
     effective_at = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),

@@ -4,7 +4,7 @@ rule changes, on the posted rules page — who changed what, when, from what to 
 from __future__ import annotations
 
 from apps.casinos.models import Casino
-from apps.core.history import Source
+from apps.core.history import Source, events_of
 
 from .models import Claim, Jackpot, Payout, RuleChange
 
@@ -47,9 +47,9 @@ def claim_sources(*, claim: Claim) -> list[Source]:
     claim page's history tab, which those who may read the claim read (badbeat.view_claim)."""
     funds = _fund_names(claim.jackpot.casino_id)
     return [
-        Source(events=Claim.pgh_event_model.objects.filter(pgh_obj_id=claim.pk), fields=CLAIM_FIELDS, record="Claim",
+        Source(events=events_of(Claim).filter(pgh_obj_id=claim.pk), fields=CLAIM_FIELDS, record="Claim",
                created="Opened", formats={"evaluation": _verdict}),
-        Source(events=Payout.pgh_event_model.objects.filter(claim_id=claim.pk), fields=PAYOUT_FIELDS, record="Payout",
+        Source(events=events_of(Payout).filter(claim_id=claim.pk), fields=PAYOUT_FIELDS, record="Payout",
                formats={"debited": lambda pk: funds.get(pk, f"#{pk}")}),
     ]
 
@@ -58,7 +58,7 @@ def rule_change_sources(*, casino: Casino, change_id: int | None = None) -> list
     """The rule changes' events of the casino's payouts (or of the one change `change_id`): posted, withdrawn, put
     into effect or failed, for the rules page's history tab (badbeat.view_jackpot, as the notices themselves)."""
     funds = _fund_names(casino.pk)
-    events = RuleChange.pgh_event_model.objects.filter(jackpot_id__in=list(funds))
+    events = events_of(RuleChange).filter(jackpot_id__in=list(funds))
     if change_id is not None:
         events = events.filter(pgh_obj_id=change_id)
     return [Source(events=events, fields=RULE_CHANGE_FIELDS, created="Notice posted",

@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .models import BothQualifyRule, Claim, ClaimStatus, JackpotStatus, ShareRole
+from apps.core.exceptions import DomainError
+
+from .models import BothQualifyRule, Claim, ClaimStatus, Jackpot, JackpotStatus, ShareRole
 from .selectors import amount_to_freeze, judge_round, payout_shares
 from .services import shared_payout
 
@@ -74,9 +76,16 @@ def _split(claim: Claim, amount: Decimal, verdict) -> tuple[PreviewShare, ...]:
                  for seat, role, value in parts)
 
 
+def _primary_of(jackpot: Jackpot) -> Jackpot:
+    """The primary payout a secondary one belongs to (every secondary names it, 14.19(m))."""
+    if jackpot.primary is None:
+        raise DomainError(f"The {jackpot.name} payout names no primary payout.", field="jackpot")
+    return jackpot.primary
+
+
 def _debited(claim: Claim) -> str:
     jackpot = claim.jackpot
-    return jackpot.primary.name if jackpot.funded_from_primary else jackpot.name
+    return _primary_of(jackpot).name if jackpot.funded_from_primary else jackpot.name
 
 
 def verification_preview(*, claim: Claim) -> PayoutPreview | None:
@@ -97,10 +106,10 @@ def verification_preview(*, claim: Claim) -> PayoutPreview | None:
         return PayoutPreview(amount=None, note="The engine finds the hand does not qualify: verifying is refused "
                                                "and nothing is paid.")
     if jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY and judge_round(
-            jackpot=jackpot.primary, round_of_play=claim.round_of_play).qualifies:
+            jackpot=_primary_of(jackpot), round_of_play=claim.round_of_play).qualifies:
         return PayoutPreview(amount=None, note="This round also qualifies for the primary payout; the posted rule pays "
                                                "only the primary (14.19(m)2.i): verifying is refused.")
-    source = jackpot.primary if jackpot.funded_from_primary else jackpot
+    source = _primary_of(jackpot) if jackpot.funded_from_primary else jackpot
     for payout in {jackpot.pk: jackpot, source.pk: source}.values():
         if payout.status != JackpotStatus.ACTIVE:
             return PayoutPreview(amount=None, note=f"The {payout.name} payout is "

@@ -129,8 +129,11 @@ def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: S
         return verdict
     high: dict[int, hands.HandValue] = {}
     for s in contenders:
-        high[s.seat] = hands.best_hands(game, s.hole, board).high
-        verdict.played[s.seat] = _played_text(high[s.seat], s.hole)
+        made = hands.best_hands(game, s.hole, board).high
+        if made is None:  # never: every hand of a high-hand game has a high
+            raise hands.HandError(f"Seat {s.seat}: {game.value} ranks no high hand.")
+        high[s.seat] = made
+        verdict.played[s.seat] = _played_text(made, s.hole)
     best = max(high.values())
     verdict.winning_seats = sorted(seat for seat, value in high.items() if value == best)
     verdict.winning_hand = best

@@ -1,6 +1,7 @@
 """Reads about bad beat payouts: jackpots, their posted rules, the engine's verdict on a round, the ledger."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -9,8 +10,9 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from apps import hands
 from apps.casinos.models import Casino
-from apps.core.bulk import total_differences
+from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, floor_to
+from apps.core.writer import total_differences
 from apps.rounds.models import RoundOfPlay
 
 from .models import (
@@ -59,7 +61,7 @@ def qualifies_as_bad_beat(*, jackpot: Jackpot, losing: hands.HandValue) -> bool:
     return qualifying_rule(jackpot=jackpot).hand_meets(losing)
 
 
-def round_seats(*, round_of_play: RoundOfPlay) -> tuple[list[hands.Card], list[SeatCards]]:
+def round_seats(*, round_of_play: RoundOfPlay) -> tuple[Sequence[hands.Card], list[SeatCards]]:
     """The board and each player dealt in, from the recorded round (cards as the dealer reported them)."""
     main = round_of_play.pots.filter(index=0).first()
     eligible = set(main.eligible_seats) if main else None
@@ -91,7 +93,11 @@ def payable_amount(*, jackpot: Jackpot) -> Decimal:
     """What the jackpot would pay now (Decimal dollars): its balance, or for a secondary funded from the
     primary its posted percentage of the primary's balance, rounded down to the cent (14.19(m)2)."""
     if jackpot.funded_from_primary:
-        return floor_to(jackpot.primary.balance * jackpot.primary_portion_percentage / Decimal(100), CENT)
+        primary, portion = jackpot.primary, jackpot.primary_portion_percentage
+        if primary is None or portion is None:
+            raise DomainError(f"The {jackpot.name} payout is funded from a primary payout it does not name.",
+                              field="jackpot")
+        return floor_to(primary.balance * portion / Decimal(100), CENT)
     return jackpot.balance
 
 
@@ -360,6 +366,7 @@ def jackpot_days(*, jackpot: Jackpot, start: date, end: date) -> list[JackpotDay
     for offset in range((end - start).days, -1, -1):  # newest first, walking back
         day = start + timedelta(days=offset)
         figures = changes.get(day, [ZERO, ZERO, ZERO, ZERO])
-        days.append(JackpotDay(day, *figures, balance=balance))
+        taken, reset, paid, other = figures
+        days.append(JackpotDay(day, taken, reset, paid, other, balance))
         balance -= net(figures)
     return days[::-1]

@@ -12,11 +12,11 @@ once, within `submit_claim`.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from django.db.models import Expression
+    from django.db.models.expressions import BaseExpression
 
     from apps.casinos.models import Casino, User
 
@@ -29,7 +29,7 @@ class SharedPayoutSystem(Protocol):
     def manages(self, *, jackpot: Jackpot) -> bool:
         """True when `jackpot`'s contributions belong to a multi-casino system this casino takes part in."""
 
-    def contribution_terms(self) -> dict[str, Expression]:
+    def contribution_terms(self) -> Mapping[str, BaseExpression]:
         """Annotations for a query of jackpots, so that their row lock reads the terms too (`lock_jackpots`): by
         name, a boolean expression — `funds_system`: the jackpot funds a multi-casino system this casino takes part
         in; `system_stops`: such a system is suspended at this casino and its agreement stops contributions then

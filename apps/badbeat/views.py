@@ -191,14 +191,14 @@ def claim_detail(request, pk: int):
     casino = request.user.casino
     claim = get_object_or_404(Claim.objects.select_related("jackpot__primary", "round_of_play__table", "decided_by"),
                               pk=pk, jackpot__casino=casino)
-    action = request.POST.get("action") if request.method == "POST" else None
+    action = request.POST.get("action", "") if request.method == "POST" else ""
     verify_form = VerifyForm(request.POST if action == "verify" else None, auto_id="verify-%s")
     reject_form = RejectForm(request.POST if action == "reject" else None, auto_id="reject-%s")
     payout_form = PayoutForm(request.POST if action == "payout" else None, casino=casino)
     posted = {"verify": verify_form, "reject": reject_form, "payout": payout_form}.get(action)
     if request.method == "POST":
         needed = CLAIM_ACTIONS.get(action)
-        if needed is None or not request.user.has_perm(needed, claim.jackpot):
+        if needed is None or posted is None or not request.user.has_perm(needed, claim.jackpot):
             raise PermissionDenied
         form = posted
         if form.is_valid():
@@ -218,7 +218,7 @@ def claim_detail(request, pk: int):
     shown = may_pay if action == "payout" else may_verify
     error = None
     if posted is not None and not shown:  # the form is gone from the page: say why here
-        error = " ".join(posted.non_field_errors()) or (
+        error = " ".join(map(str, posted.non_field_errors())) or (
             f"Nothing was written: this claim is {claim.get_status_display().lower()}.")
     history_tab = is_history_tab(request)
     board, seats = round_seats(round_of_play=claim.round_of_play)

@@ -24,4 +24,4 @@ class BackfillAdmin(AppendOnlyAdmin):
 @admin.register(User)
 class StaffAdmin(UserAdmin):
     list_display = ["username", "first_name", "last_name", "casino", "is_active"]
-    fieldsets = UserAdmin.fieldsets + (("Casino", {"fields": ("casino", "license_number")}),)
+    fieldsets = (*(UserAdmin.fieldsets or ()), ("Casino", {"fields": ("casino", "license_number")}))

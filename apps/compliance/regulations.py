@@ -55,7 +55,10 @@ def sort_key(clause_id: str) -> tuple:
     """An order of ids that follows the regulation: 14.2 before 14.10, 14.12 before 14.12A, (b) before (b)1."""
     section, letter, number, roman = split_id(clause_id)
     major, minor = section.split(".")
-    minor_num = int(re.match(r"\d+", minor).group())
+    digits = re.match(r"\d+", minor)
+    if digits is None:
+        raise ValueError(f"Not a clause id: {clause_id!r}.")
+    minor_num = int(digits.group())
     return (int(major), minor_num, minor[len(str(minor_num)):], letter, int(number or 0), len(roman), roman)
 
 
@@ -67,7 +70,8 @@ def parse_regulations(text: str) -> list[ParsedClause]:
     a wrapped line is not mistaken for one."""
     clauses: dict[str, list[str]] = {}
     headings: dict[str, str] = {}
-    section = letter = current = None
+    section = letter = None
+    current = ""  # the clause the lines go to (set with the first section)
     number = 0
     for raw in text.splitlines():
         line = raw.strip()
@@ -75,7 +79,7 @@ def parse_regulations(text: str) -> list[ParsedClause]:
             continue
         if head := _SECTION_HEAD.match(line):
             section = head.group(1) if re.fullmatch(SECTION, head.group(1)) else None
-            letter, number, current = None, 0, section
+            letter, number, current = None, 0, section or ""
             if section:
                 headings[section] = head.group(2)
                 clauses[section] = []

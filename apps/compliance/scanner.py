@@ -124,7 +124,11 @@ class CitingTest:
     cites: tuple[str, ...]
 
 
-def _definitions(tree: ast.Module, *, public_only: bool) -> Iterable[tuple[str, ast.AST]]:
+#: A definition anyone may cite: a class, a function or a method.
+Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+def _definitions(tree: ast.Module, *, public_only: bool) -> Iterable[tuple[str, Definition]]:
     """(qualified name, node) of the module's classes and functions and of the classes' methods; nested
     functions are not definitions anyone cites. With `public_only`, names starting with "_" are left out."""
     for node in tree.body:

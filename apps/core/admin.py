@@ -1,6 +1,8 @@
 from axes.admin import AccessAttemptAdmin, AccessFailureLogAdmin, AccessLogAdmin
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin, messages
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from .models import SignInUnlock
 
@@ -8,10 +10,10 @@ from .models import SignInUnlock
 class AppendOnlyAdmin(admin.ModelAdmin):
     """Admin for append-only records: they are read, never changed or deleted (a correction is a new row)."""
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -21,19 +23,19 @@ class AppendOnlyAdmin(admin.ModelAdmin):
 class AdministratorsOnly:
     """Visible to administrators (core.unlock_sign_in), read-only."""
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("core.unlock_sign_in")
 
-    def has_view_permission(self, request, obj=None):
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return request.user.has_perm("core.unlock_sign_in")
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -41,7 +43,7 @@ class LockoutAttemptAdmin(AdministratorsOnly, AccessAttemptAdmin):
     actions = ["unlock"]
 
     @admin.action(description="Unlock: clear the failed sign-ins of these user names and addresses")
-    def unlock(self, request, queryset):
+    def unlock(self, request: HttpRequest, queryset: QuerySet[AccessAttempt]) -> None:
         from .services import unlock_sign_in
 
         unlocks = unlock_sign_in(attempts=queryset, unlocked_by=request.user)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import TYPE_CHECKING, Any
 
 from redis.connection import Connection, ConnectionPool, SSLConnection
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -35,6 +36,11 @@ logger = logging.getLogger(__name__)
 
 #: What this module counts as Redis being unreachable (a refused or reset connection, a socket timeout).
 FAILURES = (RedisConnectionError, RedisTimeoutError, OSError)
+
+if TYPE_CHECKING:
+    _ConnectionBase = Connection  # _FailFast is a mixin of redis-py's Connection: typed as one, a plain class at run time
+else:
+    _ConnectionBase = object
 
 
 class Breaker:
@@ -68,7 +74,7 @@ class Breaker:
         if getattr(exc, "_counted_by_breaker", False):
             return
         try:
-            exc._counted_by_breaker = True
+            exc._counted_by_breaker = True  # type: ignore[attr-defined]  # a mark of this module's on the exception
         except AttributeError:
             pass
         now = time.monotonic()
@@ -92,7 +98,7 @@ class Breaker:
             logger.warning("Redis answers again: the cache is in use (%d operations failed and %d skipped in this "
                            "process so far)", self.failures, self.skipped)
 
-    def stats(self) -> dict:
+    def stats(self) -> dict[str, Any]:
         return {"failed": self.failures, "skipped": self.skipped, "failing_open": time.monotonic() < self.open_until,
                 "last_error": self.last_error}
 
@@ -100,16 +106,16 @@ class Breaker:
 BREAKER = Breaker()
 
 
-def stats() -> dict:
+def stats() -> dict[str, Any]:
     """This process's count of cache operations that failed open: `failed` (Redis refused or timed out), `skipped`
     (not tried, the breaker open), `failing_open` (now), `last_error`."""
     return BREAKER.stats()
 
 
-class _FailFast:
+class _FailFast(_ConnectionBase):
     """A redis-py connection that consults BREAKER before each connect and send, and trips it on a failure."""
 
-    def connect_check_health(self, *args, **kwargs):
+    def connect_check_health(self, *args: Any, **kwargs: Any) -> Any:
         if self._sock is None and not BREAKER.allow():
             raise RedisConnectionError("Redis skipped: it failed moments ago (the cache fails open)")
         try:
@@ -118,7 +124,7 @@ class _FailFast:
             BREAKER.trip(exc)
             raise
 
-    def send_packed_command(self, *args, **kwargs):
+    def send_packed_command(self, *args: Any, **kwargs: Any) -> Any:
         if not BREAKER.allow():
             self.disconnect()
             raise RedisConnectionError("Redis skipped: it failed moments ago (the cache fails open)")
@@ -128,7 +134,7 @@ class _FailFast:
             BREAKER.trip(exc)
             raise
 
-    def read_response(self, *args, **kwargs):
+    def read_response(self, *args: Any, **kwargs: Any) -> Any:
         try:
             response = super().read_response(*args, **kwargs)
         except FAILURES as exc:
@@ -149,7 +155,7 @@ class FailFastSSLConnection(_FailFast, SSLConnection):
 class FailOpenConnectionPool(ConnectionPool):
     """django-redis's CONNECTION_POOL_CLASS (settings.CACHES): redis-py's pool of FailFast connections."""
 
-    def __init__(self, connection_class=Connection, **kwargs) -> None:
+    def __init__(self, connection_class: type[Connection] = Connection, **kwargs: Any) -> None:
         fail_fast = FailFastSSLConnection if issubclass(connection_class, SSLConnection) else FailFastConnection
         super().__init__(connection_class=fail_fast, **kwargs)
 

@@ -7,11 +7,14 @@ bounded to a span of gaming days (`chart_span`) and read from running totals kep
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.core.exceptions import BadRequest
+from django.http import HttpRequest
 
 #: The spans of gaming days a chart may cover (?span=30 or ?span=90), ending with the gaming day shown.
 CHART_SPANS = (30, 90)
@@ -32,7 +35,7 @@ def span_start(*, end: date, days: int) -> date:
     return end - timedelta(days=days - 1)
 
 
-def span_links(request, *, days: int, field_name: str = "span") -> list[dict]:
+def span_links(request: HttpRequest, *, days: int, field_name: str = "span") -> list[dict[str, Any]]:
     """The links to the other spans of a page's charts, keeping its other query parameters (e.g. ?day=):
     [{"days", "url", "current"}] for each of CHART_SPANS."""
     links = []
@@ -50,11 +53,12 @@ def day_label(day: date) -> str:
 
 @dataclass(frozen=True)
 class Series:
-    """One line or set of bars: a value per label, Decimal dollars when `money` (sent as exact strings), else int.
+    """One line or set of bars: a value per label, Decimal dollars when `money` (sent as exact strings), else int (a
+    percent chart's, apps.qualifiers.charts, a float).
     `kind` overrides the chart's kind (a line over bars); `axis` "y2" puts it on a second scale at the right."""
 
     label: str
-    values: list[Decimal | int]
+    values: Sequence[Decimal | int | float]
     money: bool = True
     kind: str | None = None
     axis: str = "y"
@@ -81,7 +85,7 @@ class Chart:
         return f"chart-{self.id}-data"
 
     @property
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         """What charts.js reads: labels, series (values as strings for money, so that no cent is rounded on the way),
         and how to draw them."""
         return {"kind": self.kind, "labels": self.labels, "stacked": self.stacked, "horizontal": self.horizontal,
@@ -89,7 +93,7 @@ class Chart:
                             "values": [f"{v:.2f}" if s.money else int(v) for v in s.values]} for s in self.series]}
 
     @property
-    def rows(self) -> list[tuple[str, list[tuple[Decimal | int, bool]]]]:
+    def rows(self) -> list[tuple[str, list[tuple[Decimal | int | float, bool]]]]:
         """The figures as table rows: (label, [(value, money) for each series])."""
         return [(label, [(s.values[i], s.money) for s in self.series]) for i, label in enumerate(self.labels)]
 

@@ -4,9 +4,10 @@ of X-Forwarded-For, which a client cannot forge past the proxy); with none, REMO
 import ipaddress
 
 from django.conf import settings
+from django.http import HttpRequest
 
 
-def client_address(request) -> str | None:
+def client_address(request: HttpRequest) -> str | None:
     proxies = settings.TRUSTED_PROXY_COUNT
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
     if proxies and forwarded:
@@ -17,4 +18,5 @@ def client_address(request) -> str | None:
                 return str(ipaddress.ip_address(candidate))
             except ValueError:  # a proxy that passes garbage on: fall back to the connection's address
                 pass
-    return request.META.get("REMOTE_ADDR")
+    remote: str | None = request.META.get("REMOTE_ADDR")
+    return remote

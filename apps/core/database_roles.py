@@ -10,7 +10,7 @@ app role exactly this, in one transaction, and then checks what PostgreSQL says 
   pghistory event tables (the audit trail);
 - SELECT on `django_migrations` and on views;
 - SELECT, INSERT, UPDATE, DELETE on every other table (state kept beside the records: jackpots, claims, decks, ...);
-- USAGE, SELECT on the sequences (`apps.core.bulk` takes ids with nextval() before a COPY); never setval();
+- USAGE, SELECT on the sequences (`apps.core.writer` takes ids with nextval() before it inserts); never setval();
 - no TRUNCATE, REFERENCES or TRIGGER anywhere.
 
 So PostgreSQL itself refuses the app's UPDATE, DELETE and TRUNCATE of a money record, whatever the session sets
@@ -19,17 +19,19 @@ append-only trigger stays as the second line for the owner. The append-only rule
 "Money"); for the jackpot's records it serves N.J.A.C. 13:69F-14.19(c) and (k).
 
 Default privileges give tables created later SELECT, INSERT only (the least), until the pass after the migration that
-created them; that pass is the source of truth. Nothing happens without DATABASE_APP_ROLE or off PostgreSQL (the
-demo's SQLite)."""
+created them; that pass is the source of truth. Nothing happens without DATABASE_APP_ROLE."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pgtrigger
+from django.apps import AppConfig
 from django.apps import apps as global_apps
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db.backends.utils import CursorWrapper
 from django.db.models.signals import post_migrate
 from django.dispatch import receiver
 
@@ -68,7 +70,7 @@ def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _relations(cursor) -> dict[str, str]:
+def _relations(cursor: CursorWrapper) -> dict[str, str]:
     """Tables and views of the current schema: {name: relkind}."""
     cursor.execute("SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                    "WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm') ORDER BY c.relname")
@@ -191,11 +193,11 @@ def privilege_problems(*, role: str, using: str = DEFAULT_DB_ALIAS) -> list[str]
 
 
 @receiver(post_migrate, dispatch_uid="core.grant_app_role")
-def grant_after_migrate(sender, *, using: str = DEFAULT_DB_ALIAS, **kwargs) -> None:
+def grant_after_migrate(sender: AppConfig, *, using: str = DEFAULT_DB_ALIAS, **kwargs: Any) -> None:
     """post_migrate: grant the app role its privileges once per `migrate` (flush sends the signal too, with no
     plan, and changes no privilege), after the last app's handlers."""
     role = getattr(settings, "DATABASE_APP_ROLE", "")
-    if not role or "plan" not in kwargs or connections[using].vendor != "postgresql":
+    if not role or "plan" not in kwargs:
         return
     last = [config for config in global_apps.get_app_configs() if config.models_module is not None][-1]
     if sender.label == last.label:

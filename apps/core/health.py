@@ -17,8 +17,9 @@ import asyncio
 import dataclasses
 import datetime
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
 from django.utils.cache import add_never_cache_headers
 from django.views import View
 from health_check.base import HealthCheck, HealthCheckResult
@@ -94,7 +95,7 @@ class LivenessView(View):
 
     http_method_names = ["get", "head"]
 
-    def get(self, request, *args, **kwargs):
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
         response = JsonResponse({"status": "alive"})
         add_never_cache_headers(response)
         return response
@@ -106,7 +107,7 @@ class ReadinessView(View):
 
     http_method_names = ["get", "head"]
 
-    def get(self, request, *args, **kwargs):
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
         from .cache import stats
 
         results = run_checks(tuple(check for check, _, _ in READINESS))

@@ -1,7 +1,7 @@
 """The history tab of a record: who changed what, when, from what to what, read from the pghistory event tables.
 
 A model tracked with `@pghistory.track()` has an event table: a snapshot of the row at its insert and at each update
-(triggers, on PostgreSQL only; the demo's SQLite records none), each stamped by the HistoryMiddleware with the
+(pghistory's triggers), each stamped by the HistoryMiddleware with the
 signed-in user and the URL (the event's `pgh_context.metadata`: {"user": pk, "url": path}). A history tab shows
 the events of one or more tracked models at once (a claim and its payout; a table, its rotation and its rake), newest
 first, in keyset pages, each event with:
@@ -38,6 +38,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import BadRequest, FieldDoesNotExist
 from django.db import models
 from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -81,12 +82,12 @@ class Source:
     """One tracked model's events shown in a history tab.
 
     `events`: its event model's rows of the records shown, filtered through an index (e.g.
-    `Claim.pgh_event_model.objects.filter(pgh_obj_id=claim.pk)`), any select_related the labels need; `fields`: the
+    `events_of(Claim).filter(pgh_obj_id=claim.pk)`), any select_related the labels need; `fields`: the
     columns shown, {name: label}, in order; `record`: the record's name as shown, or a function of the event giving
     it; `created`: what its first event is called; `formats`: {column: function of the value (never None or empty)
     giving the text shown}, for a column shown otherwise than by its field's kind."""
 
-    events: QuerySet
+    events: QuerySet[Any]
     fields: Mapping[str, str]
     record: str | Callable[[Any], str]
     created: str = "Recorded"
@@ -94,18 +95,27 @@ class Source:
 
     @property
     def tracked(self) -> type[models.Model]:
-        return self.events.model.pgh_tracked_model
+        tracked: type[models.Model] = self.events.model.pgh_tracked_model  # pghistory's event model: untyped
+        return tracked
 
-    def record_of(self, event) -> str:
+    def record_of(self, event: Any) -> str:
         return self.record(event) if callable(self.record) else self.record
 
 
-def _is_money(model_field) -> bool:
+def events_of(tracked: type[models.Model]) -> QuerySet[Any]:
+    """Every event pghistory keeps of the tracked model `tracked` (the rows of the event model `@pghistory.track()`
+    gives it as `pgh_event_model`), for a Source to filter."""
+    event_model = tracked.pgh_event_model  # type: ignore[attr-defined]  # set on the model by @pghistory.track()
+    events: QuerySet[Any] = event_model.objects.all()
+    return events
+
+
+def _is_money(model_field: object) -> bool:
     return isinstance(model_field, models.DecimalField) and model_field.decimal_places == 2 \
         and model_field.max_digits == 14
 
 
-def person(users: Mapping[int, Any], pk) -> str:
+def person(users: Mapping[int, Any], pk: int | None) -> str:
     """A user as people read them: full name, else user name; "user #pk" for one no longer found."""
     if pk is None:
         return EMPTY
@@ -113,21 +123,23 @@ def person(users: Mapping[int, Any], pk) -> str:
     return (user.get_full_name() or user.username) if user else f"user #{pk}"
 
 
-def _column(source: Source, name: str) -> tuple[models.Field | None, str]:
+def _column(source: Source, name: str) -> tuple[models.Field[Any, Any] | None, str]:
     """The tracked model's field for column `name` and the attribute holding its value on an event (`x_id` for a
     foreign key)."""
     try:
         model_field = source.tracked._meta.get_field(name)
     except FieldDoesNotExist:  # a property of the event itself
         return None, name
+    if not isinstance(model_field, models.Field):  # a relation from another model: no column of the event
+        return None, name
     return model_field, model_field.attname
 
 
-def _is_user(model_field) -> bool:
+def _is_user(model_field: object) -> bool:
     return isinstance(model_field, models.ForeignKey) and model_field.related_model is get_user_model()
 
 
-def shown(source: Source, name: str, value, users: Mapping[int, Any]) -> str:
+def shown(source: Source, name: str, value: Any, users: Mapping[int, Any]) -> str:
     """Column `name`'s `value` as people read it (see the module)."""
     model_field, _ = _column(source, name)
     if model_field is not None and _is_user(model_field):
@@ -197,13 +209,13 @@ def _beyond(index: int, position: _Key, direction: str) -> Q:
     return Q(pgh_created_at__gt=at) | Q(pgh_created_at=at, pgh_id__gt=position.id)
 
 
-def _url(request, cursor: str) -> str:
+def _url(request: HttpRequest, cursor: str) -> str:
     query = request.GET.copy()
     query[CURSOR_PARAM] = cursor
     return f"{request.path}?{query.urlencode()}"
 
 
-def history_page(request, sources: Sequence[Source], *, page_size: int = PAGE_SIZE) -> KeysetPage:
+def history_page(request: HttpRequest, sources: Sequence[Source], *, page_size: int = PAGE_SIZE) -> KeysetPage:
     """One page of the history of `sources`, newest first (see the module): a KeysetPage whose rows are
     HistoryEntry and whose links (`?history=`, the request's other parameters kept) go to the older and newer pages,
     for templates/includes/history_tab.html. Raises BadRequest (a 400 page) for a cursor that is not ours."""
@@ -230,7 +242,7 @@ def history_page(request, sources: Sequence[Source], *, page_size: int = PAGE_SI
                       previous_url=_url(request, keys[0].encode("newer")) if newer else None)
 
 
-def _previous(source: Source, events: list) -> dict[int, Any]:
+def _previous(source: Source, events: list[Any]) -> dict[int, Any]:
     """pgh_id of each of `events` -> the event before it of the same record (or nothing for its first)."""
     if not events:
         return {}
@@ -242,16 +254,16 @@ def _previous(source: Source, events: list) -> dict[int, Any]:
     return {pk: earlier[before] for pk, before in pairs.items() if before is not None}
 
 
-def _values(source: Source, event) -> dict[str, Any]:
+def _values(source: Source, event: Any) -> dict[str, Any]:
     return {name: getattr(event, _column(source, name)[1]) for name in source.fields}
 
 
 def _entries(sources: Sequence[Source], picked: list[tuple[_Key, Any]]) -> list[HistoryEntry]:
-    by_source: dict[int, list] = {}
+    by_source: dict[int, list[Any]] = {}
     for key, event in picked:
         by_source.setdefault(key.source, []).append(event)
     previous = {index: _previous(sources[index], events) for index, events in by_source.items()}
-    people = set()
+    people: set[int | None] = set()
     for key, event in picked:
         source = sources[key.source]
         people.add(_metadata(event).get("user"))
@@ -262,7 +274,7 @@ def _entries(sources: Sequence[Source], picked: list[tuple[_Key, Any]]) -> list[
                 if (before := previous[key.source].get(event.pgh_id)) is not None:
                     people.add(getattr(before, attname))
     users = get_user_model().objects.in_bulk([pk for pk in people if isinstance(pk, int)])
-    entries = []
+    entries: list[HistoryEntry] = []
     for key, event in picked:
         source = sources[key.source]
         values = _values(source, event)
@@ -283,12 +295,13 @@ def _entries(sources: Sequence[Source], picked: list[tuple[_Key, Any]]) -> list[
     return entries
 
 
-def _metadata(event) -> dict:
+def _metadata(event: Any) -> dict[str, Any]:
     context = event.pgh_context if event.pgh_context_id else None
-    return (context.metadata or {}) if context is not None else {}
+    metadata: dict[str, Any] = (context.metadata or {}) if context is not None else {}
+    return metadata
 
 
-def _who(event, users: Mapping[int, Any]) -> str:
+def _who(event: Any, users: Mapping[int, Any]) -> str:
     metadata = _metadata(event)
     if metadata.get("user") is not None:
         return person(users, metadata["user"])
@@ -308,12 +321,12 @@ class Tabs:
     history: bool
 
 
-def is_history_tab(request) -> bool:
+def is_history_tab(request: HttpRequest) -> bool:
     """Whether the request asks for a page's history tab (`?tab=history`, on a GET)."""
     return request.method in ("GET", "HEAD") and request.GET.get(TAB_PARAM) == TAB
 
 
-def tabs(request, record_label: str, *, keep: Sequence[str] = (), path: str | None = None) -> Tabs:
+def tabs(request: HttpRequest, record_label: str, *, keep: Sequence[str] = (), path: str | None = None) -> Tabs:
     """The tabs of the page `request` shows (at `path`, the request's own when None: a page answered from another URL,
     e.g. after a POST elsewhere, names its own): its record tab keeps the query parameters named in `keep` (e.g. the
     gaming day shown), its history tab adds `tab=history`."""
@@ -328,8 +341,8 @@ def tabs(request, record_label: str, *, keep: Sequence[str] = (), path: str | No
                 history=is_history_tab(request))
 
 
-def history_response(request, *, title: str, record_label: str, sources: Sequence[Source], what: str,
-                     keep: Sequence[str] = (), status: int = 200):
+def history_response(request: HttpRequest, *, title: str, record_label: str, sources: Sequence[Source], what: str,
+                     keep: Sequence[str] = (), status: int = 200) -> HttpResponse:
     """A page's history tab as a page of its own (templates/history.html): the page's title, its tabs (the record
     tab named `record_label`, keeping the query parameters in `keep`) and one page of the history of `sources`
     (`what` says whose, e.g. "the table, its rotation and its rake"). The caller has checked who may read it."""
@@ -338,7 +351,7 @@ def history_response(request, *, title: str, record_label: str, sources: Sequenc
         "history": history_page(request, sources)}, status=status)
 
 
-def requested_record(request, name: str) -> int | None:
+def requested_record(request: HttpRequest, name: str) -> int | None:
     """The record id a history tab is narrowed to (`?{name}=ID`), None when absent; BadRequest for one that is not
     a whole number."""
     text = request.GET.get(name)

@@ -5,6 +5,7 @@ further attempt (even with the right password) fails and restarts the wait; an a
 (the admin's "Unlock" action on access attempts, which leaves a SignInUnlock row)."""
 import math
 from datetime import datetime, timedelta
+from typing import Any
 
 from axes.helpers import get_cool_off, get_failure_limit
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
@@ -34,7 +35,7 @@ def lockout_message(request: HttpRequest) -> str:
 
 
 def lockout_response(request: HttpRequest, original_response: HttpResponseBase | None = None,
-                     credentials: dict | None = None) -> HttpResponseBase:
+                     credentials: dict[str, Any] | None = None) -> HttpResponseBase:
     """The API answers in its own error shape (apps.core.apis.TokenLoginApi has already raised it); a page gets
     the styled lockout page, 429, with when to retry; a page whose form's signature ran into the lockout stays as
     it is (apps.core.signatures)."""
@@ -45,9 +46,9 @@ def lockout_response(request: HttpRequest, original_response: HttpResponseBase |
     if request.path.startswith("/api/"):
         if isinstance(original_response, HttpResponseBase) and original_response.status_code == 429:
             return original_response
-        response = JsonResponse({"detail": lockout_message(request)}, status=429)
-        response["Retry-After"] = str(seconds)
-        return response
+        refused = JsonResponse({"detail": lockout_message(request)}, status=429)
+        refused["Retry-After"] = str(seconds)
+        return refused
     response: HttpResponse = render(request, "registration/locked_out.html", {
         "retry_at": ends, "minutes": -(-seconds // 60), "failure_limit": get_failure_limit(request, credentials),
     }, status=429)

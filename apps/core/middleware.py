@@ -14,6 +14,9 @@ names it (the `request_id` log filter, settings.LOGGING). Then:
 """
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 from django.core import signals
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
@@ -42,6 +45,7 @@ def unavailable_response(request: HttpRequest, condition: Unavailable) -> HttpRe
     """503 with Retry-After: `{"detail", "request_id"}` to an API client, else the 503 page (rendered without the
     request: its context would read the user from the database that is failing)."""
     rid = request_id(request)
+    response: HttpResponse
     if wants_json(request):
         response = JsonResponse({"detail": condition.detail, "request_id": rid}, status=503)
     else:
@@ -68,7 +72,7 @@ class FaultMiddleware:
     API request → 500 in the API's JSON shape, logged with its traceback and request id. Pages' other errors go on to
     Django's handler (urls.handler500)."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
@@ -92,7 +96,7 @@ class RequestIdFilter:
     """Logging filter (settings.LOGGING): `record.request_id`, the id of the request the line belongs to (django-guid's
     context), "-" outside a request (a Celery task, a command)."""
 
-    def filter(self, record) -> bool:
+    def filter(self, record: logging.LogRecord) -> bool:
         from django_guid import get_guid
 
         record.request_id = get_guid() or "-"

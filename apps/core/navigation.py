@@ -12,8 +12,10 @@ order. The `home` view (apps.core.home) redirects to it, and the sign-in lands t
 """
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
 from django.urls import NoReverseMatch, get_urlconf, resolve, reverse
 from django.utils.functional import SimpleLazyObject
 
@@ -94,7 +96,7 @@ def route(name: str) -> tuple[str, Policy | None]:
     return _route(name, get_urlconf() or settings.ROOT_URLCONF)
 
 
-def may_open(user, name: str) -> bool:
+def may_open(user: Any, name: str) -> bool:
     """Whether `user` may read (GET) the page named `name`, by the policy its view declares: open to anyone, to any
     signed-in user, or to a user of a casino holding the GET permission (`may_access`, as `page_access` checks).
     A URL that declares no policy, or answers no GET, is never offered."""
@@ -111,10 +113,10 @@ def may_open(user, name: str) -> bool:
     if policy.signed_in:
         return "GET" in policy.methods
     perm = policy.perms.get("GET")
-    return bool(perm) and may_access(user, perm)
+    return may_access(user, perm) if perm else False
 
 
-def links_for(request) -> list[Link]:
+def links_for(request: HttpRequest) -> list[Link]:
     """The header's links the request's user may open, in `NAVIGATION`'s order; the one of the page shown marked
     current. None for a visitor who is not signed in."""
     user = getattr(request, "user", None)
@@ -128,7 +130,7 @@ def links_for(request) -> list[Link]:
     return links
 
 
-def home_url(user) -> str | None:
+def home_url(user: Any) -> str | None:
     """The path of the first page `user` may open among their roles' `HOMES` (in `Role`'s order), then among the
     header's pages that may be a home; None when there is none (no casino, no role, or a role with no page)."""
     held = set(user.role_names())
@@ -140,7 +142,7 @@ def home_url(user) -> str | None:
     return None
 
 
-def navigation(request) -> dict:
+def navigation(request: HttpRequest) -> dict[str, Any]:
     """Context processor (settings.TEMPLATES): `nav_links`, the header's links the signed-in user may open (see
     `links_for`), worked out only when a template shows them (an htmx partial does not)."""
     return {"nav_links": SimpleLazyObject(lambda: links_for(request))}

@@ -10,6 +10,8 @@ middleware: WhiteNoise, before it in settings.MIDDLEWARE, answers them with thei
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.cache import add_never_cache_headers
@@ -32,7 +34,7 @@ class NoStoreMiddleware:
     """settings.MIDDLEWARE, after AuthenticationMiddleware: `Cache-Control: no-store` on each answer to a request that
     `carries_credentials`, unless the view set its own Cache-Control."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:

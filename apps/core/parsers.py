@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from typing import IO, Any
 
 from django.conf import settings
 from rest_framework.exceptions import ParseError
@@ -40,7 +42,7 @@ def _finite_float(text: str) -> float | Decimal:
     return value
 
 
-def json_depth(value) -> int:
+def json_depth(value: Any) -> int:
     """How deep arrays and objects nest in `value` (a scalar: 0, [] or {}: 1, [[1]]: 2); iterative, so that any depth
     a parser produced is measured without recursion.
 
@@ -50,6 +52,7 @@ def json_depth(value) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
         node, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(node, dict):
             children = node.values()
         elif isinstance(node, list):
@@ -81,7 +84,8 @@ class BoundedJSONParser(BaseParser):
     def max_depth(self) -> int:
         return getattr(settings, "API_JSON_MAX_DEPTH", DEFAULT_MAX_DEPTH)
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(self, stream: IO[Any], media_type: str | None = None,
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         parser_context = parser_context or {}
         limit = self.max_bytes
         request = parser_context.get("request")

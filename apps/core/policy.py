@@ -20,14 +20,20 @@ tests/core/test_role_policy.py walks every URL pattern with it and checks each r
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import wraps
+from typing import Any, TypeVar
 
-from django.http import HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponseBase, HttpResponseNotAllowed
 
 from .permissions import RulesPermission, method_perm
 from .views import PermissionPageMixin, page_access
 
 READ_METHODS = ("GET", "HEAD")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+#: A function page: request (and the URL's arguments) in, response out.
+PageView = Callable[..., HttpResponseBase]
+#: A view that an open policy marks: a function, a class, or an as_view() of a class.
+MarkedT = TypeVar("MarkedT")
 
 
 @dataclass(frozen=True)
@@ -47,52 +53,58 @@ class Policy:
         return tuple(m for m in (*READ_METHODS, *WRITE_METHODS) if m in answered and m != "HEAD")
 
 
-def role_policy(*, read: str | None = None, write: str | None = None) -> Callable:
+def role_policy(*, read: str | None = None, write: str | None = None) -> Callable[[PageView], PageView]:
     """Declare and enforce a function page's policy: `read` for GET and HEAD, `write` for POST (see the module)."""
-    perms = {**dict.fromkeys(READ_METHODS, read), "POST": write}
-    perms = {method: perm for method, perm in perms.items() if perm}
+    declared = {**dict.fromkeys(READ_METHODS, read), "POST": write}
+    perms = {method: perm for method, perm in declared.items() if perm}
 
-    def decorate(view: Callable) -> Callable:
+    def decorate(view: PageView) -> PageView:
         @wraps(view)
-        def enforced(request, *args, **kwargs):
-            perm = perms.get(request.method)
+        def enforced(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            perm = perms.get(request.method or "")
             if perm is None:
                 return HttpResponseNotAllowed(sorted(perms))
             if denied := page_access(request, perm):
                 return denied
             return view(request, *args, **kwargs)
 
-        enforced.access_policy = Policy(perms=perms)
+        _declare(enforced, Policy(perms=perms))
         return enforced
 
     return decorate
 
 
-def _open(methods: tuple[str, ...] | None = None, **reason: str) -> Callable:
-    def mark(view):
+def _declare(view: object, policy: Policy) -> None:
+    """Keep `policy` on `view` (a function or a class) as its `access_policy`, which policy_of reads back."""
+    view.access_policy = policy  # type: ignore[attr-defined]  # an attribute of a function or class's own
+
+
+def _open(methods: tuple[str, ...] | None = None, *, anyone: str = "",
+          signed_in: str = "") -> Callable[[MarkedT], MarkedT]:
+    def mark(view: MarkedT) -> MarkedT:
         if isinstance(view, type):  # a class: read with its methods by policy_of
-            view.access_policy = Policy(**reason)
+            _declare(view, Policy(anyone=anyone, signed_in=signed_in))
         else:  # a function, or an as_view() of a class
             view_class = getattr(view, "cls", None) or getattr(view, "view_class", None)
             answered = methods or (_class_methods(view) if view_class else ("GET",))
-            view.access_policy = Policy(**reason, open_methods=tuple(answered))
+            _declare(view, Policy(anyone=anyone, signed_in=signed_in, open_methods=tuple(answered)))
         return view
 
     return mark
 
 
-def public(reason: str, *, methods: tuple[str, ...] | None = None) -> Callable:
+def public(reason: str, *, methods: tuple[str, ...] | None = None) -> Callable[[MarkedT], MarkedT]:
     """Mark a view open to anyone, saying why (the sign-in page, the token endpoint, a signed inbox...). `methods`:
     the methods a function view answers when not only GET (a room kiosk's form posts to its link)."""
     return _open(methods, anyone=reason)
 
 
-def signed_in(reason: str) -> Callable:
+def signed_in(reason: str) -> Callable[[MarkedT], MarkedT]:
     """Mark a view open to any signed-in user whatever the role, saying why."""
     return _open(signed_in=reason)
 
 
-def _class_methods(callback) -> tuple[str, ...]:
+def _class_methods(callback: Any) -> tuple[str, ...]:
     """The methods a class view's URL answers: a viewset's actions on this route, else the class's handlers."""
     if actions := getattr(callback, "actions", None):
         return tuple(method.upper() for method in actions)
@@ -100,9 +112,10 @@ def _class_methods(callback) -> tuple[str, ...]:
     return tuple(m.upper() for m in view_class.http_method_names if m != "options" and hasattr(view_class, m))
 
 
-def policy_of(callback: Callable) -> Policy | None:
+def policy_of(callback: Callable[..., Any]) -> Policy | None:
     """The role policy a URL pattern's callback declares (see the module), or None when it declares none."""
-    if (declared := getattr(callback, "access_policy", None)) is not None:
+    declared: Policy | None = getattr(callback, "access_policy", None)
+    if declared is not None:
         return declared
     view_class = getattr(callback, "cls", None) or getattr(callback, "view_class", None)
     if view_class is None:

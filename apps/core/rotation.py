@@ -8,8 +8,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import ceil
+from typing import Any
 
 from django.core.exceptions import BadRequest
+from django.http import HttpRequest
 
 #: A screen's poll answered with this status swaps the answer in and stops polling (htmx): a screen that must stop
 #: (its display link revoked, its staff session ended) shows the notice it is answered and asks no more.
@@ -24,13 +26,13 @@ class Rotation:
     """The page of items a screen shows at one poll: the items, which page (from 1) of how many, and the tick the
     screen's next poll sends."""
 
-    items: Sequence
+    items: Sequence[Any]
     page: int
     pages: int
     next_tick: int
 
 
-def rotate(items: Sequence, *, per_page: int, tick: int, ticks_per_page: int) -> Rotation:
+def rotate(items: Sequence[Any], *, per_page: int, tick: int, ticks_per_page: int) -> Rotation:
     """The page of `items` shown at poll number `tick`: each page of `per_page` items stays `ticks_per_page` polls."""
     pages = max(1, ceil(len(items) / per_page))
     cycle = pages * ticks_per_page
@@ -40,7 +42,7 @@ def rotate(items: Sequence, *, per_page: int, tick: int, ticks_per_page: int) ->
                     next_tick=(tick + 1) % cycle)
 
 
-def tick_of(request) -> int:
+def tick_of(request: HttpRequest) -> int:
     """`?tick=` of a screen's poll (0 when absent). A tick that is not a whole number from 0 to MAX_TICK is a 400
     that names the parameter, as every page answers a parameter it cannot take."""
     text = request.GET.get("tick", "0")

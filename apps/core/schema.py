@@ -1,9 +1,15 @@
 """The OpenAPI schema: generated without a request (`manage.py check --deploy`, `manage.py spectacular`), and with\nthe error answers of every operation declared in the one error shape."""
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.plumbing import build_mock_request as spectacular_mock_request
+from drf_spectacular.utils import Direction
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 
 class SchemaReader(AnonymousUser):
@@ -14,10 +20,11 @@ class SchemaReader(AnonymousUser):
     casino = None
 
 
-def build_mock_request(method, path, view, original_request, **kwargs):
+def build_mock_request(method: str, path: str, view: APIView, original_request: Request | None,
+                       **kwargs: Any) -> Request:
     """drf-spectacular's mock request (SPECTACULAR_SETTINGS["GET_MOCK_REQUEST"]), read by a SchemaReader when there
     is no original request; a served schema (/api/schema/) is still generated for the user who asked."""
-    request = spectacular_mock_request(method, path, view, original_request, **kwargs)
+    request: Request = spectacular_mock_request(method, path, view, original_request, **kwargs)
     if original_request is None:
         request.user = SchemaReader()
     return request
@@ -71,12 +78,21 @@ class ApiSchema(AutoSchema):
     itself keeps its description. And 414 and 431 everywhere, with no body described (SERVER_ANSWERS): the server's
     answers to an overlong request line or header."""
 
+    def get_serializer_name(self, serializer: serializers.Serializer[Any], direction: Direction) -> str:
+        """The schema component of a serializer: its class's name, or for an `Input` or `Output` nested in its view
+        (apps.core.apis: the API's one style) the view's name without `Api` before it, so that each is named once:
+        `RoundsApi.Input` -> `RoundsInput`, `TokenLoginApi.Output` -> `TokenLoginOutput`."""
+        outer, _, inner = type(serializer).__qualname__.rpartition(".")
+        if outer and "<locals>" not in outer:
+            return outer.rpartition(".")[2].removesuffix("Api") + inner
+        return super().get_serializer_name(serializer, direction)
+
     def _idempotent(self) -> bool:
         from .idempotency import IdempotentPostMixin
 
         return self.method == "POST" and isinstance(self.view, IdempotentPostMixin)
 
-    def get_override_parameters(self):
+    def get_override_parameters(self) -> list[Any]:
         from .idempotency import PARAMETER
 
         return [*super().get_override_parameters(), *([PARAMETER] if self._idempotent() else [])]
@@ -98,7 +114,7 @@ class ApiSchema(AutoSchema):
             codes.append("422")
         return sorted(codes)
 
-    def _get_response_bodies(self, direction="response"):
+    def _get_response_bodies(self, direction: Direction = "response") -> dict[str, Any]:
         responses = super()._get_response_bodies(direction)
         component = ResolvedComponent(name="Error", type=ResolvedComponent.SCHEMA, object="Error",
                                       schema=ERROR_SCHEMA)

@@ -1,5 +1,7 @@
 """Writes of the project's plumbing: unlocking a locked sign-in, expiring Idempotency-Keys."""
 from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
 
 from axes.models import AccessAttempt
 from django.db import transaction
@@ -11,7 +13,7 @@ from .models import SignInUnlock
 
 
 @transaction.atomic
-def unlock_sign_in(*, attempts: Iterable[AccessAttempt], unlocked_by, reason: str = "") -> list[SignInUnlock]:
+def unlock_sign_in(*, attempts: Iterable[AccessAttempt], unlocked_by: Any, reason: str = "") -> list[SignInUnlock]:
     """Clear the failed sign-ins behind each of `attempts` (django-axes' records of a user name, an address and a
     browser): every failure of its user name and every failure from its address, so that neither lockout holds.
     One SignInUnlock row per user name and address cleared records who unlocked, whom, and when.
@@ -37,7 +39,7 @@ def unlock_sign_in(*, attempts: Iterable[AccessAttempt], unlocked_by, reason: st
     return unlocks
 
 
-def delete_expired_idempotency_keys(*, now=None) -> int:
+def delete_expired_idempotency_keys(*, now: datetime | None = None) -> int:
     """Delete every Idempotency-Key past its IDEMPOTENCY_KEY_HOURS (24) hours (apps.core.idempotency); returns how many.
     A key still locked by a running request is past nothing: it was made less than a request's time ago."""
     from django.utils import timezone
@@ -48,11 +50,12 @@ def delete_expired_idempotency_keys(*, now=None) -> int:
     return deleted
 
 
-def delete_expired_api_tokens(*, now=None) -> int:
+def delete_expired_api_tokens(*, now: datetime | None = None) -> int:
     """Delete every API token (knox) past its expiry; returns how many. A request presenting an expired token is
     refused and deletes it itself (apps.core.authentication); this purges the ones nobody presents again."""
     from django.utils import timezone
     from knox.models import get_token_model
 
+    deleted: int  # knox ships no types
     deleted, _ = get_token_model().objects.filter(expiry__lt=now or timezone.now()).delete()
     return deleted

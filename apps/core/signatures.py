@@ -10,6 +10,8 @@ says beside the field why the signature is refused.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils import timezone
@@ -17,7 +19,7 @@ from django.utils import timezone
 from .lockout import SIGNATURE_LOCKED, lockout_ends_at
 
 
-def signature_error(request: HttpRequest, *, signer, password: str, what: str) -> str | None:
+def signature_error(request: HttpRequest, *, signer: Any, password: str, what: str) -> str | None:
     """None when `password` is `signer`'s password and neither the signer's user name nor the request's address is
     locked out; else the message for the password's field. `what` names what is signed ("the count"). A wrong
     password counts as a failed sign-in of the signer (django-axes)."""

@@ -15,6 +15,10 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP's list).
 FORMULA_START = frozenset("=+-@\t\r")
@@ -24,7 +28,7 @@ _NUMBER = re.compile(r"[+-]?\d+(?:\.\d+)?", re.ASCII)
 _MAYBE_FORMULA = re.compile(r'(?:^|,)"?[=+\-@\t\r]', re.MULTILINE)
 
 
-def neutralised(value):
+def neutralised(value: object) -> object:
     """`value` as a CSV cell may hold it: a text beginning like a formula gets a `'` in front; anything else as it is.
 
     >>> neutralised('=HYPERLINK("http://x","y")')
@@ -40,18 +44,18 @@ def neutralised(value):
 class SafeWriter:
     """csv.writer over `file` (its keyword arguments, e.g. lineterminator) whose every cell is `neutralised`."""
 
-    def __init__(self, file, **kwargs) -> None:
+    def __init__(self, file: SupportsWrite[str], **kwargs: Any) -> None:
         self._csv = csv.writer(file, **kwargs)
 
-    def writerow(self, row: Iterable):
+    def writerow(self, row: Iterable[object]) -> Any:
         """Write one row; what the file's write() returned (the line, for a streamed response's echo)."""
         return self._csv.writerow([neutralised(value) for value in row])
 
-    def writerows(self, rows: Iterable[Iterable]) -> None:
+    def writerows(self, rows: Iterable[Iterable[object]]) -> None:
         for row in rows:
             self.writerow(row)
 
-    def lines(self, rows: list) -> str:
+    def lines(self, rows: list[Iterable[object]]) -> str:
         """The text of `rows` for a file whose write() returns what it is given (a streamed response's echo): written
         as they are when no cell can begin like a formula (one scan of the text, so that a day's thousands of rows of
         numbers cost no check a cell), else each cell neutralised."""

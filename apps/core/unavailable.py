@@ -32,6 +32,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError, connections
@@ -47,10 +48,22 @@ DOWN_RETRY_AFTER = 5
 #: only errors of the database's state, never of the request: IntegrityError, DataError and ProgrammingError are
 #: not among them).
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+
+
+class RetryOptions(TypedDict):
+    """Options of Celery's task decorator for retrying (RETRY_ON_DATABASE), typed so that `**` them type-checks."""
+
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: bool
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
 #: `@shared_task(acks_late=True, **RETRY_ON_DATABASE)` for an idempotent task: run again after 1, 2, 4 ... up to 60
 #: seconds (with jitter), six times, while the database cannot serve it.
-RETRY_ON_DATABASE = {"autoretry_for": DATABASE_UNAVAILABLE, "retry_backoff": True, "retry_backoff_max": 60,
-                     "retry_jitter": True, "max_retries": 6}
+RETRY_ON_DATABASE: RetryOptions = {"autoretry_for": DATABASE_UNAVAILABLE, "retry_backoff": True,
+                                   "retry_backoff_max": 60, "retry_jitter": True, "max_retries": 6}
 
 _BUSY = {
     "55P03": ("lock_timeout", "a record this request needs is held by another request"),
@@ -82,7 +95,7 @@ class Unavailable:
                 f"{self.retry_after} seconds.")
 
 
-def _chain(exc: BaseException) -> Iterator[BaseException]:
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
     """`exc` and the database errors it was raised from — only while each is a database error: an error of the app
     raised while handling one (`raise KeyInUse() from exc`) says something else, and keeps its own answer."""
     import psycopg
@@ -127,9 +140,6 @@ def statement_timeout(milliseconds: int, *, using: str = DEFAULT_DB_ALIAS) -> It
     kept: such work still gives up on a row another session holds (and is run again). On the session, not
     `SET LOCAL`: it holds across the transactions the work commits one after another."""
     connection = connections[using]
-    if connection.vendor != "postgresql":
-        yield
-        return
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('statement_timeout', %s, false)", [str(int(milliseconds))])
     try:

@@ -2,6 +2,7 @@
 from django import forms
 
 from apps.casinos.models import User
+from apps.core.fields import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from apps.core.signatures import signature_error
 from apps.tables.models import PokerTable
 
@@ -21,7 +22,8 @@ class CountForm(forms.Form):
                                             label="Transported by (security)")
     counter_password = forms.CharField(widget=forms.PasswordInput, label="Counter's signature (their password)")
     witness_password = forms.CharField(widget=forms.PasswordInput, label="Witness's signature (their password)")
-    amount = forms.DecimalField(required=False, max_digits=14, decimal_places=2, min_value=0,
+    amount = forms.DecimalField(required=False, max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES,
+                                min_value=0,
                                 help_text="Box counts: the total counted. Forms: leave empty and give the chips.")
 
     def __init__(self, *args, casino, request, **kwargs):

@@ -8,7 +8,8 @@ from datetime import date
 from decimal import Decimal
 
 from apps.casinos.models import Casino
-from apps.core.history import Source, dollars
+from apps.core.history import Source, events_of
+from apps.core.money import dollars
 from apps.tables.models import PokerTable
 
 from .models import BadBeatCount, FormReceipt
@@ -42,8 +43,8 @@ def count_sources(*, casino: Casino, gaming_day: date, count_id: int | None = No
         return f"Form {event.serial_number}, {where}" if event.serial_number else f"Count #{event.pgh_obj_id}, {where}"
 
     return [
-        Source(events=BadBeatCount.pgh_event_model.objects.filter(pgh_obj_id__in=list(serials)), fields=COUNT_FIELDS,
+        Source(events=events_of(BadBeatCount).filter(pgh_obj_id__in=list(serials)), fields=COUNT_FIELDS,
                record=count_label, formats={"chips": _chips, "table": lambda pk: str(numbers.get(pk, f"#{pk}"))}),
-        Source(events=FormReceipt.pgh_event_model.objects.filter(form_id__in=[pk for pk, s in serials.items() if s]),
+        Source(events=events_of(FormReceipt).filter(form_id__in=[pk for pk, s in serials.items() if s]),
                fields=RECEIPT_FIELDS, record=lambda e: f"Form {serials.get(e.form_id)}", created="Received"),
     ]

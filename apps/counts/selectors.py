@@ -84,7 +84,7 @@ class FormMatch:
 
     @property
     def serials(self) -> set[int]:
-        return {f.serial_number for f in self.forms}
+        return {f.serial_number for f in self.forms if f.serial_number is not None}  # forms: counts with a serial
 
     @property
     def missing_originals(self) -> list[int]:
@@ -100,8 +100,9 @@ class FormMatch:
 
 
 def _matched(forms: list[BadBeatCount]) -> FormMatch:
-    """The serials of `forms` (their receipts prefetched) whose original and whose duplicate were received."""
-    parts = {(f.serial_number, r.part) for f in forms for r in f.receipts.all()}
+    """The serials of `forms` (counts with a serial, their receipts prefetched) whose original and whose duplicate
+    were received."""
+    parts = {(f.serial_number, r.part) for f in forms if f.serial_number is not None for r in f.receipts.all()}
     return FormMatch(forms=forms, originals={s for s, p in parts if p == FormPart.ORIGINAL},
                      duplicates={s for s, p in parts if p == FormPart.DUPLICATE})
 
@@ -154,18 +155,18 @@ def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
     closed days, and those recorded later for this day once it was closed. Decimal dollars."""
     rows: dict[int, MasterGameReportRow] = {
         t.pk: MasterGameReportRow(t.number, t.get_game_display()) for t in PokerTable.objects.filter(casino=casino)}
-    for r in (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
-              .annotate(n=Count("pk"), total=Sum("amount")).order_by()):
-        rows[r["table"]].rounds, rows[r["table"]].rake = r["n"], r["total"]
-    for r in (TimeCharge.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
-              .annotate(total=Sum("amount")).order_by()):
-        rows[r["table"]].time_charges = r["total"]
-    for r in (Contribution.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
-              .annotate(total=Sum("amount")).order_by()):
-        rows[r["table"]].contributions = r["total"]
-    for r in (BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).values("table")
-              .annotate(total=Sum("amount"), variance=Sum("variance")).order_by()):
-        rows[r["table"]].counted, rows[r["table"]].count_variance = r["total"], r["variance"]
+    for rake in (RakeRecord.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
+                 .annotate(n=Count("pk"), total=Sum("amount")).order_by()):
+        rows[rake["table"]].rounds, rows[rake["table"]].rake = rake["n"], rake["total"]
+    for charged in (TimeCharge.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
+                    .annotate(total=Sum("amount")).order_by()):
+        rows[charged["table"]].time_charges = charged["total"]
+    for given in (Contribution.objects.filter(table__casino=casino, gaming_day=gaming_day).values("table")
+                  .annotate(total=Sum("amount")).order_by()):
+        rows[given["table"]].contributions = given["total"]
+    for count in (BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).values("table")
+                  .annotate(total=Sum("amount"), variance=Sum("variance")).order_by()):
+        rows[count["table"]].counted, rows[count["table"]].count_variance = count["total"], count["variance"]
     adjustments = list(MasterGameReportAdjustment.objects.filter(casino=casino, gaming_day=gaming_day)
                        .select_related("form", "table"))
     for a in adjustments:
@@ -243,8 +244,8 @@ def contributions_against_counts(*, casino: Casino, start: date, end: date) -> l
                                                       gaming_day__lte=end)
                 .values("gaming_day").annotate(total=Sum("contributions")).order_by()):
         days[row["gaming_day"]][0] = row["total"]
-    for row in (BadBeatCount.objects.filter(casino=casino, gaming_day__gte=start, gaming_day__lte=end)
-                .values("gaming_day").annotate(counted=Sum("amount"), expected=Sum("expected"),
-                                               variance=Sum("variance")).order_by()):
-        days[row["gaming_day"]][1:] = [row["counted"], row["expected"], row["variance"]]
+    for count in (BadBeatCount.objects.filter(casino=casino, gaming_day__gte=start, gaming_day__lte=end)
+                  .values("gaming_day").annotate(counted=Sum("amount"), expected=Sum("expected"),
+                                                 variance=Sum("variance")).order_by()):
+        days[count["gaming_day"]][1:] = [count["counted"], count["expected"], count["variance"]]
     return [CountDay(day, *figures) for day, figures in days.items()]

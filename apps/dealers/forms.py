@@ -1,5 +1,6 @@
 """The supervisor's form to plan the shift's dealer rotation: each error is shown beside its field."""
 from datetime import datetime
+from typing import cast
 
 from django import forms
 from django.core.exceptions import BadRequest
@@ -39,9 +40,10 @@ class RotationPlanForm(forms.Form):
     def __init__(self, *args, casino: Casino, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.casino = casino
-        self.fields["dealers"].queryset = (User.objects.filter(casino=casino, groups__name=Role.DEALER.value)
-                                           .order_by("username"))
-        self.fields["tables"].queryset = PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
+        cast(forms.ModelChoiceField, self.fields["dealers"]).queryset = (
+            User.objects.filter(casino=casino, groups__name=Role.DEALER.value).order_by("username"))
+        cast(forms.ModelChoiceField, self.fields["tables"]).queryset = (
+            PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))
 
     def clean_start(self) -> datetime:
         try:

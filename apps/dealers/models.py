@@ -24,5 +24,5 @@ class DealerDown(models.Model):
         ]
 
     def __str__(self) -> str:
-        where = f"table {self.table.number}" if self.table_id else "break"
+        where = f"table {self.table.number}" if self.table is not None else "break"
         return f"{self.dealer} {where} {self.starts_at:%H:%M}"

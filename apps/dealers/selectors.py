@@ -20,7 +20,7 @@ def shift_schedule(*, casino: Casino, start: datetime, end: datetime) -> Schedul
     cells: dict[str, dict[datetime, str]] = {}
     for down in downs:
         name = down.dealer.get_full_name() or down.dealer.username
-        cells.setdefault(name, {})[down.starts_at] = f"Table {down.table.number}" if down.table_id else "Break"
+        cells.setdefault(name, {})[down.starts_at] = f"Table {down.table.number}" if down.table is not None else "Break"
     return Schedule(times=times, rows=[(name, [row.get(t, "") for t in times]) for name, row in sorted(cells.items())])
 
 

@@ -1,3 +1,5 @@
+from typing import cast
+
 from django import forms
 
 from apps.casinos.models import Casino
@@ -61,6 +63,7 @@ class AssignDeckForm(forms.Form):
                         error_messages={"invalid_choice": "Choose an open table."})
 
     def __init__(self, *args, casino: Casino, **kwargs) -> None:
-        super().__init__(*args, auto_id="assign-%s", **kwargs)
-        self.fields["deck"].queryset = Deck.objects.filter(casino=casino, status=DeckStatus.IN_STORAGE).order_by("serial")
-        self.fields["table"].queryset = PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
+        super().__init__(*args, auto_id="assign-%s", **kwargs)  # type: ignore[misc]  # args: data and files only
+        cast(forms.ModelChoiceField, self.fields["deck"]).queryset = Deck.objects.filter(casino=casino, status=DeckStatus.IN_STORAGE).order_by("serial")
+        cast(forms.ModelChoiceField, self.fields["table"]).queryset = (
+            PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))

@@ -107,7 +107,7 @@ def deck_row(deck: Deck, now: datetime) -> DeckRow:
 def rotation_board(*, casino: Casino, now: datetime) -> list[TableRow]:
     """Every open table of the casino with its decks and their clocks at `now` (aware datetime)."""
     tables = PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
-    decks: dict[int, list[Deck]] = {}
+    decks: dict[int | None, list[Deck]] = {}  # by table id (a deck at a table has one)
     for deck in Deck.objects.filter(table__in=tables, status=DeckStatus.AT_TABLE).order_by("-in_use", "serial"):
         decks.setdefault(deck.table_id, []).append(deck)
     return [TableRow(table=t, decks=[deck_row(d, now) for d in decks.get(t.pk, [])]) for t in tables]
@@ -132,7 +132,8 @@ def due_alerts(*, rows: list[TableRow]) -> list[DeckAlert]:
     alerts = []
     for row in rows:
         if not row.has_two_decks:
-            alerts.append(DeckAlert(table=row.table, deck=None, kind=AlertKind.TWO_DECKS, raised_at=None))
+            alerts.append(DeckAlert(table=row.table, deck=None, kind=AlertKind.TWO_DECKS,  # type: ignore[misc]
+                                    raised_at=None))  # unsaved, only shown: the two decks' alert has no moment
         for deck in row.decks:
             for name, kind in CLOCK_ALERTS.items():
                 deck_clock = getattr(deck, name)
@@ -211,7 +212,7 @@ def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
     stock = list(decks_in_storage(casino=casino))
     tables = sorted(PokerTable.objects.filter(casino=casino, is_open=True), key=lambda t: (-_limit(t), t.number))
     at_tables = Deck.objects.filter(table__in=tables, status=DeckStatus.AT_TABLE)
-    colours_by_table: dict[int, list[str]] = {}
+    colours_by_table: dict[int | None, list[str]] = {}  # by table id (a deck at a table has one)
     for deck in at_tables:
         colours_by_table.setdefault(deck.table_id, []).append(deck.back_colour.lower())
     proposal: list[ProposedDeck] = []

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from apps.core.history import Source, dollars
+from apps.core.history import Source, events_of
+from apps.core.money import dollars
 from apps.rake.models import RakeStructure
 from apps.tables.models import PokerTable, RotationGame
 
@@ -46,14 +47,14 @@ def table_sources(*, table: PokerTable, user) -> list:
         return games.get(pk, f"game #{pk} (no longer in the rotation)")
 
     sources = [
-        Source(events=PokerTable.pgh_event_model.objects.filter(pgh_obj_id=table.pk), fields=TABLE_FIELDS,
+        Source(events=events_of(PokerTable).filter(pgh_obj_id=table.pk), fields=TABLE_FIELDS,
                record=f"Table {table.number}", created="Set up"),
-        Source(events=RotationGame.pgh_event_model.objects.filter(table_id=table.pk), fields=ROTATION_FIELDS,
+        Source(events=events_of(RotationGame).filter(table_id=table.pk), fields=ROTATION_FIELDS,
                record=lambda e: f"Rotation: {game_of(e.pgh_obj_id)}", created="Added to the rotation"),
     ]
     if user.has_perm("rake.view_rakestructure"):
         sources.append(Source(
-            events=RakeStructure.pgh_event_model.objects.filter(table_id=table.pk), fields=RAKE_FIELDS,
+            events=events_of(RakeStructure).filter(table_id=table.pk), fields=RAKE_FIELDS,
             record=lambda e: f"Rake: {game_of(e.rotation_game_id)}" if e.rotation_game_id else "Rake",
             created="Posted", formats={"percentage": _percent, "levels": _levels, "rotation_game": game_of}))
     return sources

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import cast
 
 from django import forms
 from django.core.exceptions import BadRequest
@@ -57,7 +58,8 @@ class LedgerSearchForm(forms.Form):
 
     def __init__(self, *args, casino: Casino, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["table"].queryset = PokerTable.objects.filter(casino=casino).order_by("number")
+        cast(forms.ModelChoiceField, self.fields["table"]).queryset = (
+            PokerTable.objects.filter(casino=casino).order_by("number"))
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ def ledger_search(request, *, casino: Casino) -> LedgerSearch:
     gaming_day = requested_gaming_day(casino=casino, text=text) if text else current_gaming_day(casino=casino)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
-        raise BadRequest(f"{field}: {' '.join(errors)}")
+        raise BadRequest(f"{field}: {' '.join(map(str, errors))}")
     table = form.cleaned_data["table"]
     contributions = contributions_for_gaming_day(casino=casino, gaming_day=gaming_day)
     if table is not None:

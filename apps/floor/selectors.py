@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db.models import DecimalField, OuterRef, QuerySet, Subquery, Sum, prefetch_related_objects
+from django.db.models import OuterRef, QuerySet, Subquery, Sum, prefetch_related_objects
 from django.utils import timezone
 
 from apps.badbeat.models import Claim, Contribution, Jackpot, JackpotStatus
@@ -18,6 +18,7 @@ from apps.badbeat.selectors import (
     pending_claims,
 )
 from apps.casinos.models import Casino
+from apps.core.fields import MoneyField
 from apps.dealers.models import DealerDown
 from apps.dealers.selectors import downs_in_force
 from apps.decks.models import DeckAlert
@@ -74,7 +75,8 @@ class TableTile:
     def problems(self) -> list[str]:
         """What needs a person at this table now, in words: each deck alert in force, a missing dealer, each claim
         to verify and each payout to deliver. Empty for a table in order (and for a closed one)."""
-        out = [f"{'Deck ' + a.deck.serial + ': ' if a.deck_id else ''}{a.get_kind_display()}" for a in self.alerts]
+        out = [f"{'Deck ' + a.deck.serial + ': ' if a.deck is not None else ''}{a.get_kind_display()}"
+               for a in self.alerts]
         if self.missing_dealer:
             out.append("No dealer in the box")
         out += [f"Bad beat claim on round #{c.round_of_play_id} waits for verification (14.19(i))" for c in self.claims]
@@ -160,11 +162,12 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     tiles = []
     for row in board:
         table = row.table
-        table.rounds_today, table.rake_today = of_today(table)
+        count, taken = of_today(table)
+        table.rounds_today, table.rake_today = count, taken  # type: ignore[attr-defined]  # FloorSummary.open_tables
         tiles.append(TableTile(
             table=table, board=row, alerts=[a for a in alerts if a.table_id == table.pk], seats=seats.get(table.pk),
-            dealer=in_box.get(table.pk), rotation_in_use=bool(downs), rounds_today=table.rounds_today,
-            rake_today=table.rake_today, claims=[c for c in claims if c.round_of_play.table_id == table.pk],
+            dealer=in_box.get(table.pk), rotation_in_use=bool(downs), rounds_today=count,
+            rake_today=taken, claims=[c for c in claims if c.round_of_play.table_id == table.pk],
             payouts=[c for c in payouts if c.round_of_play.table_id == table.pk]))
     for table in closed:
         count, taken = of_today(table)
@@ -195,8 +198,7 @@ def table_rounds(*, table: PokerTable, gaming_day: date | None = None) -> QueryS
     contributions = (Contribution.objects.filter(round_of_play=OuterRef("pk")).order_by().values("round_of_play")
                      .annotate(total=Sum("amount")).values("total"))
     qs = (RoundOfPlay.objects.filter(table=table).select_related("rake_record")
-          .annotate(contribution_total=Subquery(contributions, output_field=DecimalField(max_digits=14,
-                                                                                         decimal_places=2)))
+          .annotate(contribution_total=Subquery(contributions, output_field=MoneyField()))
           .order_by("-started_at", "-id"))
     return qs.filter(gaming_day=gaming_day) if gaming_day else qs
 
@@ -209,7 +211,7 @@ def round_detail(*, round_of_play: RoundOfPlay) -> dict:
     players = list(round_of_play.players.all())
     draws = max((len(p.draws) for p in players), default=0)
     for p in players:  # a player who folded before the last draw has fewer
-        p.missing_draws = range(draws - len(p.draws))
+        p.missing_draws = range(draws - len(p.draws))  # type: ignore[attr-defined]  # read by floor/round.html
     return {
         "round": round_of_play,
         "players": players,

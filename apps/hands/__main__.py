@@ -76,8 +76,8 @@ def rank_line(request: dict[str, Any]) -> dict[str, Any]:
         answer = {"players": [{"high": _hand(s.high), "low": _hand(s.low)} for s in showdown]}
         made_high = [i for i, v in enumerate(highs) if v is not None]
         made_low = [i for i, v in enumerate(lows) if v is not None]
-        best_high = max((highs[i] for i in made_high), default=None)
-        best_low = max((lows[i] for i in made_low), default=None)
+        best_high = max((v for v in highs if v is not None), default=None)
+        best_low = max((v for v in lows if v is not None), default=None)
         answer["high_winners"] = [i for i in made_high if highs[i] == best_high]
         answer["low_winners"] = [i for i in made_low if lows[i] == best_low]
         if request["game"] in LOW_GAMES:

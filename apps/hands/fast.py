@@ -18,7 +18,7 @@ flush table.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -76,7 +76,7 @@ def _best_without_flush(counts: dict[int, int]) -> int:
     return _score(C.HIGH_CARD, by_rank[:5])
 
 
-def _multisets(size: int, low: int = 2):
+def _multisets(size: int, low: int = 2) -> Iterator[dict[int, int]]:
     if size == 0:
         yield {}
         return
@@ -185,7 +185,7 @@ def high_scores(cards: np.ndarray) -> np.ndarray:
     cards = np.asarray(cards, dtype=np.int64)
     keys, values = _np_tables(cards.shape[1])
     key = _NP_KEY[cards].sum(axis=1)
-    best = values[np.searchsorted(keys, key)]
+    best: np.ndarray = values[np.searchsorted(keys, key)]
     suits = _NP_SUIT[cards].sum(axis=1)
     flush = ((suits + 0x3333) & 0x8888) != 0
     if flush.any():
@@ -290,7 +290,7 @@ def holdem_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     hole = np.asarray(hole, dtype=np.int64)
     board = np.asarray(board, dtype=np.int64)
     keys, values = _np_tables(7)
-    best = values[np.searchsorted(keys, _NP_KEY[board].sum(axis=1)[:, None] + _NP_KEY[hole].sum(axis=2))]
+    best: np.ndarray = values[np.searchsorted(keys, _NP_KEY[board].sum(axis=1)[:, None] + _NP_KEY[hole].sum(axis=2))]
     suits = _NP_SUIT[board].sum(axis=1)[:, None] + _NP_SUIT[hole].sum(axis=2)
     deal, player = np.nonzero(((suits + 0x3333) & 0x8888) != 0)
     if len(deal):
@@ -337,7 +337,7 @@ def ace_to_five_low_scores(cards: np.ndarray, *, qualifier: int | None = None) -
     14.9(j)) a row that does not qualify scores -1."""
     cards = np.asarray(cards, dtype=np.int64)
     keys, ace_five, _ = _low_tables()
-    scores = ace_five[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
+    scores: np.ndarray = ace_five[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
     if qualifier is not None:
         low_ranks = np.where(cards // 4 == 12, 1, cards // 4 + 2)
         sorted_ranks = np.sort(low_ranks, axis=1)
@@ -351,7 +351,7 @@ def deuce_to_seven_scores(cards: np.ndarray) -> np.ndarray:
     flushes and straight flushes (scored from the high table) count against the hand."""
     cards = np.asarray(cards, dtype=np.int64)
     keys, _, deuce_seven = _low_tables()
-    scores = deuce_seven[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
+    scores: np.ndarray = deuce_seven[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
     suits = _NP_SUIT[cards].sum(axis=1)
     flush = ((suits + 0x3333) & 0x8888) != 0
     if flush.any():
@@ -370,4 +370,5 @@ def omaha_low8_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     14.11(f)-(h), 14.9(j)); -1 where no qualifying low can be made."""
     cards = np.concatenate([np.asarray(hole, dtype=np.int64), np.asarray(board, dtype=np.int64)], axis=1)
     fives = cards[:, np.array(_OMAHA)].reshape(-1, 5)
-    return ace_to_five_low_scores(fives, qualifier=8).reshape(len(cards), len(_OMAHA)).max(axis=1)
+    best: np.ndarray = ace_to_five_low_scores(fives, qualifier=8).reshape(len(cards), len(_OMAHA)).max(axis=1)
+    return best

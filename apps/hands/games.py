@@ -2,7 +2,7 @@
 to 14.13A)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
@@ -48,7 +48,7 @@ class ShowdownHand:
     low: HandValue | None = None
 
 
-def _best(evaluator: Callable[[Sequence[Card]], HandValue], groups) -> HandValue:
+def _best(evaluator: Callable[[Sequence[Card]], HandValue], groups: Iterable[tuple[Card, ...]]) -> HandValue:
     if evaluator is evaluate_five_card_high:
         return _best_high(list(groups))
     return max(evaluator(group) for group in groups)
@@ -66,12 +66,13 @@ def _best_high(fives: list[tuple[Card, ...]]) -> HandValue:
     return evaluate_five_card_high(fives[best])
 
 
-def _best_qualifying(evaluator: Callable[[Sequence[Card]], HandValue], groups) -> HandValue | None:
+def _best_qualifying(evaluator: Callable[[Sequence[Card]], HandValue],
+                     groups: Iterable[tuple[Card, ...]]) -> HandValue | None:
     made = [v for v in (evaluator(group) for group in groups) if v.qualifies]
     return max(made) if made else None
 
 
-def _counts(game: str, hole: Sequence[Card], board: Sequence[Card], holes: tuple[int, ...], boards: tuple[int, ...]):
+def _counts(game: str, hole: Sequence[Card], board: Sequence[Card], holes: tuple[int, ...], boards: tuple[int, ...]) -> None:
     if len(hole) not in holes:
         raise CardCountError(f"{game}: expected {' or '.join(map(str, holes))} of the player's cards, got {len(hole)}.")
     if len(board) not in boards:

@@ -184,7 +184,8 @@ def qualifying_deals(spec: BadBeatSpec, cards: np.ndarray, *, players: int) -> n
         if len(deal):
             with_both = fast.two_plus_three_scores(hole[deal, player], board[deal])
             losing[deal, player] = with_both == scores[deal, player]
-    return losing.any(axis=1) & spec.beaten_by_meets(top)
+    hits: np.ndarray = losing.any(axis=1) & spec.beaten_by_meets(top)
+    return hits
 
 
 def bad_beat_odds(spec: BadBeatSpec, *, players: int, deals: int, seed: int, chunk: int = 100_000) -> Odds:

@@ -38,6 +38,8 @@ class RuleSet(StrEnum):
 class _Category(Enum):
     """Categories carry (strength, label): strength is higher for a stronger hand within the rule set."""
 
+    _value_: tuple[int, str]
+
     @property
     def strength(self) -> int:
         return self.value[0]
@@ -212,7 +214,7 @@ class _Shape:
     flush: bool
     straight: int | None
     order: tuple[int, ...]  # ranks by (count, rank) descending: the tie-break of 14.3(d)
-    counts: Counter
+    counts: Counter[int]
 
 
 def _shape(cards: Sequence[Card], *, ace_low_straight: bool = True) -> _Shape:
@@ -235,7 +237,7 @@ def _check_count(cards: Sequence[Card], n: int) -> None:
         raise CardCountError(f"Expected {n} cards, got {len(cards)}.")
 
 
-def _high(rule_set: RuleSet, cards: Sequence[Card], n: int, category: Callable[[_Shape], _Category]) -> HandValue:
+def _high(rule_set: RuleSet, cards: Sequence[Card], n: int, category: Callable[[_Shape], Category]) -> HandValue:
     _check_count(cards, n)
     shape = _shape(cards)
     chosen = category(shape)

@@ -12,6 +12,7 @@ from decimal import Decimal
 from .cards import Card
 from .errors import HandError
 from .games import LOW_GAMES, SPLIT_GAMES, Game, ShowdownHand, best_hands
+from .rankings import HandValue
 
 Seat = str
 ZERO = Decimal("0.00")
@@ -45,7 +46,7 @@ class PotResult:
 class Settlement:
     pots: tuple[PotResult, ...]
     awards: dict[Seat, Decimal]
-    hands: dict[Seat, ShowdownHand]
+    hands: Mapping[Seat, ShowdownHand]
     uncalled: dict[Seat, Decimal] = field(default_factory=dict)
 
 
@@ -124,6 +125,18 @@ def _add(into: dict[Seat, Decimal], more: Mapping[Seat, Decimal]) -> dict[Seat, 
     return into
 
 
+def _made(showdown: Mapping[Seat, ShowdownHand], seats: Sequence[Seat], *, low: bool) -> dict[Seat, HandValue]:
+    """The seats' high hands (low=False) or low hands (low=True), by seat. Every hand of a high game has a high and
+    every hand of a low game a low (best_hands); raises HandError for a showdown given without one."""
+    made: dict[Seat, HandValue] = {}
+    for seat in seats:
+        value = showdown[seat].low if low else showdown[seat].high
+        if value is None:
+            raise HandError(f"Seat {seat} has no {'low' if low else 'high'} hand at the showdown.")
+        made[seat] = value
+    return made
+
+
 def showdown_hands(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                    board: Sequence[Card] = ()) -> dict[Seat, ShowdownHand]:
     """The best hands (14.3) of every seat that contests a pot (one with two or more eligible seats), by seat.
@@ -162,22 +175,25 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
             high_winners: tuple[Seat, ...] = pot.eligible
             awards = {pot.eligible[0]: pot.amount}
         elif game in LOW_GAMES:
-            best_low = max(showdown[s].low for s in pot.eligible)  # type: ignore[type-var]
-            low_winners = tuple(s for s in pot.eligible if showdown[s].low == best_low)
+            low_of = _made(showdown, pot.eligible, low=True)
+            best_low = max(low_of.values())
+            low_winners = tuple(s for s in pot.eligible if low_of[s] == best_low)
             high_winners = ()
-            low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(showdown[s].low.cards),  # type: ignore[union-attr]
+            low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(low_of[s].cards),
                                                            _low_card_precedence(hands[s])), reverse=True)
             awards = _split(pot.amount, low_winners, low_order, odd_chip)
         else:
-            best = max(showdown[s].high for s in pot.eligible)  # type: ignore[type-var]
-            high_winners = tuple(s for s in pot.eligible if showdown[s].high == best)
-            high_order = sorted(high_winners, key=lambda s: (_card_precedence(showdown[s].high.cards),  # type: ignore[union-attr]
+            high_of = _made(showdown, pot.eligible, low=False)
+            best = max(high_of.values())
+            high_winners = tuple(s for s in pot.eligible if high_of[s] == best)
+            high_order = sorted(high_winners, key=lambda s: (_card_precedence(high_of[s].cards),
                                                              _card_precedence(hands[s])), reverse=True)
-            lows = [s for s in pot.eligible if showdown[s].low is not None] if game in SPLIT_GAMES else []
-            if lows:
-                best_low = max(showdown[s].low for s in lows)  # type: ignore[type-var]
-                low_winners = tuple(s for s in lows if showdown[s].low == best_low)
-                low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(showdown[s].low.cards),  # type: ignore[union-attr]
+            low_of = ({s: low for s in pot.eligible if (low := showdown[s].low) is not None}
+                      if game in SPLIT_GAMES else {})
+            if low_of:
+                best_low = max(low_of.values())
+                low_winners = tuple(s for s in low_of if low_of[s] == best_low)
+                low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(low_of[s].cards),
                                                                _low_card_precedence(hands[s])), reverse=True)
                 units = int(pot.amount / odd_chip)
                 low_half = (units // 2) * odd_chip

@@ -77,7 +77,7 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
             up = cards[0]  # a pair of the up-card and the community card beats any up-card alone
             return (1 if up.rank == pair_rank else 0, int(up.rank))
 
-        best = max(mambo(cards) for _, cards in showing)
+        best: tuple[int, ...] = max(mambo(cards) for _, cards in showing)
         return next(seat for seat, cards in showing if mambo(cards) == best)
     if game not in (Game.STUD, Game.STUD_LOW, Game.STUD_HILO, Game.STUD_HILO8, Game.FIVE_CARD_STUD):
         raise RuleSetError(f"{game.value} is not a stud game.")

@@ -32,10 +32,11 @@ def days_to_hit_charts(results: list[tuple[int, Figures]]) -> list[Chart]:
     known = [(number, f) for number, f in results if f.days_between_hits is not None]
     if not known:
         return []
+    days_between = [days for _, f in known if (days := f.days_between_hits) is not None]
     bars = PercentChart(
         id="days-between-hits", title="Expected gaming days between hits", kind="bar", horizontal=True,
         label_heading="Candidate", labels=[f"Candidate {n}" for n, f in known],
-        series=[Series("Gaming days between hits", [round(f.days_between_hits, 1) for _, f in known], money=False)],
+        series=[Series("Gaming days between hits", [round(days, 1) for days in days_between], money=False)],
         description="one bar per candidate rule; a shorter bar hits more often")
     curve = PercentChart(
         id="chance-of-hit", title="Chance of a hit within d gaming days (%)", kind="line", label_heading="Gaming days",

@@ -40,7 +40,8 @@ from apps.badbeat.services import compute_contribution
 from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
 from apps.core.money import ZERO, money
-from apps.hands import FiveCardCategory
+from apps.hands import FiveCardCategory, OddsInputError
+from apps.hands import Game as EngineGame
 from apps.hands import odds as engine
 from apps.tables.models import SEAT_MAXIMUM, Game
 
@@ -87,7 +88,7 @@ class Candidate:
 def seat_maximum(game: str) -> int:
     """The most players the engine deals `game` to: the table's seats (14.10(b), 14.11(b)) as far as one deck
     serves (hands.odds.MAX_PLAYERS: ten in hold 'em and in Omaha)."""
-    return min(SEAT_MAXIMUM[game][0], engine.MAX_PLAYERS[Game(game)])
+    return min(SEAT_MAXIMUM[game][0], engine.MAX_PLAYERS[EngineGame(game)])
 
 
 def check_candidate(candidate: Candidate) -> engine.BadBeatSpec:
@@ -264,7 +265,7 @@ def figures(*, candidate: Candidate, spec: engine.BadBeatSpec, history: RoomHist
         table = history.typical_players(minimum) or min(max(DEFAULT_PLAYERS, minimum), seat_maximum(candidate.game))
     try:
         odds = run(spec, players=table, deals=deals, seed=seed)
-    except engine.OddsInputError as exc:  # checked above; the engine's own word if it still refuses
+    except OddsInputError as exc:  # checked above; the engine's own word if it still refuses
         raise DomainError(str(exc), field=exc.field or None) from exc
     share = history.share_dealt_at_least(minimum)
     p = share * odds.probability

@@ -19,6 +19,7 @@ from django import forms
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from apps.core.fields import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
 from apps.hands import BadugiCategory, DeuceToSevenCategory, FiveCardCategory, ThreeCardCategory
 from apps.tables.models import Game, PokerTable
 
@@ -42,7 +43,9 @@ class RoundFilter(django_filters.FilterSet):
     """Filters of a list of rounds of play; each is optional, all given must hold. Times without an offset (the page's
     datetime-local inputs) are the casino's local time; amounts are dollars (at most 2 places)."""
 
-    table = django_filters.ModelChoiceFilter(queryset=_tables, label="Table", empty_label="Any table")
+    # django-filter takes a function of the request as the queryset (documented; types-django-filter says otherwise)
+    table = django_filters.ModelChoiceFilter(queryset=_tables, label="Table",  # type: ignore[arg-type]
+                                             empty_label="Any table")
     game = django_filters.ChoiceFilter(choices=Game.choices, label="Game", empty_label="Any game")
     gaming_day = django_filters.DateFilter(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
     started_after = django_filters.IsoDateTimeFilter(
@@ -56,9 +59,11 @@ class RoundFilter(django_filters.FilterSet):
         method="filter_player", label="Player", max_length=80,
         help_text="A player's name, or its start; capitals or not.")
     pot_min = django_filters.NumberFilter(field_name="pot_total", lookup_expr="gte", label="Pot from ($)",
-                                          min_value=0, max_digits=14, decimal_places=2)
+                                          min_value=0, max_digits=MONEY_MAX_DIGITS,
+                                          decimal_places=MONEY_DECIMAL_PLACES)
     pot_max = django_filters.NumberFilter(field_name="pot_total", lookup_expr="lte", label="Pot up to ($)",
-                                          min_value=0, max_digits=14, decimal_places=2)
+                                          min_value=0, max_digits=MONEY_MAX_DIGITS,
+                                          decimal_places=MONEY_DECIMAL_PLACES)
     hand = django_filters.ChoiceFilter(
         choices=[(label, label) for label in HAND_CATEGORIES], method="filter_hand", label="Hand shown",
         empty_label="Any hand", help_text="A player showed down this best high hand.")

@@ -81,7 +81,7 @@ def kiosk(request, link: DisplayLink):
     if request.method == "POST":
         form = AddPlayerForm(request.POST, casino=link.casino, kiosk=True)
         throttle = KioskThrottle(link)
-        if not throttle.allow_request(request, None):
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # KioskThrottle reads no view
             wait = max(1, round(throttle.wait() or 1))
             form.full_clean()
             form.add_error(None, f"Many players joined at this kiosk just now: try again in {wait} seconds.")

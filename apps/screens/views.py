@@ -78,9 +78,9 @@ def screen(request, token: str):
     and seats board (14.18), refreshed by its own poll of this URL, or the waitlist kiosk (apps.screens.kiosk,
     whose form posts here); a revoked or invalid link stops it (see the module). Only a kiosk takes a POST."""
     check = link_from_token(token)
-    if check.problem is not None:
-        return _stopped(request, check.problem)
     link = check.link
+    if check.problem is not None or link is None:  # no link without a problem: INVALID
+        return _stopped(request, check.problem or TokenProblem.INVALID)
     if link.kind == ScreenKind.KIOSK:
         services.note_seen(link=link)
         return kiosk.kiosk(request, link)

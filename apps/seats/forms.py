@@ -1,5 +1,7 @@
 """The floor's forms of the seats board whose fields are printed by the project's form renderer (errors beside
 their fields): a player added to a list (at the desk or the kiosk) and a list started."""
+from typing import cast
+
 from django import forms
 
 from apps.tables.models import PokerTable
@@ -17,7 +19,8 @@ class AddPlayerForm(forms.Form):
 
     def __init__(self, *args, casino, kiosk: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["waitlist"].queryset = Waitlist.objects.filter(casino=casino).order_by("key")
+        cast(forms.ModelChoiceField, self.fields["waitlist"]).queryset = (
+            Waitlist.objects.filter(casino=casino).order_by("key"))
         if kiosk:
             del self.fields["source"]
 

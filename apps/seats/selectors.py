@@ -13,6 +13,7 @@ board (the full lists and the next call).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -166,7 +167,7 @@ def _table_seats(table: PokerTable, kept: dict[int, Seat], rounds: list[tuple[da
                                   called=called.get(number)))
         elif feed_left(seat=seat, rounds=rounds, rules=rules):
             views.append(SeatView(number, "vacant", kept=seat, feed_gone=True, called=called.get(number)))
-        elif seat.status == SeatStatus.AWAY:
+        elif seat.status == SeatStatus.AWAY and seat.away_since is not None:  # always set away (seat_away_has_since)
             views.append(SeatView(number, "away", kept=seat, away_left=seat.away_since + rules.away_limit - now))
         else:
             views.append(SeatView(number, "seated", kept=seat))
@@ -175,7 +176,7 @@ def _table_seats(table: PokerTable, kept: dict[int, Seat], rounds: list[tuple[da
 
 
 def seats_of(*, tables: list[PokerTable], rules: RoomRules, now: datetime,
-             called: list[WaitlistEntry] = ()) -> list[TableSeats]:
+             called: Sequence[WaitlistEntry] = ()) -> list[TableSeats]:
     """Each of `tables` (open, rotation prefetched) with its seats reconciled with the feed (see the module); the
     entries of `called` (status CALLED) mark the seats they were called to. Three queries whatever the tables."""
     ids = [t.pk for t in tables]
@@ -185,7 +186,7 @@ def seats_of(*, tables: list[PokerTable], rules: RoomRules, now: datetime,
     feed = _feed_rounds(table_ids=ids, rules=rules, now=now)
     calls: dict[int, dict[int, WaitlistEntry]] = defaultdict(dict)
     for entry in called:
-        if entry.called_table_id is not None:
+        if entry.called_table_id is not None and entry.called_seat is not None:
             calls[entry.called_table_id][entry.called_seat] = entry
     return [_table_seats(t, kept[t.pk], feed.get(t.pk, []), rules, calls[t.pk], now) for t in tables]
 
@@ -257,8 +258,8 @@ def next_call(waitlist: Waitlist, entries: list[WaitlistEntry], tables: list[Tab
     table, the must-move table's longest-seated player moves first; else the first eligible player in call order.
     None when no seat is open or nobody can take it."""
     must_move = next((t for t in tables if t.table.pk == waitlist.must_move_table_id), None)
-    movers = sorted((s.kept for s in must_move.seats if s.status == "seated"), key=lambda s: (s.since, s.number)) \
-        if must_move is not None else []
+    movers = sorted((s.kept for s in must_move.seats if s.status == "seated" and s.kept is not None),
+                    key=lambda s: (s.since, s.number)) if must_move is not None else []
     for line_table in tables:
         if line_table.key != waitlist.key and line_table is not must_move:
             continue
@@ -284,8 +285,10 @@ def _lines(tables: list[TableSeats], lists: list[Waitlist], entries: dict[int, l
         waitlist = waitlists.get(key)
         if running:
             game, limits, rotation = line_texts(running[0].table)
-        else:
+        elif waitlist is not None:
             game, limits, rotation = waitlist.game, waitlist.limits, waitlist.rotation
+        else:  # never: every key is a running table's or a list's
+            continue
         waiting = entries.get(waitlist.pk, []) if waitlist is not None else []
         lines.append(GameLine(
             key=key, game=game, limits=limits, rotation=rotation,

@@ -47,9 +47,9 @@ def _local(casino: Casino, moment: datetime) -> str:
     return timezone.localtime(moment, casino.zone).strftime("%H:%M")
 
 
-def _locked_table(table: PokerTable, casino: Casino) -> PokerTable:
+def _locked_table(table: PokerTable, casino: Casino | None) -> PokerTable:
     table = PokerTable.objects.select_for_update().prefetch_related("rotation").get(pk=table.pk)
-    if table.casino_id != casino.pk:
+    if casino is None or table.casino_id != casino.pk:
         raise DomainError("That table is not in this room.", field="table")
     if not table.is_open:
         raise DomainError(f"Table {table.number} is closed.", field="table")
@@ -144,12 +144,13 @@ def mark_back(*, seat: Seat, by: User, now: datetime | None = None) -> Seat:
     lost (apply_away_limit vacates it): raises DomainError."""
     now = now or timezone.now()
     seat = _locked_seat(seat, by)
-    if seat.status != SeatStatus.AWAY:
+    away_since = seat.away_since  # set on every seat away (seat_away_has_since)
+    if seat.status != SeatStatus.AWAY or away_since is None:
         raise DomainError("The player is not away.", field="seat")
     rules = rules_of(casino=seat.table.casino)
-    if now > seat.away_since + rules.away_limit:
+    if now > away_since + rules.away_limit:
         raise DomainError(f"The away limit of {rules.away_limit_minutes} minutes passed at "
-                          f"{_local(seat.table.casino, seat.away_since + rules.away_limit)}: the seat is lost.",
+                          f"{_local(seat.table.casino, away_since + rules.away_limit)}: the seat is lost.",
                           field="seat")
     seat.status, seat.away_since = SeatStatus.SEATED, None
     seat.save(update_fields=["status", "away_since"])
@@ -173,6 +174,8 @@ def change_table(*, seat: Seat, to_table: PokerTable, to_number: int, by: User, 
     Raises DomainError (field table, seat)."""
     now = now or timezone.now()
     casino = by.casino
+    if casino is None:
+        raise DomainError("That table is not in this room.", field="table")
     for table in sorted([seat.table, to_table], key=lambda t: t.pk):
         _locked_table(table, casino)
     seat = _locked_seat(seat, by)
@@ -253,7 +256,7 @@ def join_at_kiosk(*, waitlist: Waitlist, casino: Casino, kiosk: str, name: str, 
                       now=now or timezone.now(), by=None, kiosk=kiosk)
 
 
-def _add_entry(*, waitlist: Waitlist, casino_id: int, name: str, phone: str, source: str, now: datetime,
+def _add_entry(*, waitlist: Waitlist, casino_id: int | None, name: str, phone: str, source: str, now: datetime,
                by: User | None, kiosk: str = "") -> WaitlistEntry:
     waitlist = Waitlist.objects.select_for_update().get(pk=waitlist.pk)
     if waitlist.casino_id != casino_id:
@@ -353,7 +356,7 @@ def seat_called(*, entry: WaitlistEntry, by: User, now: datetime | None = None) 
         raise DomainError("The player has not been called.", field="entry")
     table = _locked_table(entry.called_table, by.casino)
     entry = _locked_entry(entry, by)
-    if entry.status != EntryStatus.CALLED:
+    if entry.status != EntryStatus.CALLED or entry.call_expires_at is None or entry.called_seat is None:
         raise DomainError("The player has not been called.", field="entry")
     if now > entry.call_expires_at:
         raise DomainError(f"The call expired at {_local(table.casino, entry.call_expires_at)}: pass the player over "
@@ -382,8 +385,9 @@ def pass_over(*, entry: WaitlistEntry, reason: str, by: User, now: datetime | No
     called = entry.status == EntryStatus.CALLED
     if reason in (PassReason.DECLINED_TABLE, PassReason.NOT_IN_TIME) and not called:
         raise DomainError("Only a called player declines a table or runs out of time.", field="reason")
-    if reason == PassReason.NOT_IN_TIME and now <= entry.call_expires_at:
-        raise DomainError(f"The player has until {_local(entry.waitlist.casino, entry.call_expires_at)} to take the "
+    expires = entry.call_expires_at  # set on every called entry
+    if reason == PassReason.NOT_IN_TIME and expires is not None and now <= expires:
+        raise DomainError(f"The player has until {_local(entry.waitlist.casino, expires)} to take the "
                           "seat.", field="reason")
     if reason == PassReason.NOT_CHECKED_IN and entry.checked_in_at is not None:
         raise DomainError("The player checked in.", field="reason")

@@ -2,6 +2,7 @@
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
+from typing import Any
 
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -107,8 +108,8 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
     if existing := PokerTable.objects.filter(casino=casino, number=number).values_list("pk", flat=True).first():
         raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing)
     if seats is None:
-        games = [entry.get("game") for entry in rotation or ()] or [game]
-        seats = min(9, *(SEAT_MAXIMUM.get(g, (9,))[0] for g in games))
+        games: list[Any] = [entry.get("game") for entry in rotation or ()] or [game]
+        seats = min(9, *(SEAT_MAXIMUM.get(g, (9, ""))[0] for g in games))
     if rotation_name.strip() and not rotation:
         raise DomainError("Post the games of the rotation, in the order dealt.", field="rotation")
     if rotation:
@@ -137,6 +138,12 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
                                          minimum_wager=minimum_wager, maximum_wager=maximum_wager, **posted)
 
 
+def _default(model: type[models.Model], name: str) -> Any:
+    """The default of the column `name` of `model` (None for a name that is no column of its own)."""
+    column = model._meta.get_field(name)
+    return column.get_default() if isinstance(column, models.Field) else None
+
+
 @contextmanager
 def _numbered(*, casino_id: int, number: int, table_id: int | None = None) -> Iterator[None]:
     """A savepoint around the write of a table's number: when another request took the number a moment before (the
@@ -147,8 +154,8 @@ def _numbered(*, casino_id: int, number: int, table_id: int | None = None) -> It
     except IntegrityError as exc:
         if broken_constraint(exc) != "table_number_unique_per_casino":
             raise
-        existing = (PokerTable.objects.filter(casino_id=casino_id, number=number).exclude(pk=table_id)
-                    .values_list("pk", flat=True).first())
+        others = PokerTable.objects.filter(casino_id=casino_id, number=number)
+        existing = (others.exclude(pk=table_id) if table_id is not None else others).values_list("pk", flat=True).first()
         raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing) from exc
 
 
@@ -177,18 +184,18 @@ def post_rotation(*, table: PokerTable, rotation_name: str, games: list[dict],
     for position, entry in enumerate(entries, start=1):
         RotationGame.objects.update_or_create(
             table=table, game=entry["game"], betting_structure=entry["betting_structure"],
-            defaults={"position": position, **{k: entry.get(k, RotationGame._meta.get_field(k).get_default())
+            defaults={"position": position, **{k: entry.get(k, _default(RotationGame, k))
                                                for k in POSTING_FIELDS if k not in ("game", "betting_structure")}})
     first = entries[0]
     for name in POSTING_FIELDS:
-        setattr(table, name, first.get(name, PokerTable._meta.get_field(name).get_default()))
+        setattr(table, name, first.get(name, _default(PokerTable, name)))
     table.rotation_name, table.rounds_per_game = rotation_name.strip()[:60], rounds_per_game
     table.save()
     return table
 
 
 @transaction.atomic
-def update_table(*, table: PokerTable, **changes: object) -> PokerTable:
+def update_table(*, table: PokerTable, **changes: Any) -> PokerTable:
     """Change a table's posted configuration, re-checking it as a whole. Raises DomainError; AlreadyRecorded (409)
     for a number another table of the casino has."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)

@@ -5,9 +5,10 @@
 Prints "Generated token <token> for user <username>, expires <ISO time>". The token expires like any other
 (REST_KNOX["TOKEN_TTL"], or --hours) and is revoked when the user signs out."""
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from knox.models import get_token_model
 from knox.settings import knox_settings
 
@@ -15,12 +16,12 @@ from knox.settings import knox_settings
 class Command(BaseCommand):
     help = "Create an API token (django-rest-knox) for a user and print it."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument("--hours", type=float, default=None,
                             help="Lifetime in hours (default: the configured token lifetime).")
 
-    def handle(self, *args, username: str, hours: float | None, **options):
+    def handle(self, *args: Any, username: str, hours: float | None, **options: Any) -> None:
         try:
             user = get_user_model().objects.get(username=username)
         except get_user_model().DoesNotExist as exc:

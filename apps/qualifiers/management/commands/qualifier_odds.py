@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from apps.badbeat.models import Jackpot
 from apps.core.exceptions import DomainError
+from apps.hands import OddsInputError
 from apps.hands import odds as engine
 from apps.qualifiers.designer import (
     DEFAULT_PLAYERS,
@@ -80,7 +81,7 @@ class Command(BaseCommand):
         check_players(candidate, players)
         try:
             odds = engine.bad_beat_odds(spec, players=players, deals=options["deals"], seed=options["seed"])
-        except engine.OddsInputError as exc:
+        except OddsInputError as exc:
             raise DomainError(str(exc), field=exc.field or None) from exc
         return {"game": candidate.game, "losing": candidate.losing, "both_hole_cards": candidate.both_hole_cards,
                 "beaten_by": candidate.beaten_by, "minimum_players_dealt": candidate.minimum_players_dealt,
