@@ -455,11 +455,11 @@ class Growth:
             ON CONFLICT (jackpot_id, gaming_day) DO NOTHING""", p)
         # the close record of each day, as close_gaming_day writes it: no box was counted and no display adjusted
         # in the cloned history, which the summary says (the demo's own close gives its other keys)
-        demo = cur.execute("SELECT summary FROM counts_gamingdayclose WHERE casino_id = %s ORDER BY gaming_day DESC "
+        demo = cur.execute("SELECT summary FROM casinos_gamingdayclose WHERE casino_id = %s ORDER BY gaming_day DESC "
                            "LIMIT 1", (casino_id,)).fetchone()
         extra = {k: ([] if isinstance(v, list) else v) for k, v in (demo[0] if demo else {}).items()}
         cur.execute(f"""
-            INSERT INTO counts_gamingdayclose (casino_id, gaming_day, closed_at, summary)
+            INSERT INTO casinos_gamingdayclose (casino_id, gaming_day, closed_at, summary)
             SELECT %(casino)s, g.day, {closed}, %(extra)s::jsonb || jsonb_build_object(
                 'contributions', to_char(coalesce((SELECT sum(contributions) FROM badbeat_gamingdaycontributions c
                                                    JOIN badbeat_jackpot j ON j.id = c.jackpot_id
@@ -484,7 +484,7 @@ class Growth:
                     {**p, "extra": json.dumps(extra), "first": first, "last": last})
         for table in (*RESERVE_PER_ROUND, "rounds_tablegamingday", "rake_tablehourrake",
                       "badbeat_tabledaycontributions", "badbeat_gamingdaycontributions", "casinos_gamingday",
-                      "badbeat_dailyreset", "counts_gamingdayclose"):
+                      "badbeat_dailyreset", "casinos_gamingdayclose"):
             if table_exists(cur, table):
                 sequence = cur.execute("SELECT pg_get_serial_sequence(%s, 'id')", (table,)).fetchone()[0]
                 cur.execute(f"SELECT setval(%s, greatest((SELECT max(id) FROM {table}), "
@@ -561,7 +561,7 @@ def verify(url: str, env: dict, growth: dict) -> list[str]:
                 SELECT g.day FROM generate_series(%s::date, %s::date, interval '1 day') AS g(day)
                 JOIN casinos_casino c ON c.code = 'boardwalk'
                 LEFT JOIN casinos_gamingday d ON d.casino_id = c.id AND d.gaming_day = g.day
-                LEFT JOIN counts_gamingdayclose x ON x.casino_id = c.id AND x.gaming_day = g.day
+                LEFT JOIN casinos_gamingdayclose x ON x.casino_id = c.id AND x.gaming_day = g.day
                 WHERE d.closed_at IS NULL OR x.id IS NULL""", (growth["oldest_day"], growth["newest_day"])).fetchall()
             problems += [f"cloned gaming day {day} not closed" for (day,) in rows[:10]]
         for table in RESERVE_PER_ROUND:
