@@ -27,12 +27,18 @@ from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import exceptions
 
+from .writer import KeptRead
+
 
 def _tokens_of_key(token_key: str) -> QuerySet[Any]:
     """The tokens of a key, each with its user and the user's role names (`role_names`): one query."""
     tokens: QuerySet[Any] = (get_token_model().objects.filter(token_key=token_key).select_related("user")
             .annotate(role_names=ArraySubquery(Group.objects.filter(user=OuterRef("user_id")).values("name"))))
     return tokens
+
+
+#: Read on every API request: its SQL kept (apps.core.writer).
+_TOKENS: KeptRead[Any] = KeptRead(_tokens_of_key, related=("user",))
 
 
 class TokenAuthentication(KnoxTokenAuthentication):
@@ -46,7 +52,7 @@ class TokenAuthentication(KnoxTokenAuthentication):
             text = token.decode("utf-8")
         except UnicodeDecodeError as exc:  # knox's own decode lets this out as a 500
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from exc
-        for auth_token in _tokens_of_key(text[:CONSTANTS.TOKEN_KEY_LENGTH]):
+        for auth_token in _TOKENS(text[:CONSTANTS.TOKEN_KEY_LENGTH]):
             if self.delete_if_expired(auth_token):
                 continue
             try:

@@ -31,10 +31,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from datetime import date, datetime, timedelta
+from threading import Lock
+from typing import Any, Generic, TypeAlias, TypeVar
 
+from django.core.exceptions import EmptyResultSet
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import QuerySet
+from django.db.transaction import TransactionManagementError
 
 #: Up to this many values (rows x columns) of one model, an INSERT joined with the unit's other statements; more, a
 #: COPY of its own (psycopg sends COPY's rows in its own format instead of quoting each value; where
@@ -247,3 +252,163 @@ def total_differences(kept: dict[Any, Any], derived: dict[Any, Any],
             if kept.get(key) != derived.get(key)]
 
 
+
+
+# --- kept reads ------------------------------------------------------------------------------------------------------
+# The money path reads the same few rows for every round of play, only with other values: the API token with its
+# user, the tables, their rake, the jackpots' lock. Building and compiling such a query costs the ORM more Python than
+# the database takes to answer it (bench/README.md, "Issue 33"), so the writer keeps their SQL: the ORM builds a query
+# once a shape, with stand-in values whose places among the parameters are kept; each later call runs that SQL with
+# its own values and makes the model instances with Model.from_db, as the ORM does. A kept read that locks (FOR
+# UPDATE) refuses to run outside a transaction, as Django's own guard does.
+
+_YEAR_ONE = date(1, 1, 1)
+_INT_BASE = -(10**15)  # no primary key, count or sequence value is this small
+
+M = TypeVar("M", bound=models.Model)
+Value: TypeAlias = int | str | date
+Values: TypeAlias = "Value | Sequence[Value]"
+
+
+class KeptRead(Generic[M]):
+    """`build(*values, **shape)` -> a QuerySet of M, built by the ORM once a shape; calling the KeptRead with values
+    runs its kept SQL and returns the model instances, a list.
+
+    values: ints (compared with ids: primary and foreign keys), strs or dates, or sequences of them (for `__in`
+    lookups; each length is a shape of its own, so keep them bounded). shape: keyword arguments that change the query's form (hashable, passed to `build` as they are).
+    `build` must treat every value as opaque and may use `filter`, `order_by`, `annotate`, `select_for_update` and
+    `select_related` of the foreign keys named in `related` (one level). Raises RuntimeError at the first call of a
+    shape when a value does not reach the SQL as a parameter or the columns are not the ones expected, and
+    TransactionManagementError when a locking read is called outside a transaction."""
+
+    def __init__(self, build: Callable[..., QuerySet[M]], *, related: tuple[str, ...] = ()) -> None:
+        self._build = build
+        self._related = related
+        self._kept: dict[tuple[Any, ...], _KeptSql[M]] = {}
+        self._lock = Lock()
+
+    def __call__(self, *values: Values, **shape: Any) -> list[M]:
+        lengths = tuple(None if isinstance(v, int | str | date) else len(v) for v in values)
+        key = (lengths, tuple(sorted(shape.items())))
+        kept = self._kept.get(key)
+        if kept is None:
+            with self._lock:
+                kept = self._kept[key] = self._compile(values, lengths, shape)
+        return kept.run(values)
+
+    def _compile(self, values: Sequence[Values], lengths: tuple[int | None, ...],
+                 shape: dict[str, Any]) -> _KeptSql[M]:
+        places: dict[tuple[type, Value], tuple[int, int | None]] = {}
+        numbers = iter(range(1, 10**6))
+
+        def stand_in(value: Value, where: tuple[int, int | None]) -> Value:
+            if isinstance(value, bool | datetime) or not isinstance(value, int | str | date):
+                raise TypeError(f"KeptRead: a value is an int, a str or a date, not {type(value).__name__}")
+            n = next(numbers)
+            made: Value = (_INT_BASE - n if isinstance(value, int) else f"\ufdd0kept-{n}\ufdd0"
+                           if isinstance(value, str) else _YEAR_ONE + timedelta(days=n))
+            places[(type(made), made)] = where
+            return made
+
+        stand_ins = [stand_in(value, (index, None)) if isinstance(value, int | str | date) else
+                     [stand_in(item, (index, i)) for i, item in enumerate(value)]
+                     for index, value in enumerate(values)]
+        queryset = self._build(*stand_ins, **shape)
+        try:
+            sql, params = queryset.query.sql_with_params()
+        except EmptyResultSet:  # e.g. `pk__in` an empty list: no query to run
+            return _KeptSql(queryset, None, [], self._related)
+        slots: list[tuple[bool, Any]] = [
+            (True, places[(type(p), p)]) if isinstance(p, int | str | date) and not isinstance(p, bool)
+            and (type(p), p) in places else (False, p) for p in params]
+        if {where for kept, where in slots if kept} != set(places.values()):
+            raise RuntimeError("KeptRead: a value did not reach the SQL as a parameter")
+        return _KeptSql(queryset, sql, slots, self._related)
+
+
+class _KeptSql(Generic[M]):
+    """One shape's SQL, where each value goes, and how a row becomes a model instance."""
+
+    def __init__(self, queryset: QuerySet[M], sql: str | None, slots: list[tuple[bool, Any]],
+                 related: tuple[str, ...]) -> None:
+        self.model = queryset.model
+        self.using = queryset.db
+        self.sql, self.slots = sql, slots
+        self.locks = bool(queryset.query.select_for_update)
+        connection = connections[self.using]
+        own = list(self.model._meta.concrete_fields)
+        annotations = list(queryset.query.annotation_select.items())
+        self.parts: list[tuple[str | None, type[models.Model], list[str]]] = [
+            (None, self.model, [f.attname for f in own])]
+        columns = [_column(f) for f in own] + [name for name, _ in annotations]
+        converters = [_field_converters(f, connection) for f in own]
+        converters += [_expression_converters(expression, connection) for _, expression in annotations]
+        self.annotations = [name for name, _ in annotations]
+        for name in related:
+            foreign = _concrete(self.model._meta.get_field(name))
+            other = foreign.related_model
+            if not isinstance(other, type) or not issubclass(other, models.Model):
+                raise TypeError(f"KeptRead: {name} is not a foreign key")
+            fields_ = list(other._meta.concrete_fields)
+            self.parts.append((name, other, [f.attname for f in fields_]))
+            columns += [_column(f) for f in fields_]
+            converters += [_field_converters(f, connection) for f in fields_]
+        self.columns = tuple(columns)
+        self.converters = converters
+        self.checked = False
+
+    def run(self, values: Sequence[Values]) -> list[M]:
+        connection = connections[self.using]
+        if self.sql is None:
+            return []
+        if self.locks and connection.get_autocommit():
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        params = [_value(values, where) if kept else where for kept, where in self.slots]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            if not self.checked:
+                names = tuple(column[0] for column in cursor.description)
+                if names != self.columns:
+                    raise RuntimeError(f"KeptRead: the SQL's columns {names} are not {self.columns}")
+                self.checked = True
+            rows = cursor.fetchall()
+        return [self._instance(row, connection) for row in rows]
+
+    def _instance(self, row: Sequence[Any], connection: BaseDatabaseWrapper) -> M:
+        values = list(row)
+        for i, converters in enumerate(self.converters):
+            for convert, expression in converters:
+                values[i] = convert(values[i], expression, connection)
+        _, model, attnames = self.parts[0]
+        start = len(attnames)
+        instance = model.from_db(self.using, attnames, values[:start])
+        for name in self.annotations:
+            setattr(instance, name, values[start])
+            start += 1
+        for foreign_key, other, other_attnames in self.parts[1:]:
+            related = other.from_db(self.using, other_attnames, values[start:start + len(other_attnames)])
+            start += len(other_attnames)
+            setattr(instance, foreign_key or "", related)
+        return instance  # type: ignore[return-value]
+
+
+def _value(values: Sequence[Values], where: tuple[int, int | None]) -> Value:
+    index, item = where
+    value = values[index]
+    if item is None:
+        return value  # type: ignore[return-value]
+    return value[item]  # type: ignore[index]
+
+
+Converter: TypeAlias = "tuple[Callable[[Any, Any, BaseDatabaseWrapper], Any], Any]"
+
+
+def _field_converters(field_: AnyField, connection: BaseDatabaseWrapper) -> list[Converter]:
+    col = field_.get_col(field_.model._meta.db_table)
+    return [(convert, col) for convert in
+            connection.ops.get_db_converters(col) + field_.get_db_converters(connection)]
+
+
+def _expression_converters(expression: Any, connection: BaseDatabaseWrapper) -> list[Converter]:
+    return [(convert, expression) for convert in
+            connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)]

@@ -9,16 +9,18 @@ from django.db.models.functions import Cast, NullIf, TruncHour
 
 from apps.casinos.models import Casino
 from apps.core.functions import LocalIsoformat
-from apps.core.writer import total_differences
+from apps.core.writer import KeptRead, total_differences
 from apps.tables.models import PokerTable
 
 from .models import RakeRecord, RakeStructure, TableHourRake, TimeCharge
 
+_RAKE_STRUCTURES = KeptRead(lambda ids: RakeStructure.objects.filter(table_id__in=ids))
+
 
 def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStructure]:
     """The posted rake structures of the tables, by (table id, rotation game id or None for the table's own): one
-    query, for every round of play recorded."""
-    return {(s.table_id, s.rotation_game_id): s for s in RakeStructure.objects.filter(table_id__in=set(table_ids))}
+    query, for every round of play recorded, its SQL kept (apps.core.writer)."""
+    return {(s.table_id, s.rotation_game_id): s for s in _RAKE_STRUCTURES(sorted(set(table_ids)))}
 
 
 def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure | None:

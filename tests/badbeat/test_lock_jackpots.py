@@ -110,6 +110,8 @@ def test_the_lock_is_refused_outside_a_transaction():
     casino = CasinoFactory(code="one")
     JackpotFactory(casino=casino)
     table = PokerTableFactory(casino=casino)
+    with transaction.atomic():  # its SQL is built and kept at the first call (apps.core.writer.KeptRead) ...
+        assert len(lock_jackpots(rounds=rounds_at(table, DAY)).jackpots) == 1
     assert connection.get_autocommit()
     with pytest.raises(TransactionManagementError, match="select_for_update cannot be used outside of a transaction"):
-        lock_jackpots(rounds=rounds_at(table, DAY))
+        lock_jackpots(rounds=rounds_at(table, DAY))  # ... and the kept SQL is refused outside one all the same

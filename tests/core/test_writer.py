@@ -5,12 +5,15 @@ from decimal import Decimal
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.badbeat.models import Jackpot
-from apps.core.writer import INSERT_MAX_VALUES, Totals, Writer
+from apps.core.writer import INSERT_MAX_VALUES, KeptRead, Totals, Writer
 from apps.rounds.models import Pot, PotAward, RoundOfPlay, RoundPlayer, RoundSource, TableGamingDay
+from apps.tables.models import PokerTable
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +144,77 @@ def test_a_broken_constraint_raises_and_writes_nothing(table):
     with pytest.raises(IntegrityError, match="pot_amount_is_gross_less_deducted"), transaction.atomic():
         writer.flush()
     assert not RoundOfPlay.objects.exists() and not TableGamingDay.objects.exists() and not Pot.objects.exists()
+
+
+# --- kept reads: the money path's hot reads, their SQL built by the ORM once a shape ---------------------------------
+
+TABLES = KeptRead(lambda ids, code: PokerTable.objects.select_related("casino").filter(pk__in=ids, casino__code=code)
+                  .annotate(kills=Count("kill_records")).order_by("pk"), related=("casino",))
+
+
+def test_a_kept_read_gives_what_the_orm_gives_with_one_query_and_its_own_values(table):
+    """Every field (money, JSON, times), the annotation and the related casino as the ORM reads them; a later call
+    of the same shape runs the kept SQL with its own values (no compiling, one query)."""
+    second = PokerTableFactory(casino=table.casino, number=table.number + 1)
+    elsewhere = PokerTableFactory(casino=CasinoFactory(code="two"))
+    orm = list(PokerTable.objects.select_related("casino").filter(pk__in=[table.pk, second.pk])
+               .annotate(kills=Count("kill_records")).order_by("pk"))
+    kept = TABLES([table.pk, second.pk], "one")
+    assert [(t.pk, t.kills) for t in kept] == [(t.pk, t.kills) for t in orm]
+    for mine, theirs in zip(kept, orm, strict=True):
+        assert {f.attname: getattr(mine, f.attname) for f in PokerTable._meta.concrete_fields} == \
+            {f.attname: getattr(theirs, f.attname) for f in PokerTable._meta.concrete_fields}
+        assert {f.attname: getattr(mine.casino, f.attname) for f in type(mine.casino)._meta.concrete_fields} == \
+            {f.attname: getattr(theirs.casino, f.attname) for f in type(theirs.casino)._meta.concrete_fields}
+        assert not mine._state.adding and mine._state.db == "default"  # as loaded from the database
+    with CaptureQueriesContext(connection) as queries:
+        assert [t.pk for t in TABLES([second.pk, elsewhere.pk], "two")] == [elsewhere.pk]  # other values
+        with django_assert_no_compile():
+            assert [t.pk for t in TABLES([table.pk, elsewhere.pk], "one")] == [table.pk]
+    assert len(queries) == 2
+    assert TABLES([], "one") == []  # an empty `__in`: no query at all
+
+
+class django_assert_no_compile:
+    """Fails when the ORM compiles a query inside the block."""
+
+    def __enter__(self):
+        from django.db.models.sql.compiler import SQLCompiler
+
+        self.original = SQLCompiler.as_sql
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("a kept read compiled its query again")
+
+        SQLCompiler.as_sql = refuse
+        return self
+
+    def __exit__(self, *exc):
+        from django.db.models.sql.compiler import SQLCompiler
+
+        SQLCompiler.as_sql = self.original
+
+
+@pytest.mark.django_db(transaction=True)  # no test transaction around it: autocommit, as outside any atomic block
+def test_a_kept_locking_read_is_refused_outside_a_transaction_even_once_kept():
+    table = PokerTableFactory(casino=CasinoFactory(code="one"))
+    locking = KeptRead(lambda ids: PokerTable.objects.select_for_update().filter(pk__in=ids))
+    with transaction.atomic():
+        assert [t.pk for t in locking([table.pk])] == [table.pk]
+    assert connection.get_autocommit()
+    with pytest.raises(TransactionManagementError, match="select_for_update cannot be used outside of a transaction"):
+        locking([table.pk])
+
+
+def test_a_value_that_does_not_reach_the_sql_as_a_parameter_is_refused(table):
+    dropped = KeptRead(lambda number: PokerTable.objects.all())
+    with pytest.raises(RuntimeError, match="did not reach the SQL as a parameter"):
+        dropped(table.number)
+    out_of_range = KeptRead(lambda number: PokerTable.objects.filter(number__gte=number))  # a stand-in is an id's
+    with pytest.raises(RuntimeError, match="did not reach the SQL as a parameter"):
+        out_of_range(table.number)
+    with pytest.raises(TypeError, match="an int, a str or a date"):
+        KeptRead(lambda at: PokerTable.objects.filter(created_at__gte=at))(timezone.now())
+    reordered = KeptRead(lambda ids: PokerTable.objects.filter(pk__in=ids).values("number", "pk"))
+    with pytest.raises(RuntimeError, match="columns"):
+        reordered([table.pk])

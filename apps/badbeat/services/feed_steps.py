@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from apps import hands
 from apps.core.money import ZERO
-from apps.core.writer import Totals, Writer
+from apps.core.writer import KeptRead, Totals, Writer
 from apps.rounds.models import RoundOfPlay
 
 from ..models import (
@@ -28,7 +28,7 @@ from ..models import (
     TableDayContributions,
 )
 from ..selectors import qualifies_as_bad_beat
-from ..shared import shared_payout_system
+from ..shared import SharedPayoutSystem, shared_payout_system
 from .claims import open_claims_for_round
 from .contributions import compute_contribution, reset_part
 
@@ -61,23 +61,33 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
         return LockedJackpots()
     days = sorted({r.gaming_day for r in wanted})
     system = shared_payout_system()
-    terms = system.contribution_terms() if system else {}
-    day_columns = {f"day_{index}": Subquery(GamingDayContributions.objects.filter(
-        jackpot=OuterRef("pk"), gaming_day=day).order_by().values("contributions")[:1])
-        for index, day in enumerate(days)}  # one row at most (jackpot, gaming day are unique): no ordering
     locked = LockedJackpots()
     funds, stops = set(), set()
-    for jackpot in (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids)
-                    .order_by("pk").annotate(**terms, **day_columns)):
+    for jackpot in _LOCK(casino_ids, days, system=system):
         locked.jackpots.append(jackpot)
         for index, day in enumerate(days):
             locked.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
-        if terms and getattr(jackpot, "funds_system"):  # noqa: B009 - the annotation's name, from the system
+        if system is not None and getattr(jackpot, "funds_system"):  # noqa: B009 - the annotation's name, from the system
             funds.add(jackpot.pk)
             if getattr(jackpot, "system_stops"):  # noqa: B009
                 stops.add(jackpot.pk)
     locked.funds_system, locked.system_stops = frozenset(funds), frozenset(stops)
     return locked
+
+
+def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayoutSystem | None) -> QuerySet[Jackpot]:
+    """The jackpots of the casinos, row-locked in primary-key order, each with its contributions on each of `days`
+    (`day_0`, `day_1`, ...) and the system's terms (`funds_system`, `system_stops`)."""
+    terms = system.contribution_terms() if system else {}
+    day_columns = {f"day_{index}": Subquery(GamingDayContributions.objects.filter(
+        jackpot=OuterRef("pk"), gaming_day=day).order_by().values("contributions")[:1])
+        for index, day in enumerate(days)}  # one row at most (jackpot, gaming day are unique): no ordering
+    return (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids).order_by("pk")
+            .annotate(**terms, **day_columns))
+
+
+#: The lock of every round recorded: its SQL kept (apps.core.writer), refused outside a transaction.
+_LOCK = KeptRead(_lock_query)
 
 
 #: The fields of a jackpot a contribution changes (its running totals beside the records, 14.19(c), (p)).
