@@ -28,7 +28,7 @@ from apps.public.apis import PublicFeedApi
 from apps.qualifiers.apis import QualifierOddsApi
 from apps.rake.apis import RakeRecordApi, RakeRecordsApi, RakeStructureApi, TimeChargeApi, TimeChargeVerifyApi
 from apps.rounds.apis import RoundApi
-from apps.tables.apis import TableApi, TablesApi
+from apps.tables.apis import TableApi, TableCloseApi, TableOpenApi, TablesApi
 
 
 @signed_in("The API's root: links to its collections, no record.")
@@ -78,6 +78,8 @@ urlpatterns = [
          name="api-root"),
     path("api/tables/", TablesApi.as_view(), name="table-list"),
     path("api/tables/<int:pk>/", TableApi.as_view(), name="table-detail"),
+    path("api/tables/<int:pk>/open/", TableOpenApi.as_view(), name="table-open"),
+    path("api/tables/<int:pk>/close/", TableCloseApi.as_view(), name="table-close"),
     path("api/rake-records/", RakeRecordsApi.as_view(), name="rake-record-list"),
     path("api/rake-records/<int:pk>/", RakeRecordApi.as_view(), name="rake-record-detail"),
     path("api/jackpot/", JackpotApi.as_view(), name="jackpot"),

@@ -234,3 +234,10 @@ def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
             proposal.append(ProposedDeck(table=table, deck=best, reason=(
                 f"Limits {table.limits_label}; {table.location or 'no area'}: {best.back_colour} back, {clash}.")))
     return proposal
+
+
+def decks_still_at_table(table: PokerTable) -> list[str]:
+    """The decks still at a closing table (N.J.A.C. 13:69F-14.2(a)), by serial: "deck 00012 (in use)", "deck 00013"
+    (apps.tables.closing asks it)."""
+    decks = Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE).order_by("serial")
+    return [f"deck {deck.serial}{' (in use)' if deck.in_use else ''}" for deck in decks]

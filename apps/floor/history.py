@@ -8,7 +8,7 @@ from decimal import Decimal
 from apps.core.history import Source, events_of
 from apps.core.money import dollars
 from apps.rake.models import RakeStructure
-from apps.tables.models import PokerTable, RotationGame
+from apps.tables.models import PokerTable, RotationGame, TableStatusChange
 
 #: A game as a table (or a game of its rotation) posts it (14.8, 14.17, 14.19(b)).
 POSTING_FIELDS = {
@@ -20,6 +20,12 @@ TABLE_FIELDS = {
     "number": "Number", "is_open": "Open", "opened_at": "Opened at", "seats": "Seats", "location": "Area",
     "rotation_name": "Rotation", "rounds_per_game": "Rounds of each game", **POSTING_FIELDS,
     "kill_option": "Kill", "kill_pot_minimum": "Kill pot", "uses_automated_shuffler": "Automated shuffler",
+}
+#: An opening or closing of the table: who, when, why (14.8, 14.17; the closing's drop box, 14.19(d)1; decks, 14.2(a)).
+STATUS_FIELDS = {
+    "kind": "Opened or closed", "at": "At", "by": "By", "reason": "Reason", "game": "Game", "limits": "Limits",
+    "seats": "Seats", "dealer": "Dealer in the box", "decks_collected": "Decks collected",
+    "drop_box_removed": "Drop box removed for the count",
 }
 ROTATION_FIELDS = {"position": "Place in the rotation", **POSTING_FIELDS}
 #: The rake posted at the table or at one game of its rotation (14.14(b), (c)).
@@ -57,4 +63,6 @@ def table_sources(*, table: PokerTable, user) -> list:
             events=events_of(RakeStructure).filter(table_id=table.pk), fields=RAKE_FIELDS,
             record=lambda e: f"Rake: {game_of(e.rotation_game_id)}" if e.rotation_game_id else "Rake",
             created="Posted", formats={"percentage": _percent, "levels": _levels, "rotation_game": game_of}))
+    sources.append(Source(events=events_of(TableStatusChange).filter(table_id=table.pk), fields=STATUS_FIELDS,
+                          record=lambda e: f"Table {table.number} {e.kind}", created="Recorded"))
     return sources

@@ -1,5 +1,5 @@
 """The supervisor's pages: dashboard, a table and its rounds, a round; the accounting ledger."""
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.cache import patch_vary_headers
 from django.views.generic import TemplateView
 
@@ -13,15 +13,18 @@ from apps.badbeat.selectors import (
 )
 from apps.casinos.selectors import current_gaming_day
 from apps.core.charts import chart_span, span_links
+from apps.core.exceptions import DomainError
 from apps.core.history import history_response, is_history_tab, tabs
 from apps.core.pagination import keyset_page
-from apps.core.views import PermissionPageMixin
+from apps.core.views import PermissionPageMixin, add_domain_error
 from apps.counts.selectors import last_ledger_check
 from apps.rake.selectors import rake_structure_of
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.services import kill_limits
 from apps.tables.models import PokerTable
+from apps.tables.services import close_table, open_table
 
+from .forms import TableCloseForm, TableOpenForm
 from .history import table_sources
 from .search import ledger_search
 from .selectors import floor_summary, round_detail, table_rounds
@@ -52,10 +55,32 @@ class DashboardView(PermissionPageMixin, TemplateView):
 
 class TableView(PermissionPageMixin, TemplateView):
     """A table: its posted game, limits and rake, and its rounds of play newest first in keyset pages; `?tab=history`
-    shows who changed the table, its rotation and its rake, when, from what to what (apps.floor.history)."""
+    shows who changed the table, its rotation and its rake, who opened and closed it, when, from what to what
+    (apps.floor.history). POST (the poker shift supervisor and floorpersons, tables.open_close_table): `action=open`
+    (seats, dealer in the box) or `action=close` (reason, drop box removed for the count 14.19(d)1, decks collected
+    14.2(a)); then back to the page, or the page again with the form's errors (400)."""
 
     required_perm = "tables.view_pokertable"
+    perms_by_method = {"POST": "tables.open_close_table"}
     template_name = "floor/table.html"
+
+    def post(self, request, *args, **kwargs):
+        table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=request.user.casino)
+        opening = request.POST.get("action") == "open"
+        form = (TableOpenForm(request.POST, table=table) if opening else TableCloseForm(request.POST))
+        if form.is_valid():
+            values = {k: v for k, v in form.cleaned_data.items() if v is not None}
+            try:
+                if opening:
+                    open_table(table=table, by=request.user, **values)
+                else:
+                    close_table(table=table, by=request.user, **values)
+            except DomainError as exc:
+                add_domain_error(form, exc)
+            else:
+                return redirect("floor:table", pk=table.pk)
+        context = self.get_context_data(**kwargs, **{"open_form" if opening else "close_form": form})
+        return self.render_to_response(context, status=400)
 
     def get(self, request, *args, **kwargs):
         if is_history_tab(request):
@@ -70,7 +95,8 @@ class TableView(PermissionPageMixin, TemplateView):
         rounds = keyset_page(self.request, table_rounds(table=table), ordering=("-started_at", "-id"))
         minimum, maximum, label = kill_limits(table=table)
         postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
-        return {**super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
+        return {"open_form": TableOpenForm(table=table), "close_form": TableCloseForm(),
+                **super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
                 "tabs": tabs(self.request, "Table"),
                 "rake_structure": rake_structure_of(table=table),
                 "next_limits": {"minimum": minimum, "maximum": maximum, "label": label}}

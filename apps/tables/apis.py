@@ -7,11 +7,13 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.casinos.models import User
+from apps.core.idempotency import IdempotentPostMixin
 from apps.core.pagination import BoundedLimitOffsetPagination
 from apps.core.permissions import RulesPermission
 
-from .models import PokerTable, RotationGame
-from .services import create_table, post_rotation, update_table
+from .models import BettingStructure, Game, PokerTable, RotationGame, TableStatusChange
+from .services import close_table, create_table, open_table, post_rotation, update_table
 
 ROTATION_HELP = ("A mixed-game table's games in the order dealt (14.8, 14.17); each with its own limits, forced bets "
                  "and bad beat eligibility.")
@@ -131,3 +133,92 @@ class TableApi(APIView):
         if rotation is not None:
             table = post_rotation(table=table, rotation_name=name, games=rotation, rounds_per_game=per_game)
         return Response(self.Output(PokerTable.objects.prefetch_related("rotation").get(pk=table.pk)).data)
+
+
+class TableOpenInput(serializers.Serializer):
+    """Opening a table (POST /api/tables/{id}/open/): as posted, or with changes to a single-game table's posting."""
+
+    game = serializers.ChoiceField(choices=Game.choices, required=False)
+    betting_structure = serializers.ChoiceField(choices=BettingStructure.choices, required=False)
+    small_blind = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False)
+    big_blind = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False)
+    minimum_wager = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False)
+    maximum_wager = serializers.DecimalField(max_digits=14, decimal_places=2, min_value=0, required=False,
+                                             allow_null=True)
+    seats = serializers.IntegerField(min_value=2, max_value=11, required=False)
+    dealer = serializers.IntegerField(min_value=1, required=False, help_text="The dealer in the box (a user id).")
+
+
+class TableCloseInput(serializers.Serializer):
+    """Closing a table (POST /api/tables/{id}/close/)."""
+
+    reason = serializers.CharField(max_length=300, help_text="Why the table closes.")
+    drop_box_removed = serializers.BooleanField(
+        help_text="The drop box was removed for the count, at the closed table (N.J.A.C. 13:69F-14.19(d)1): true.")
+    decks_collected = serializers.BooleanField(
+        default=False, help_text="The decks still at the table have been collected (14.2(a)); without it a closing "
+                                 "with decks at the table is refused with their list.")
+
+    def validate_drop_box_removed(self, value: bool) -> bool:
+        if not value:
+            raise serializers.ValidationError("Confirm the drop box was removed for the count (14.19(d)1).")
+        return value
+
+
+class TableStatusChangeOutput(serializers.ModelSerializer):
+    """One opening or closing of a table, as recorded on its history."""
+
+    table = PokerTableOutput(read_only=True)
+
+    class Meta:
+        model = TableStatusChange
+        fields = ["id", "kind", "at", "by", "reason", "game", "limits", "seats", "dealer", "decks_collected",
+                  "drop_box_removed", "table"]
+
+
+class _TableStatusApi(IdempotentPostMixin, APIView):
+    permission_classes = [RulesPermission]
+    required_perm = "tables.open_close_table"
+
+    def _table(self, request, pk: int) -> PokerTable:
+        table = get_object_or_404(casino_tables(request), pk=pk)
+        self.check_object_permissions(request, table)
+        return table
+
+    @staticmethod
+    def _answer(table: PokerTable) -> Response:
+        change = TableStatusChange.objects.filter(table=table).select_related("table").order_by("-id").first()
+        return Response(TableStatusChangeOutput(change).data, status=status.HTTP_201_CREATED)
+
+
+class TableOpenApi(_TableStatusApi):
+    """POST: a poker shift supervisor or floorperson opens a closed table, as posted or with changes to its game,
+    limits or seats, with the dealer in the box; the opening is recorded on the table's history. Honours
+    Idempotency-Key; 409 when the table is open already."""
+
+    @extend_schema(request=TableOpenInput, responses={201: TableStatusChangeOutput})
+    def post(self, request, pk: int):
+        table = self._table(request, pk)
+        data = TableOpenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        dealer = None
+        if "dealer" in values:
+            dealer = User.objects.filter(pk=values.pop("dealer"), casino_id=table.casino_id).first()
+            if dealer is None:
+                raise serializers.ValidationError({"dealer": ["No such dealer at this casino."]})
+        return self._answer(open_table(table=table, by=request.user, dealer=dealer, **values))
+
+
+class TableCloseApi(_TableStatusApi):
+    """POST: a poker shift supervisor or floorperson closes an open table with a `reason`, confirming the drop box
+    removed for the count (14.19(d)1) and, when decks are still at the table, that they are collected (14.2(a); else a
+    400 listing them). Recorded on the table's history; a round, a time charge or a seat there is then refused.
+    Honours Idempotency-Key; 409 when the table is closed already."""
+
+    @extend_schema(request=TableCloseInput, responses={201: TableStatusChangeOutput})
+    def post(self, request, pk: int):
+        table = self._table(request, pk)
+        data = TableCloseInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        return self._answer(close_table(table=table, by=request.user, **data.validated_data))

@@ -4,6 +4,8 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import pghistory
+import pgtrigger
+from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 
@@ -228,3 +230,47 @@ class RotationGame(GamePosting):
     @property
     def rotation_game(self) -> RotationGame:
         return self
+
+
+class TableStatusKind(models.TextChoices):
+    OPENED = "opened", "Opened"
+    CLOSED = "closed", "Closed"
+
+
+@pghistory.track()
+class TableStatusChange(models.Model):
+    """One opening or closing of a poker table: who, when, why (append-only; a correction is a new row).
+
+    An opening keeps what the table opened with: its game or rotation, its limits as posted (14.8, 14.17), its seats
+    and the dealer in the box. A closing keeps its reason, the decks collected from the table (14.2(a): the two decks
+    belong to an open table) and the confirmation that the drop box was removed for the count, which takes place at a
+    closed table (N.J.A.C. 13:69F-14.19(d)1). Written by apps.tables.services.open_table and close_table only.
+    """
+
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="status_changes")
+    kind = models.CharField(max_length=6, choices=TableStatusKind.choices)
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                           related_name="+", help_text="Empty for a change made by the system.")
+    reason = models.CharField(max_length=300, blank=True)
+    game = models.CharField(max_length=60, blank=True, help_text="Opening: the game or rotation dealt (14.8).")
+    limits = models.CharField(max_length=300, blank=True, help_text="Opening: the posted limits (14.17).")
+    seats = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Opening: the seats offered.")
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+", help_text="Opening: the dealer in the box.")
+    decks_collected = models.CharField(max_length=300, blank=True,
+                                       help_text="Closing: the serials of the decks collected from the table.")
+    drop_box_removed = models.BooleanField(default=False,
+                                           help_text="Closing: the drop box removed for the count (14.19(d)1).")
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["table", "-id"], name="table_status_change_newest")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(kind="opened") | (models.Q(drop_box_removed=True) & ~models.Q(reason="")),
+                                   name="table_closing_has_reason_and_box"),
+        ]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id} {self.get_kind_display().lower()} at {self.at:%Y-%m-%d %H:%M}"

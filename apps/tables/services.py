@@ -1,16 +1,28 @@
 """Writes about poker tables."""
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from apps.casinos.models import Casino
+from apps.casinos.models import Casino, User
 from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
+from apps.core.roles import Role
 
-from .models import SEAT_MAXIMUM, BettingStructure, Game, KillOption, PokerTable, RotationGame
+from .closing import still_at_table
+from .models import (
+    SEAT_MAXIMUM,
+    BettingStructure,
+    Game,
+    KillOption,
+    PokerTable,
+    RotationGame,
+    TableStatusChange,
+    TableStatusKind,
+)
 
 #: The fields of a game as posted (GamePosting) that a rotation entry may give.
 POSTING_FIELDS = ("game", "betting_structure", "small_blind", "big_blind", "ante", "bring_in", "minimum_wager",
@@ -219,19 +231,76 @@ def update_table(*, table: PokerTable, **changes: Any) -> PokerTable:
     return table
 
 
+class TableStateConflict(DomainError):
+    """Opening an open table or closing a closed one: the API answers 409 ({field: [message]}); nothing is written."""
+
+    status_code = 409
+
+
+def _opening_of(table: PokerTable) -> tuple[str, str]:
+    """What a table deals as posted now: (the game or rotation, the limits of each of its games), as text."""
+    if table.is_mixed:
+        return table.rotation_name, "; ".join(f"{p.game_label}: {p.limits_label}" for p in table.posted_games())[:300]
+    return table.game_label[:60], table.limits_label[:300]
+
+
 @transaction.atomic
-def open_table(*, table: PokerTable) -> PokerTable:
+def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None = None,
+               at: datetime | None = None, **changes: Any) -> PokerTable:
+    """Open a closed table for play, as posted or with `changes` to its posting (a single-game table's game, betting
+    structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C. 13:69F-14.8, 14.9(b)
+    to 14.13A(b), 14.17), with `dealer` in the box (a dealer of the table's casino); `by` is who opens it (None for
+    the system). Records a TableStatusChange (opened) with the game, limits, seats and dealer it opened with.
+
+    Raises TableStateConflict (409) when the table is open already, DomainError naming the field for a bad change or
+    dealer (a mixed-game table posts its games with its rotation: apps.tables.services.post_rotation)."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
-    if not table.is_open:
-        table.is_open, table.opened_at = True, timezone.now()
-        table.save(update_fields=["is_open", "opened_at"])
+    if table.is_open:
+        raise TableStateConflict(f"Table {table.number} is open already.", field="table")
+    if dealer is not None and (dealer.casino_id != table.casino_id or not dealer.has_role(Role.DEALER)):
+        raise DomainError("The dealer in the box is a dealer of this casino.", field="dealer")
+    if changes:
+        table = update_table(table=table, **changes)
+    at = at or timezone.now()
+    table.is_open, table.opened_at = True, at
+    table.save(update_fields=["is_open", "opened_at"])
+    game, limits = _opening_of(table)
+    TableStatusChange.objects.create(table=table, kind=TableStatusKind.OPENED, at=at, by=by, game=game,
+                                     limits=limits, seats=table.seats, dealer=dealer)
     return table
 
 
 @transaction.atomic
-def close_table(*, table: PokerTable) -> PokerTable:
+def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: User | None = None,
+                decks_collected: bool = False, at: datetime | None = None) -> PokerTable:
+    """Close an open table; `reason` (1 to 300 characters) says why, `by` who closes it (None for the system).
+
+    A closed table keeps no decks (14.2(a) keeps two at each open table): while the apps above report decks still at
+    the table (apps.tables.closing: the decks app's, in use or standing by), the closing is refused with their list,
+    unless `decks_collected` confirms the dealer or floorperson has collected them. `drop_box_removed` confirms the
+    drop box was removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1); it is
+    required. Records a TableStatusChange (closed) with the reason, the decks collected and the confirmation. A
+    round, a time charge or a seat at the closed table is then refused (apps.feed, apps.rake, apps.seats).
+
+    Raises TableStateConflict (409) when the table is closed already; DomainError naming the field: `reason` blank,
+    `drop_box_removed` not confirmed, `decks_collected` with the decks still at the table."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
-    if table.is_open:
-        table.is_open = False
-        table.save(update_fields=["is_open"])
+    if not table.is_open:
+        raise TableStateConflict(f"Table {table.number} is closed already.", field="table")
+    reason = reason.strip()
+    if not reason:
+        raise DomainError("Say why the table closes.", field="reason")
+    if len(reason) > 300:
+        raise DomainError("At most 300 characters.", field="reason")
+    decks = still_at_table(table)
+    if decks and not decks_collected:
+        raise DomainError(f"Still at table {table.number}: {', '.join(decks)}. Collect its decks and confirm "
+                          "(N.J.A.C. 13:69F-14.2(a)).", field="decks_collected")
+    if not drop_box_removed:
+        raise DomainError("Confirm the drop box was removed for the count (N.J.A.C. 13:69F-14.19(d)1).",
+                          field="drop_box_removed")
+    table.is_open = False
+    table.save(update_fields=["is_open"])
+    TableStatusChange.objects.create(table=table, kind=TableStatusKind.CLOSED, at=at or timezone.now(), by=by,
+                                     reason=reason, decks_collected=", ".join(decks)[:300], drop_box_removed=True)
     return table

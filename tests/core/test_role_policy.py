@@ -189,6 +189,7 @@ ROLE_POLICY = {
     "screens.view_displaylink": {SUPERVISOR, ADMIN},  # the supervisor sees the screens, not their links
     "tables.add_pokertable": {SUPERVISOR, ADMIN},
     "tables.change_pokertable": {SUPERVISOR, ADMIN},
+    "tables.open_close_table": {SUPERVISOR, FLOOR},
     "tables.view_pokertable": EVERY_ROLE,
 }
 #: Accounting's record and the room's money: balances and reserves, display adjustments, rake records and revenue,
@@ -287,7 +288,7 @@ def room(settings):
         "floor:table": {"pk": table.pk}, "floor:table-sign": {"pk": table.pk}, "floor:round": {"pk": round_of_play.pk},
         "decks:record-event": {"pk": deck.pk}, "dealers:record-deck-event": {"pk": deck.pk}, "badbeat:rule-change-withdraw": {"pk": change.pk},
         "badbeat:claim": {"pk": claim.pk}, "round-detail": {"pk": round_of_play.pk}, "phh-import": {"pk": job.pk},
-        "table-detail": {"pk": table.pk},
+        "table-detail": {"pk": table.pk}, "table-open": {"pk": table.pk}, "table-close": {"pk": table.pk},
         "rake-record-detail": {"pk": RakeRecord.objects.get(round_of_play=round_of_play).pk},
         "display-adjustments": {"pk": jackpot.pk}, "rule-changes": {"pk": jackpot.pk},
         "jackpot-discontinue": {"pk": jackpot.pk}, "rule-change-withdraw": {"pk": change.pk},

@@ -179,7 +179,7 @@ def test_closed_tables_and_mixed_games_have_their_tiles(client, casino, supervis
         {"game": "omaha_hilo8", "betting_structure": "fixed_limit", "minimum_wager": "4", "maximum_wager": "8"}])
     open_table(table=mixed)
     closed = PokerTableFactory(casino=casino, number=2)
-    close_table(table=closed)
+    close_table(table=closed, by=supervisor, reason="Game broke", drop_box_removed=True)
     summary = summary_of(casino)
     assert [t.table.number for t in summary.tiles] == [8, 2]  # the open ones first
     assert tile_of(summary, 2).state == "closed" and not tile_of(summary, 2).problems

@@ -1,0 +1,159 @@
+"""Opening and closing a table (issue 34, item 1): POST /api/tables/{id}/open/ and /close/, who may, what a closing
+asks for (decks collected, 14.2(a); the drop box removed for the count, 14.19(d)1), the record on the table's history
+and what a closed table refuses (a round of play, a seat)."""
+import pytest
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from apps.core.exceptions import DomainError
+from apps.core.roles import Role
+from apps.decks.models import Deck
+from apps.decks.services import assign_deck, receive_deck, record_deck_event
+from apps.seats.services import seat_player
+from apps.tables.models import PokerTable, TableStatusChange, TableStatusKind
+from apps.tables.services import TableStateConflict, close_table, open_table
+from tests.factories import PokerTableFactory, RakeStructureFactory
+from tests.feed.test_duplicates import round_body
+
+pytestmark = pytest.mark.django_db
+
+CLOSE = {"reason": "End of the game", "drop_box_removed": True}
+
+
+@pytest.fixture
+def closed(casino):
+    return PokerTableFactory(casino=casino, number=7, is_open=False)
+
+
+@pytest.fixture
+def opened(casino):
+    return PokerTableFactory(casino=casino, number=8, is_open=True, opened_at=timezone.now())
+
+
+def deck_at(table, serial, by, *, in_use=False) -> Deck:
+    deck = assign_deck(deck=receive_deck(casino=table.casino, serial=serial, back_colour=serial, by=by),
+                       table=table, by=by)
+    if in_use:
+        record_deck_event(deck=deck, kind="put_in_use", by=by)
+    return deck
+
+
+class TestApi:
+    def test_open_then_close_with_idempotency_keys_each_applied_once(self, api, supervisor, closed, staff):
+        """An opening and a closing are each one record; a retry with the same Idempotency-Key replays the answer and
+        records nothing more (design.md, "Shapes to keep")."""
+        dealer = staff(Role.DEALER)
+        api.force_authenticate(supervisor)
+        url = f"/api/tables/{closed.pk}/open/"
+        body = {"seats": 8, "dealer": dealer.pk}
+        first = api.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="open-7")
+        assert first.status_code == 201, first.json()
+        again = api.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="open-7")
+        assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+        assert again.json() == first.json()
+        opening = first.json()
+        assert opening["kind"] == "opened" and opening["by"] == supervisor.pk and opening["dealer"] == dealer.pk
+        assert opening["seats"] == 8 and opening["table"]["is_open"] and opening["limits"]
+
+        close_url = f"/api/tables/{closed.pk}/close/"
+        closing = api.post(close_url, CLOSE, format="json", HTTP_IDEMPOTENCY_KEY="close-7")
+        assert closing.status_code == 201, closing.json()
+        replay = api.post(close_url, CLOSE, format="json", HTTP_IDEMPOTENCY_KEY="close-7")
+        assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
+        assert closing.json()["reason"] == "End of the game" and closing.json()["drop_box_removed"] is True
+        assert [c.kind for c in TableStatusChange.objects.filter(table=closed).order_by("id")] == ["opened", "closed"]
+        closed.refresh_from_db()
+        assert not closed.is_open and closed.seats == 8
+
+    def test_already_open_or_closed_is_a_409(self, api, supervisor, closed, opened):
+        api.force_authenticate(supervisor)
+        refused = api.post(f"/api/tables/{opened.pk}/open/", {}, format="json")
+        assert refused.status_code == 409 and "open already" in refused.json()["table"][0]
+        refused = api.post(f"/api/tables/{closed.pk}/close/", CLOSE, format="json")
+        assert refused.status_code == 409 and "closed already" in refused.json()["table"][0]
+        assert not TableStatusChange.objects.exists()
+
+    def test_bad_input_is_a_400_naming_the_field(self, api, supervisor, opened, closed):
+        """14.19(d)1: the count takes place at a closed table, so a closing confirms the drop box removed."""
+        api.force_authenticate(supervisor)
+        url = f"/api/tables/{opened.pk}/close/"
+        assert "reason" in api.post(url, {"drop_box_removed": True}, format="json").json()
+        response = api.post(url, {"reason": "x", "drop_box_removed": False}, format="json")
+        assert response.status_code == 400 and "14.19(d)1" in response.json()["drop_box_removed"][0]
+        response = api.post(f"/api/tables/{closed.pk}/open/", {"seats": 12}, format="json")
+        assert response.status_code == 400 and "seats" in response.json()
+        response = api.post(f"/api/tables/{closed.pk}/open/", {"dealer": supervisor.pk}, format="json")
+        assert response.status_code == 400 and "dealer" in response.json()
+        assert not TableStatusChange.objects.exists()
+
+    @pytest.mark.parametrize(("role", "status"), [
+        (Role.POKER_SHIFT_SUPERVISOR, 201), (Role.FLOORPERSON, 201), (Role.DEALER, 403), (Role.ACCOUNTING, 403),
+        (Role.SECURITY, 403), (Role.SURVEILLANCE, 403), (Role.ADMIN, 403)])
+    def test_who_may_open_and_close(self, api, staff, closed, role, status):
+        api.force_authenticate(staff(role))
+        assert api.post(f"/api/tables/{closed.pk}/open/", {}, format="json").status_code == status
+        PokerTable.objects.filter(pk=closed.pk).update(is_open=True)
+        assert api.post(f"/api/tables/{closed.pk}/close/", CLOSE, format="json").status_code == status
+
+    def test_anonymous_and_another_casino(self, api, staff, closed):
+        assert api.post(f"/api/tables/{closed.pk}/open/", {}, format="json").status_code in (401, 403)
+        other = PokerTableFactory(is_open=False)  # another casino
+        api.force_authenticate(staff(Role.POKER_SHIFT_SUPERVISOR))
+        assert api.post(f"/api/tables/{other.pk}/open/", {}, format="json").status_code == 404
+
+    def test_14_2_a_closing_with_decks_at_the_table_lists_them(self, api, staff, opened):
+        """N.J.A.C. 13:69F-14.2(a): two decks are kept at an open table; a closing while decks are still at the
+        table (one in use) is refused with their list, until they are confirmed collected."""
+        floor = staff(Role.FLOORPERSON)
+        deck_at(opened, "A1", floor, in_use=True)
+        deck_at(opened, "B2", floor)
+        api.force_authenticate(floor)
+        url = f"/api/tables/{opened.pk}/close/"
+        refused = api.post(url, CLOSE, format="json")
+        assert refused.status_code == 400
+        assert "deck A1 (in use), deck B2" in refused.json()["decks_collected"][0]
+        opened.refresh_from_db()
+        assert opened.is_open and not TableStatusChange.objects.exists()
+        closing = api.post(url, {**CLOSE, "decks_collected": True}, format="json")
+        assert closing.status_code == 201
+        assert closing.json()["decks_collected"] == "deck A1 (in use), deck B2"
+
+    def test_schema_declares_both(self, api, supervisor):
+        api.force_authenticate(supervisor)
+        schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+        for action in ("open", "close"):
+            operation = schema["paths"][f"/api/tables/{{id}}/{action}/"]["post"]
+            assert "Idempotency-Key" in [p["name"] for p in operation.get("parameters", [])]
+
+
+class TestServices:
+    def test_the_record_is_append_only(self, supervisor, opened):
+        close_table(table=opened, by=supervisor, reason="Short-handed", drop_box_removed=True)
+        change = TableStatusChange.objects.get()
+        assert change.kind == TableStatusKind.CLOSED and change.by == supervisor and change.reason == "Short-handed"
+        with pytest.raises(DatabaseError, match="permission denied|append_only"), transaction.atomic():
+            TableStatusChange.objects.filter(pk=change.pk).update(reason="edited")
+        with pytest.raises(TableStateConflict):
+            close_table(table=opened, by=supervisor, reason="again", drop_box_removed=True)
+
+    def test_opening_records_what_it_opened_with(self, supervisor, closed):
+        """N.J.A.C. 13:69F-14.8, 14.17: the opening keeps the game and limits posted."""
+        open_table(table=closed, by=supervisor, seats=6)
+        change = TableStatusChange.objects.get()
+        assert (change.kind, change.seats, change.by) == ("opened", 6, supervisor)
+        assert change.game == closed.game_label and change.limits == closed.limits_label
+
+
+class TestClosedTableRefuses:
+    def test_a_round_at_a_table_closed_through_the_api(self, api, supervisor, casino):
+        """A round of play is dealt at an open table only (issue 34): after the closing, the round is a 400."""
+        table = RakeStructureFactory(table__casino=casino).table
+        api.force_authenticate(supervisor)
+        assert api.post(f"/api/tables/{table.pk}/close/", CLOSE, format="json").status_code == 201
+        refused = api.post("/api/rounds/", round_body(table), format="json")
+        assert refused.status_code == 400 and "is closed" in refused.json()["table"][0]
+
+    def test_a_seat_at_a_closed_table(self, supervisor, opened):
+        close_table(table=opened, by=supervisor, reason="Closed", drop_box_removed=True)
+        with pytest.raises(DomainError, match="closed"):
+            seat_player(table=opened, number=1, player="Ana", by=supervisor)
