@@ -20,7 +20,7 @@ from apps.core.apis import TokenLoginApi, TokenLogoutAllApi, TokenLogoutApi
 from apps.core.health import LivenessView, ReadinessView
 from apps.core.home import home
 from apps.core.policy import public, signed_in
-from apps.core.views import bad_request, page_not_found, permission_denied, server_error
+from apps.core.views import bad_request, favicon, page_not_found, permission_denied, server_error
 from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
 from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
@@ -47,6 +47,8 @@ handler404 = page_not_found
 handler500 = server_error
 
 urlpatterns = [
+    path("favicon.ico", public("The site's icon, as any site's (a browser asks for it before any sign-in).")(
+        favicon), name="favicon"),
     path("", include("apps.floor.urls")),
     path("decks/", include("apps.decks.urls")),
     path("rake/", include("apps.rake.urls")),

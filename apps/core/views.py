@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.forms import BaseForm
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.views import View
 
 from .exceptions import DomainError
@@ -159,3 +160,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         return server_error_json(request)
     return defaults.server_error(request)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for when a page names no icon: a permanent redirect to the icon's static file
+    (its hashed name in production, resolved when asked, so that importing the URLs needs no manifest)."""
+    return HttpResponsePermanentRedirect(static("img/favicon.svg"))

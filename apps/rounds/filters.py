@@ -39,6 +39,14 @@ def _tables(request):
     return PokerTable.objects.filter(casino_id=user.casino_id).order_by("number")
 
 
+
+class AnyYesNo(forms.NullBooleanSelect):
+    """Django's yes/no/unknown select, its empty choice read as the search means it: "Any" (rounds either way)."""
+
+    def __init__(self, attrs: dict[str, str] | None = None) -> None:
+        super().__init__(attrs)
+        self.choices = [("unknown", "Any"), ("true", "Yes"), ("false", "No")]
+
 class RoundFilter(django_filters.FilterSet):
     """Filters of a list of rounds of play; each is optional, all given must hold. Times without an offset (the page's
     datetime-local inputs) are the casino's local time; amounts are dollars (at most 2 places)."""
@@ -67,7 +75,7 @@ class RoundFilter(django_filters.FilterSet):
     hand = django_filters.ChoiceFilter(
         choices=[(label, label) for label in HAND_CATEGORIES], method="filter_hand", label="Hand shown",
         empty_label="Any hand", help_text="A player showed down this best high hand.")
-    went_to_showdown = django_filters.BooleanFilter(label="Went to showdown")
+    went_to_showdown = django_filters.BooleanFilter(label="Went to showdown", widget=AnyYesNo)
     source = django_filters.ChoiceFilter(choices=RoundSource.choices, label="Source", empty_label="Any source")
 
     class Meta:

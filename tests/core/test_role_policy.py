@@ -131,7 +131,7 @@ def test_open_urls_say_why():
     open_ones = {r.name: p for r in routes() if (p := policy_of(r.callback)) and not p.perms}
     assert {name for name, p in open_ones.items() if p.anyone} == {"login", "logout", "api-token", "multicasino-inbox",
                                                                    "screens:screen", "public-feed", "public:page",
-                                                                   "health-live", "health-ready"}
+                                                                   "health-live", "health-ready", "favicon"}
     assert {name for name, p in open_ones.items() if p.signed_in} == {
         "api-root", "api-token-logout", "api-token-logout-all", "schema", "swagger-ui", "home"}
     assert all(len(p.anyone or p.signed_in) > 10 for p in open_ones.values())

@@ -89,6 +89,20 @@ def test_each_filter_finds_its_rounds_newest_first(client, supervisor, room):
     assert found(client, f"player=bob&table={room['table_1'].pk}&hand=One+pair") == [ids["newest"]]  # all at once
 
 
+def test_the_showdown_choice_reads_any_yes_or_no(client, supervisor, room):
+    """The search's empty choice for "Went to showdown" says what it does, "Any" (Django's select says "Unknown"),
+    and finds every round; "No" finds the rounds that did not reach a showdown (none here)."""
+    client.force_login(supervisor)
+    page = client.get("/rounds/").content.decode()
+    select = re.search(r'<select name="went_to_showdown".*?</select>', page, re.S)
+    assert select is not None
+    assert re.findall(r"<option[^>]*>([^<]*)</option>", select.group(0)) == ["Any", "Yes", "No"]
+    everything = found(client, "")
+    assert found(client, "went_to_showdown=unknown") == everything
+    assert found(client, "went_to_showdown=true") == everything
+    assert found(client, "went_to_showdown=false") == []
+
+
 def test_each_row_links_to_its_round_and_table_and_the_table_to_its_search(client, supervisor, room):
     client.force_login(supervisor)
     page = client.get(f"/rounds/?table={room['table_2'].pk}").content.decode()
