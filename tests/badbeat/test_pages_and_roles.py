@@ -192,3 +192,30 @@ def test_14_19_b_4_other_bonus_awards_funded_by_the_fund_are_posted(client, staf
     with pytest.raises(DomainError) as exc:
         validate_posted_rules(values={"other_bonus_awards": "Bell\x07"}, jackpot=jackpot)
     assert exc.value.field == "other_bonus_awards"
+
+
+def test_14_19_i_each_state_of_a_claim_has_a_badge_of_its_own(client, api, staff, supervisor, claim):
+    """Pending, verified (payout pending) and paid are told apart at a glance on the claim's page and in the list:
+    each state its own badge class, its words beside it (pending and paid shared one green badge)."""
+    client.force_login(supervisor)
+
+    def badges() -> tuple[str, str]:
+        page = client.get(f"/jackpot/claims/{claim.pk}/").content.decode()
+        listing = client.get("/jackpot/claims/").content.decode()
+        return page, listing
+
+    page, listing = badges()
+    assert 'class="badge claim-pending" data-testid="claim-status">Pending supervisor verification' in page
+    assert 'class="badge claim-pending">Pending supervisor verification' in listing
+    api.force_authenticate(supervisor)
+    assert api.post(f"/api/claims/{claim.pk}/verify/").status_code == 200
+    page, listing = badges()
+    assert 'class="badge claim-verified" data-testid="claim-status">Verified — payout pending' in page
+    guard = staff(Role.SECURITY)
+    api.force_authenticate(guard)
+    paid = api.post(f"/api/claims/{claim.pk}/payout/", {"method": "cash", "location": "table",
+                                                        "delivered_by": guard.pk})
+    assert paid.status_code in (200, 201), paid.content
+    page, listing = badges()
+    assert 'class="badge claim-paid" data-testid="claim-status">Paid' in page
+    assert 'class="badge claim-paid">Paid' in listing
