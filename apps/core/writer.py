@@ -293,11 +293,10 @@ class KeptRead(Generic[M]):
         kept = self._kept.get(key)
         if kept is None:
             with self._lock:
-                kept = self._kept[key] = self._compile(values, lengths, shape)
+                kept = self._kept[key] = self._compile(values, shape)
         return kept.run(values)
 
-    def _compile(self, values: Sequence[Values], lengths: tuple[int | None, ...],
-                 shape: dict[str, Any]) -> _KeptSql[M]:
+    def _compile(self, values: Sequence[Values], shape: dict[str, Any]) -> _KeptSql[M]:
         places: dict[tuple[type, Value], tuple[int, int | None]] = {}
         numbers = iter(range(1, 10**6))
 
