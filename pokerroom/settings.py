@@ -184,6 +184,8 @@ AXES_VERBOSE = False
 TRUSTED_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
 
 LANGUAGE_CODE = "en-us"
+# How amounts are written (apps.core.money.dollars, the `money` template filter): a CLDR locale, Babel's data.
+MONEY_LOCALE = env("MONEY_LOCALE", default="en_US")
 TIME_ZONE = "America/New_York"
 USE_I18N = True
 USE_TZ = True
