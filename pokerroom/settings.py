@@ -186,6 +186,12 @@ TRUSTED_PROXY_COUNT = env.int("DJANGO_TRUSTED_PROXY_COUNT", default=0)
 LANGUAGE_CODE = "en-us"
 # How amounts are written (apps.core.money.dollars, the `money` template filter): a CLDR locale, Babel's data.
 MONEY_LOCALE = env("MONEY_LOCALE", default="en_US")
+# The paper the printable reports (PDF) are laid out on: a CSS page size keyword (apps.core.templatetags.pokerroom
+# .pdf_page_size), US Letter in a New Jersey casino; A4, Legal, Ledger, A3, A5, B4, B5 also.
+PDF_PAGE_SIZE = env("PDF_PAGE_SIZE", default="Letter")
+# How dates and times read on every page (Django's DATE_FORMAT, DATETIME_FORMAT, ... for the room's language):
+# pokerroom/formats/en/formats.py, "Nov 24, 2026" and "Nov 24, 2026 09:55".
+FORMAT_MODULE_PATH = ["pokerroom.formats"]
 TIME_ZONE = "America/New_York"
 USE_I18N = True
 USE_TZ = True

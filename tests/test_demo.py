@@ -21,6 +21,7 @@ import csv, io, re
 from django.test import Client
 from apps.badbeat.models import Claim, ClaimStatus
 from apps.casinos.models import User
+from apps.counts.models import BadBeatCount
 from apps.rounds.models import RoundOfPlay
 from tests.support.history import history_rows
 
@@ -58,6 +59,37 @@ who, record, what, changes = history[0]  # newest first
 assert (who, record, what) == (supervisor.get_full_name() or supervisor.username, "Claim", "Changed"), history
 assert "Verified" in changes, history
 assert history[-1][2] == "Opened" and history[-1][0] == "the system", history  # the engine opened it at the showdown
+# security delivers the payout on the claim's page (14.19(i)2, (j)): the History tab shows the payout and the claim
+# paid, each by security
+guard = Client()
+assert guard.post("/accounts/login/", {"username": "security", "password": "demo-security"}).status_code == 302
+security = User.objects.get(username="security")
+form = guard.get(page_url).content.decode()
+form = form[form.index('data-testid="payout-form"'):]
+checked = re.search(r'name="checked" value="([0-9a-f]+)"', form[:form.index("</form>")]).group(1)
+assert guard.post(page_url, {"action": "payout", "method": "cash", "location": "table", "delivered_by": security.pk,
+                             "confirm": "on", "checked": checked}).status_code == 302
+claim.refresh_from_db()
+assert claim.status == ClaimStatus.PAID
+history = history_rows(guard.get(f"{page_url}?tab=history"))
+name = security.get_full_name() or security.username
+assert history[0][:3] == (name, "Payout", "Recorded") and "Delivered by: " + name in history[0][3], history
+assert history[1][:3] == (name, "Claim", "Changed") and "→ Paid" in history[1][3], history
+assert [h[2] for h in history[2:]] == ["Changed", "Opened"], history  # the verification, the showdown
+# the History tab of a count the seed recorded for the past gaming day: the count as recorded and its form's parts
+# as accounting received them
+count = BadBeatCount.objects.filter(serial_number__isnull=False).order_by("pk").first()  # both parts received
+history = history_rows(c.get(f"/counts/?tab=history&day={count.gaming_day}&count={count.pk}"))
+recorded = [h for h in history if h[2] == "Recorded"]
+assert len(recorded) == 1 and recorded[0][1].startswith(f"Form {count.serial_number}"), history
+assert f"Counted: ${count.amount:,.2f}" in recorded[0][3] and "Variance: $0.00" in recorded[0][3], history
+assert sorted(h[3].split(" (")[0] for h in history if h[2] == "Received") == ["Part: Duplicate", "Part: Original"], \
+    history
+# the demo dealer deals at a table of the shift's rotation now: the home names it, its decks and the next break
+dealer = Client()
+assert dealer.post("/accounts/login/", {"username": "dealer", "password": "demo-dealer"}).status_code == 302
+home = dealer.get("/dealers/home/").content.decode()
+assert "Dealing at table" in home and 'data-testid="my-decks"' in home and 'data-testid="next-break"' in home, home
 print("demo ok")
 """
 

@@ -15,7 +15,7 @@ def jackpot_chart(*, jackpot: Jackpot, end: date, days: int) -> Chart:
     return Chart(
         id=f"jackpot-{jackpot.pk}", kind="bar", label_heading="Gaming day",
         title=f"{jackpot.name}: amount, contributions and payouts, {day_label(rows[0].gaming_day)} – "
-              f"{day_label(end)} {end:%Y}",
+              f"{day_label(end)}, {end:%Y}",
         labels=[day_label(r.gaming_day) for r in rows],
         series=[Series("Amount at the end of the day", [r.balance for r in rows], kind="line"),
                 Series("Payouts", [r.payouts for r in rows]),

@@ -1,7 +1,8 @@
 """What the room's bad beat jackpot display shows, for the staff page (views.display) and for the screens opened by
 a display link (apps.screens): each live payout's displayed amount in large whole dollars (the cents smaller beside
 them, so the screen still shows exactly the amount accounting adjusted it to, N.J.A.C. 13:69F-14.19(k)2), "payout
-pending" once a claim is verified (14.19(i)1), its qualifying requirements and shares (14.19(b)3), whether it is
+pending" once a claim is verified and "pending adjustment" once it is paid, until accounting adjusts the display
+(14.19(i)1, (k), (o): `selectors.display_status`), its qualifying requirements and shares (14.19(b)3), whether it is
 funded from the primary (14.19(m)2.iii), the posted notices of changes (14.19(q)), and the panels of a multi-casino
 system (14.20).
 
@@ -15,12 +16,12 @@ from datetime import datetime
 from decimal import ROUND_DOWN, Decimal
 
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from apps.casinos.models import Casino
 from apps.casinos.selectors import current_gaming_day
 from apps.core.rotation import Rotation, rotate
 
-from .models import JackpotStatus
 from .selectors import DisplayRow, display_rows
 from .shared import shared_payout_system
 
@@ -62,16 +63,24 @@ class Panel:
 
     @property
     def payout_pending(self) -> bool:
-        """Whether the panel says "payout pending" (14.19(i)1): a verified claim of this casino's payout, the payout's
-        own status, or a claim verified anywhere in its multi-casino system."""
+        """Whether the panel says "payout pending" (14.19(i)1): this casino's payout as `selectors.display_status`
+        decides it (a verified claim, or the payout's own status), or a claim verified anywhere in its multi-casino
+        system."""
         if self.row is not None:
-            return self.row.pending is not None or self.row.jackpot.status == JackpotStatus.PAYOUT_PENDING
+            return self.row.display.payout_pending
         return bool(self.system and self.system.get("pending"))
+
+    @property
+    def pending_adjustment(self) -> bool:
+        """Whether the panel says "pending adjustment" (14.19(i)1, (k)): this casino's payout was paid and accounting
+        has not adjusted its display since (`selectors.display_status`); the amount shown is the one displayed
+        before, never lowered until accounting adjusts it (14.19(o))."""
+        return self.row is not None and self.row.display.pending_adjustment
 
 
 def _when(moment: datetime, casino: Casino) -> str:
-    local = timezone.localtime(moment, casino.zone)
-    return f"{local.day} {local:%b %Y %H:%M}"
+    """`moment` in the casino's zone, as every page writes a date and time ("Nov 24, 2026 09:55")."""
+    return date_format(timezone.localtime(moment, casino.zone), "DATETIME_FORMAT")
 
 
 def _panels(casino: Casino) -> list[Panel]:
@@ -87,8 +96,9 @@ def _panels(casino: Casino) -> list[Panel]:
             for c in panel["rule_notices"]]
         panels.append(Panel(amount=shown_amount(panel["amount"]), system=panel, notices=notices[:NOTICES_SHOWN],
                             more_notices=max(0, len(notices) - NOTICES_SHOWN)))
-    # a payout pending is shown on the first page, at the next poll, not when the rotation comes round to it
-    return sorted(panels, key=lambda panel: not panel.payout_pending)
+    # a payout pending, then a display pending adjustment, is shown on the first page, at the next poll, not when
+    # the rotation comes round to it
+    return sorted(panels, key=lambda panel: (not panel.payout_pending, not panel.pending_adjustment))
 
 
 def jackpot_screen(*, casino: Casino, tick: int, now: datetime | None = None) -> dict:

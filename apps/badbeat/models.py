@@ -37,6 +37,15 @@ class JackpotStatus(models.TextChoices):
     DISCONTINUED = "discontinued", "Discontinued"
 
 
+class DisplayStatus(models.TextChoices):
+    """What a live jackpot's display says beside its amount (N.J.A.C. 13:69F-14.19(i)1, (k), (o)); decided by
+    `selectors.display_status` alone, not stored."""
+
+    ACTIVE = "active", "Active"
+    PAYOUT_PENDING = "payout_pending", "Payout pending"
+    PENDING_ADJUSTMENT = "pending_adjustment", "Pending adjustment"
+
+
 class MultipleLosersRule(models.TextChoices):
     """What happens when more than one player at the table holds a qualifying losing hand (14.19(n))."""
 

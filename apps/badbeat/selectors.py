@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
 
 from apps import hands
 from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
-from apps.core.money import CENT, ZERO, floor_to
+from apps.core.money import CENT, ZERO, dollars, floor_to
 from apps.core.writer import total_differences
 from apps.rounds.models import RoundOfPlay
 
@@ -20,6 +21,7 @@ from .models import (
     ClaimStatus,
     Contribution,
     DisplayAdjustment,
+    DisplayStatus,
     Funding,
     GamingDayContributions,
     Jackpot,
@@ -32,6 +34,7 @@ from .models import (
     RuleChange,
     RuleChangeStatus,
     TableDayContributions,
+    Transfer,
 )
 from .qualifying import QualifyingRule, SeatCards, Shares, Verdict, judge, split_payout
 
@@ -223,6 +226,95 @@ def has_been_won_since_rules(*, jackpot: Jackpot) -> bool:
     return won.exists() or not taken.exists()
 
 
+#: Before any adjustment: every payment since counts (`with_display_state`).
+_NEVER_ADJUSTED = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def with_display_state(jackpots: QuerySet[Jackpot]) -> QuerySet[Jackpot]:
+    """`jackpots` annotated with what `display_status` decides from, in the same query: `verified_claim` (a claim
+    on the jackpot is verified and not yet paid, 14.19(i)1), `display_adjusted_at` (accounting's last adjustment of
+    its display, 14.19(k); 1970 when never adjusted) and `paid_since_adjustment` (a Payout debited to, or a Transfer
+    out of, the fund that pays it — its own, or the primary a secondary is funded from, 14.19(m)2 — after that
+    adjustment: the same test as `paid_since`, which lets `services.adjust_display` lower the display, 14.19(o))."""
+    last = (DisplayAdjustment.objects.filter(jackpot=OuterRef("pk")).order_by("-created_at", "-pk")
+            .values("created_at")[:1])
+    source = Case(When(funding=Funding.PRIMARY_PORTION, primary__isnull=False, then=F("primary_id")), default=F("pk"))
+    annotated = jackpots.annotate(
+        display_source=source, display_adjusted_at=Coalesce(Subquery(last), Value(_NEVER_ADJUSTED)),
+        verified_claim=Exists(Claim.objects.filter(jackpot=OuterRef("pk"), status=ClaimStatus.VERIFIED)))
+    paid = Exists(Payout.objects.filter(debited=OuterRef("display_source"), paid_at__gt=OuterRef("display_adjusted_at")))
+    moved = Exists(Transfer.objects.filter(source=OuterRef("display_source"),
+                                           created_at__gt=OuterRef("display_adjusted_at")))
+    return annotated.annotate(paid_since_adjustment=paid | moved)
+
+
+def display_status(*, jackpot: Jackpot, verified_claim: bool, paid_since_adjustment: bool) -> DisplayStatus:
+    """The one rule of what a jackpot's display says (the room's TV display, the floor map's jackpot tiles, the
+    public feed, N.J.A.C. 13:69F-14.19(i)1, (k), (o)):
+
+    - PAYOUT_PENDING from a claim's verification until its payout is delivered (`verified_claim`, or the jackpot's
+      own status): the poker shift supervisor's notice that the amount is pending adjustment (14.19(i)1);
+    - PENDING_ADJUSTMENT once the money was paid (`paid_since_adjustment`: a payout or transfer left the fund that
+      pays it since accounting last adjusted its display) until accounting adjusts the display to its record in a
+      poker supervisor's presence (14.19(k)1, 2): the amount shown then still includes money paid, so the notice
+      of (i)1 stays up;
+    - ACTIVE otherwise."""
+    if verified_claim or jackpot.status == JackpotStatus.PAYOUT_PENDING:
+        return DisplayStatus.PAYOUT_PENDING
+    if paid_since_adjustment:
+        return DisplayStatus.PENDING_ADJUSTMENT
+    return DisplayStatus.ACTIVE
+
+
+@dataclass(frozen=True)
+class JackpotDisplay:
+    """A live jackpot as the room's displays show it: its amount and its status (`display_status`).
+
+    The amount is always `Jackpot.displayed_amount`: the amount accounting set on the display at its last adjustment
+    and verified against its record (DisplayAdjustment.displayed_amount, 14.19(k)); for a secondary funded from the
+    primary too, never a figure derived when read (the primary's balance times the posted percentage). While PENDING
+    ADJUSTMENT it is the amount displayed before the payout, with the notice: 14.19(o) lets the display go down only
+    once the amount was paid, and 14.19(k)1 has accounting set the new amount in a poker supervisor's presence, to
+    its record (k)2; until then the last amount displayed stays, marked as pending adjustment (i)1, rather than a
+    figure accounting has not verified. So the amount shown never goes down except by accounting's adjustment after
+    a payout (`services.adjust_display` refuses any other)."""
+
+    jackpot: Jackpot
+    status: DisplayStatus
+
+    @property
+    def amount(self) -> Decimal:
+        """Decimal dollars: what the display shows (14.19(k))."""
+        return self.jackpot.displayed_amount
+
+    @property
+    def payout_pending(self) -> bool:
+        return self.status == DisplayStatus.PAYOUT_PENDING
+
+    @property
+    def pending_adjustment(self) -> bool:
+        return self.status == DisplayStatus.PENDING_ADJUSTMENT
+
+    @property
+    def notice(self) -> str:
+        """The words the display shows beside the amount: "PAYOUT PENDING", "PENDING ADJUSTMENT" or ""."""
+        return {DisplayStatus.PAYOUT_PENDING: "PAYOUT PENDING",
+                DisplayStatus.PENDING_ADJUSTMENT: "PENDING ADJUSTMENT"}.get(self.status, "")
+
+
+def jackpot_display(jackpot: Jackpot) -> JackpotDisplay:
+    """`jackpot`, read through `with_display_state`, as its display shows it."""
+    return JackpotDisplay(jackpot=jackpot, status=display_status(
+        jackpot=jackpot, verified_claim=jackpot.verified_claim,  # type: ignore[attr-defined]  # with_display_state
+        paid_since_adjustment=jackpot.paid_since_adjustment))  # type: ignore[attr-defined]
+
+
+def jackpot_displays(*, casino: Casino) -> list[JackpotDisplay]:
+    """The casino's live jackpots (`live_jackpots`, primary first, each with its primary) as the room's displays show
+    them: the TV display, the floor map and the public feed read them here (14.19(i)1, (k), (o)). One query."""
+    return [jackpot_display(j) for j in with_display_state(live_jackpots(casino=casino).select_related("primary"))]
+
+
 @dataclass(frozen=True)
 class DisplayRow:
     jackpot: Jackpot
@@ -231,6 +323,7 @@ class DisplayRow:
     pending: Claim | None
     adjusted_today: bool
     notices: list[RuleChange]
+    display: JackpotDisplay
 
     @property
     def agrees(self) -> bool:
@@ -238,16 +331,18 @@ class DisplayRow:
 
 
 def display_rows(*, casino: Casino, gaming_day: date) -> list[DisplayRow]:
-    """What the room's displays show: each live jackpot's displayed amount, a pending payout (14.19(i)1), the
-    amount accounting's record says (14.19(k)2), and the posted notices of rule changes (14.19(q))."""
+    """What the room's displays show: each live jackpot's displayed amount and status (`jackpot_displays`: payout
+    pending, 14.19(i)1; pending adjustment, 14.19(k)), its first verified claim, the amount accounting's record says
+    (14.19(k)2), and the posted notices of rule changes (14.19(q))."""
     rows = []
     notices = list(posted_notices(casino=casino))
-    for jackpot in live_jackpots(casino=casino).select_related("primary"):
+    for display in jackpot_displays(casino=casino):
+        jackpot = display.jackpot
         pending = jackpot.claims.filter(status=ClaimStatus.VERIFIED).order_by("decided_at").first()
         adjusted = jackpot.display_adjustments.filter(gaming_day=gaming_day).exists()
         rows.append(DisplayRow(jackpot=jackpot, displayed=jackpot.displayed_amount,
                                payable=payable_amount(jackpot=jackpot), pending=pending, adjusted_today=adjusted,
-                               notices=[n for n in notices if n.jackpot_id == jackpot.pk]))
+                               notices=[n for n in notices if n.jackpot_id == jackpot.pk], display=display))
     return rows
 
 
@@ -271,10 +366,10 @@ def ledger_problems(*, jackpot: Jackpot) -> list[str]:
     """The jackpot's kept running totals against their re-derivation from the records (`ledger`, all of history):
     one sentence per total that differs, empty when the books agree to the cent (14.19(c), (k), (p))."""
     derived = ledger(jackpot=jackpot)
-    problems = [f"{jackpot.name}: {label} kept ${kept:,.2f}, records say ${value:,.2f}." for label, kept, value in (
+    problems = [f"{jackpot.name}: {label} kept {dollars(kept)}, records say {dollars(value)}." for label, kept, value in (
         ("balance", jackpot.balance, derived.balance), ("reset reserve", jackpot.reset_reserve, derived.reset_reserve),
         ("contributions", jackpot.contributions_total, derived.contributions)) if kept != value]
-    problems += [f"{jackpot.name}: contributions of {day:%Y-%m-%d} kept ${kept:,.2f}, records say ${value:,.2f}."
+    problems += [f"{jackpot.name}: contributions of {day:%Y-%m-%d} kept {dollars(kept)}, records say {dollars(value)}."
                  for day, kept, value in day_totals_agree(jackpot=jackpot)]
     return problems
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import date_format
 
 from apps.casinos.selectors import current_gaming_day
 from apps.core.exceptions import DomainError
@@ -93,7 +94,7 @@ def posted_rules(request):
                 form.add_error(None, exc)
             else:
                 messages.success(request, f"Notice posted: {change.summary} Takes effect "
-                                          f"{change.effective_at:%Y-%m-%d %H:%M}.")
+                                          f"{date_format(timezone.localtime(change.effective_at), 'DATETIME_FORMAT')}.")
                 return redirect("badbeat:rules")
     return _rules_page(request, form=form if may_change else None, status=400 if request.method == "POST" else 200)
 
@@ -118,7 +119,7 @@ def _rules_page(request, *, form, status: int, error: str | None = None):
     failed = [c for c in history if c.status == RuleChangeStatus.FAILED and c.failed_at and c.failed_at >= since]
     return render(request, "badbeat/rules.html", {
         "jackpots": [(j, payable_amount(jackpot=j)) for j in jackpots], "notices": posted_notices(casino=casino),
-        "history": history, "form": form, "may_change": form is not None, "failed": failed if form else [],
+        "history": history, "form": form, "failed": failed if form else [],  # its forms: {% may_post %}
         "withdraw_error": error, "reads_balance": request.user.has_perm("badbeat.view_balance"),
         "tabs": tabs(request, "Rules", path=reverse("badbeat:rules"))}, status=status)
 

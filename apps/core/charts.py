@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import BadRequest
 from django.http import HttpRequest
+from django.utils.formats import date_format
 
 #: The spans of gaming days a chart may cover (?span=30 or ?span=90), ending with the gaming day shown.
 CHART_SPANS = (30, 90)
@@ -47,8 +48,9 @@ def span_links(request: HttpRequest, *, days: int, field_name: str = "span") -> 
 
 
 def day_label(day: date) -> str:
-    """A gaming day as a chart's label, e.g. "Fri 20 Nov"."""
-    return f"{day:%a} {day.day} {day:%b}"
+    """A gaming day as a chart's label, e.g. "Fri Nov 20": the weekday and the room's month and day
+    (MONTH_DAY_FORMAT, pokerroom/formats), as every page writes a date ("Nov 20, 2026")."""
+    return f"{date_format(day, 'D')} {date_format(day, 'MONTH_DAY_FORMAT')}"
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ import binascii
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -41,6 +41,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from .money import dollars
 from .pagination import KeysetPage
@@ -156,8 +157,11 @@ def shown(source: Source, name: str, value: Any, users: Mapping[int, Any]) -> st
         return dollars(value)
     if isinstance(model_field, models.BooleanField):
         return "Yes" if value else "No"
-    if isinstance(model_field, models.DateTimeField):
-        return f"{timezone.localtime(value):%Y-%m-%d %H:%M:%S}"
+    if isinstance(model_field, models.DateTimeField):  # the room's date format (settings.FORMAT_MODULE_PATH), seconds
+        local = timezone.localtime(value)
+        return f"{date_format(local)} {local:%H:%M:%S}"
+    if isinstance(model_field, models.DateField) and isinstance(value, date):
+        return date_format(value)
     if isinstance(model_field, models.ForeignKey):
         return f"#{value}"
     if isinstance(model_field, models.JSONField):

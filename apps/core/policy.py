@@ -15,17 +15,23 @@ How a view declares its policy, so that it can be read from the URL configuratio
   configuration. The view's own permission classes (or none) enforce these.
 
 `policy_of(callback)` reads the declaration back from a URL pattern's callback, or None when there is none;
-tests/core/test_role_policy.py walks every URL pattern with it and checks each role against each.
+tests/core/test_role_policy.py walks every URL pattern with it and checks each role against each. `allows(policy,
+user, method)` is the policy's answer for one user and method, as the view enforces it; `may_request(user, path,
+method)` resolves a path of the site to its view and answers the same: the header offers a page only when the user
+may GET it (apps.core.navigation), and a page renders a form only when the user may POST to its action (the
+`may_post` template tag, apps.core.templatetags.access).
 """
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from django.http import HttpRequest, HttpResponseBase, HttpResponseNotAllowed
+from django.urls import Resolver404, resolve
 
 from .permissions import RulesPermission, method_perm
-from .views import PermissionPageMixin, page_access
+from .views import PermissionPageMixin, may_access, page_access
 
 READ_METHODS = ("GET", "HEAD")
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
@@ -131,3 +137,31 @@ def policy_of(callback: Callable[..., Any]) -> Policy | None:
         return None
     perms = {method: method_perm(view, method) for method in methods}
     return Policy(perms=perms) if all(perms.values()) else None
+
+
+def allows(policy: Policy | None, user: Any, method: str) -> bool:
+    """Whether `policy` lets `user` (a User, or AnonymousUser) send `method` ("GET", "POST"...; HEAD as GET) to its
+    URL, as the view enforces it: a method the URL answers, and then open to anyone, or to any signed-in user, or to
+    a user of a casino holding the method's permission (`may_access`, which `page_access` checks). False for no
+    policy (None), which no URL of the site has (tests/core/test_role_policy.py)."""
+    method = "GET" if method.upper() == "HEAD" else method.upper()
+    if policy is None or method not in policy.methods:
+        return False
+    if policy.anyone:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if policy.signed_in:
+        return True
+    return may_access(user, policy.perms[method])
+
+
+def may_request(user: Any, path: str, method: str) -> bool:
+    """Whether `user` may send `method` to `path` (a path of this site, e.g. "/decks/12/events/"; a query string or
+    fragment is ignored): the path resolved to its view, and that view's declared policy asked (`allows`). False for
+    a path that resolves to no view."""
+    try:
+        match = resolve(urlsplit(path).path or "/")
+    except Resolver404:
+        return False
+    return allows(policy_of(match.func), user, method)

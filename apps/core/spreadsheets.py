@@ -15,7 +15,10 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
+
+from apps.core.money import CENT
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -39,6 +42,19 @@ def neutralised(value: object) -> object:
     if isinstance(value, str) and value[:1] in FORMULA_START and not _NUMBER.fullmatch(value):
         return "'" + value
     return value
+
+
+def amount_cell(value: Decimal | int | str | None) -> str:
+    """An amount of Decimal dollars as a CSV cell: a plain number with two decimals, as a spreadsheet reads it
+    ("45.00", "-15.00", "2675.00"; no currency sign, no grouping); "" for None. Raises decimal.InvalidOperation on
+    a value that is not a number.
+
+    >>> amount_cell(Decimal("45")), amount_cell(-15), amount_cell(None)
+    ('45.00', '-15.00', '')
+    """
+    if value is None:
+        return ""
+    return f"{Decimal(value).quantize(CENT):f}"
 
 
 class SafeWriter:

@@ -14,7 +14,7 @@ def contributions_against_counts_chart(*, casino: Casino, end: date, days: int) 
     rows = contributions_against_counts(casino=casino, start=span_start(end=end, days=days), end=end)
     return Chart(
         id="contributions-against-counts", kind="bar", label_heading="Gaming day",
-        title=f"Contributions recorded against counts, {day_label(rows[0].gaming_day)} – {day_label(end)} {end:%Y}",
+        title=f"Contributions recorded against counts, {day_label(rows[0].gaming_day)} – {day_label(end)}, {end:%Y}",
         labels=[day_label(r.gaming_day) for r in rows],
         series=[Series("Contributions recorded", [r.contributions for r in rows]),
                 Series("Counted", [r.counted for r in rows]),

@@ -1,8 +1,11 @@
 """Forms of the count and reconciliation pages."""
+from decimal import Decimal
+
 from django import forms
 
 from apps.casinos.models import User
 from apps.core.fields import MONEY_DECIMAL_PLACES, MONEY_MAX_DIGITS
+from apps.core.money import ZERO, dollars
 from apps.core.signatures import signature_error
 from apps.tables.models import PokerTable
 
@@ -25,6 +28,9 @@ class CountForm(forms.Form):
     amount = forms.DecimalField(required=False, max_digits=MONEY_MAX_DIGITS, decimal_places=MONEY_DECIMAL_PLACES,
                                 min_value=0,
                                 help_text="Box counts: the total counted. Forms: leave empty and give the chips.")
+    #: The variance the page showed and asks to confirm (see ask_to_confirm); empty until a count has one.
+    confirmed_variance = forms.DecimalField(required=False, widget=forms.HiddenInput, max_digits=MONEY_MAX_DIGITS,
+                                            decimal_places=MONEY_DECIMAL_PLACES)
 
     def __init__(self, *args, casino, request, **kwargs):
         super().__init__(*args, **kwargs)
@@ -35,7 +41,29 @@ class CountForm(forms.Form):
             self.fields[name].queryset = staff
         for d in DENOMINATIONS:
             self.fields[f"chips_{d:.2f}"] = forms.IntegerField(required=False, min_value=0,
-                                                               label=f"${d:,.2f} chips")
+                                                               label=f"{dollars(d)} chips")
+        if self.data.get("confirmed_variance"):
+            self._add_confirmation()
+
+    def _add_confirmation(self) -> None:
+        self.fields["confirm_variance"] = forms.BooleanField(
+            required=False, label="We counted again: record the count with this variance")
+
+    def ask_to_confirm(self, variance: Decimal) -> None:
+        """Show the form again (after a validated post that recorded nothing) asking the counter and the witness to
+        confirm `variance` (Decimal dollars): the box unticked, `variance` kept in the form, the signatures to give
+        again (14.19(d)-(f))."""
+        data = {name: value for name, value in self.data.items() if name != "confirm_variance"}  # one value a field
+        data["confirmed_variance"] = f"{variance:.2f}"
+        self.data = data
+        self._add_confirmation()
+
+    def variance_confirmed(self) -> Decimal:
+        """The variance the counter and the witness confirmed (Decimal dollars): the one the page showed when they
+        ticked the box, else ZERO (a count that matches the contributions recorded needs no confirmation)."""
+        if self.cleaned_data.get("confirm_variance") and self.cleaned_data.get("confirmed_variance") is not None:
+            return Decimal(self.cleaned_data["confirmed_variance"])
+        return ZERO
 
     def clean(self):
         """Each of the two signs the count with their own password (14.19(d)1, (f)3.iv); a wrong one counts toward

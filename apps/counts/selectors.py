@@ -122,6 +122,8 @@ class MasterGameReportRow:
     contributions: Decimal = ZERO
     counted: Decimal = ZERO
     count_variance: Decimal = ZERO
+    #: The table's counts of the day (0: not counted; `counted` and `count_variance` then say nothing).
+    counts: int = 0
 
     @property
     def revenue(self) -> Decimal:
@@ -151,7 +153,8 @@ class MasterGameReport:
 def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
     """The poker room's Master Game Report of a gaming day, table by table: rounds, rake, time charges, the
     adjustments for unmatched duplicate forms (14.19(h)) and poker revenue; beside it, the bad beat
-    contributions recorded (not revenue) and the amounts counted; the late corrections recorded on the day for
+    contributions recorded (not revenue) and the amounts counted (with the number of counts: a table with none was
+    not counted); the late corrections recorded on the day for
     closed days, and those recorded later for this day once it was closed. Decimal dollars."""
     rows: dict[int, MasterGameReportRow] = {
         t.pk: MasterGameReportRow(t.number, t.get_game_display()) for t in PokerTable.objects.filter(casino=casino)}
@@ -165,14 +168,15 @@ def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
                   .annotate(total=Sum("amount")).order_by()):
         rows[given["table"]].contributions = given["total"]
     for count in (BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).values("table")
-                  .annotate(total=Sum("amount"), variance=Sum("variance")).order_by()):
-        rows[count["table"]].counted, rows[count["table"]].count_variance = count["total"], count["variance"]
+                  .annotate(n=Count("pk"), total=Sum("amount"), variance=Sum("variance")).order_by()):
+        row = rows[count["table"]]
+        row.counts, row.counted, row.count_variance = count["n"], count["total"], count["variance"]
     adjustments = list(MasterGameReportAdjustment.objects.filter(casino=casino, gaming_day=gaming_day)
                        .select_related("form", "table"))
     for a in adjustments:
         rows[a.table_id].adjustments += a.amount
     kept = sorted((r for r in rows.values() if r.rounds or r.rake or r.time_charges or r.adjustments
-                   or r.contributions or r.counted), key=lambda r: r.table_number)
+                   or r.contributions or r.counts), key=lambda r: r.table_number)
     corrections = LateCorrection.objects.filter(casino=casino).select_related("table", "made_by")
     return MasterGameReport(
         casino=casino, gaming_day=gaming_day, rows=kept, adjustments=adjustments,

@@ -19,7 +19,7 @@ from apps.casinos.models import Backfill, Casino, GamingDay, GamingDayClose, Use
 from apps.casinos.selectors import current_gaming_day, gaming_day_of, is_gaming_day_closed
 from apps.casinos.services import close_gaming_day_books, gaming_days_to_close, hold_open_gaming_days
 from apps.core.exceptions import DomainError
-from apps.core.money import ZERO, money
+from apps.core.money import ZERO, dollars, money
 from apps.core.roles import Role
 from apps.core.validation import COUNT_MAX, fits_column
 from apps.tables.models import PokerTable
@@ -67,6 +67,18 @@ def chips_value(chips: dict) -> tuple[dict[str, int], Decimal]:
             normalised[f"{value:.2f}"] = number
             total += value * number
     return normalised, fits_column(BadBeatCount, "amount", money(total), field="chips", what="The chips' value")
+
+
+class VarianceToConfirm(DomainError):
+    """A count whose variance was not confirmed (record_count's `variance_confirmed`): nothing was recorded. Carries
+    the figures read under the locks, Decimal dollars: `amount` counted, `expected` (the contributions recorded
+    since the table's last count) and `variance` (amount less expected). N.J.A.C. 13:69F-14.19(d)-(f)."""
+
+    def __init__(self, *, amount: Decimal, expected: Decimal, variance: Decimal) -> None:
+        super().__init__(f"The count differs from the contributions recorded: {dollars(amount)} counted, "
+                         f"{dollars(expected)} recorded, a variance of {dollars(variance)}. Count again, or confirm "
+                         "the variance and sign again to record it.", field="confirm_variance")
+        self.amount, self.expected, self.variance = amount, expected, variance
 
 
 def _check_people(*, method: str, counted_by: User, witness: User, witness_kind: str,
@@ -119,7 +131,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
                  recorded_by: User, amount: Decimal | None = None, chips: dict | None = None,
                  reason: str = CountReason.DAILY, surveillance_recorded: bool = False,
                  transported_by: User | None = None, counted_at: datetime | None = None,
-                 signed_in_person: bool = False) -> BadBeatCount:
+                 signed_in_person: bool = False, variance_confirmed: Decimal | None = None) -> BadBeatCount:
     """Record a count of a table's bad beat contributions (N.J.A.C. 13:69F-14.19(d)-(f)), signed by the counter
     and the witness.
 
@@ -128,6 +140,11 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
     naming the field: wrong people for the method (14.19(d)1, (d)2, (e), (f)2), an ineligible witness, bad amounts.
+
+    variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
+    until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,
+    is that amount, else VarianceToConfirm (a DomainError, field "confirm_variance", carrying the figures) and
+    nothing is recorded. None (the API, imports): recorded whatever the variance.
     """
     if table.casino_id != recorded_by.casino_id:
         raise DomainError("The table is at another casino.", field="table")
@@ -167,6 +184,9 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     contents = Contribution.objects.filter(table=table, id__gt=since).aggregate(
         total=Sum("amount", default=ZERO), last=Max("id"))
     through = contents["last"] or since
+    variance = amount - contents["total"]
+    if variance_confirmed is not None and variance != money(variance_confirmed):
+        raise VarianceToConfirm(amount=amount, expected=contents["total"], variance=variance)
     serial = None
     if method == CountMethod.TABLE_INVENTORY:
         book, _ = FormBook.objects.select_for_update().get_or_create(casino_id=table.casino_id)
@@ -176,7 +196,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     return BadBeatCount.objects.create(
         casino_id=table.casino_id, table=table, gaming_day=gaming_day,
         counted_at=counted_at, method=method, reason=reason, serial_number=serial, chips=chips or {},
-        amount=amount, expected=contents["total"], variance=amount - contents["total"],
+        amount=amount, expected=contents["total"], variance=variance,
         through_contribution_id=through, counted_by=counted_by, witness=witness, witness_kind=witness_kind,
         surveillance_recorded=surveillance_recorded, transported_by=transported_by, recorded_by=recorded_by,
         signed_in_person=signed_in_person)

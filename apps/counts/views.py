@@ -6,13 +6,16 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.formats import date_format
 
 from apps.casinos.models import GamingDayClose
 from apps.casinos.selectors import current_gaming_day, requested_gaming_day
 from apps.core.charts import chart_span, span_links
 from apps.core.exceptions import DomainError
 from apps.core.history import history_response, is_history_tab, requested_record, tabs
+from apps.core.money import dollars
 from apps.core.policy import role_policy
+from apps.core.spreadsheets import amount_cell
 from apps.core.views import add_domain_error, csv_response, pdf_response
 
 from . import services
@@ -36,10 +39,11 @@ def counts(request):
     gaming_day = _day(request, request.GET.get("day"))
     if is_history_tab(request):
         return history_response(
-            request, title=f"Bad beat counts — gaming day {gaming_day.day} {gaming_day:%b %Y}", record_label="Counts",
+            request, title=f"Bad beat counts — gaming day {date_format(gaming_day)}", record_label="Counts",
             what="the gaming day's counts and forms", keep=("day",),
             sources=count_sources(casino=casino, gaming_day=gaming_day, count_id=requested_record(request, "count")))
     form = CountForm(request.POST or None, casino=casino, request=request)
+    to_confirm = None
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
@@ -48,17 +52,25 @@ def counts(request):
                     table=data["table"], method=data["method"], reason=data["reason"], counted_by=data["counted_by"],
                     witness=data["witness"], witness_kind=data["witness_kind"],
                     surveillance_recorded=data["surveillance_recorded"], transported_by=data["transported_by"],
-                    amount=data["amount"], chips=form.chips(), recorded_by=request.user, signed_in_person=True)
+                    amount=data["amount"], chips=form.chips(), recorded_by=request.user, signed_in_person=True,
+                    variance_confirmed=form.variance_confirmed())
+            except services.VarianceToConfirm as exc:  # nothing recorded: the page asks them to confirm it
+                to_confirm = exc
+                form.ask_to_confirm(exc.variance)
             except DomainError as exc:
                 add_domain_error(form, exc)
             else:
                 label = f"Form {count.serial_number}" if count.serial_number else "Count"
-                messages.success(request, f"{label} recorded: ${count.amount} counted, ${count.expected} recorded, "
-                                          f"variance ${count.variance}.")
+                if count.variance:
+                    messages.warning(request, f"{label} recorded with a variance of {dollars(count.variance)}: "
+                                              f"{dollars(count.amount)} counted, {dollars(count.expected)} recorded.")
+                else:
+                    messages.success(request, f"{label} recorded: {dollars(count.amount)} counted, "
+                                              f"{dollars(count.expected)} recorded, variance {dollars(count.variance)}.")
                 return redirect("counts:counts")
     return render(request, "counts/counts.html", {
         "gaming_day": gaming_day, "counts": counts_for_gaming_day(casino=casino, gaming_day=gaming_day),
-        "form": form if request.user.has_perm("counts.record_count") else None,
+        "form": form if request.user.has_perm("counts.record_count") else None, "to_confirm": to_confirm,
         "close": GamingDayClose.objects.filter(casino=casino, gaming_day=gaming_day).first(),
         "tabs": tabs(request, "Counts", keep=("day",))},
         status=400 if request.method == "POST" else 200)
@@ -66,7 +78,8 @@ def counts(request):
 
 @role_policy(read="counts.view_reconciliation")
 def reconciliation(request):
-    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h)), and a
+    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h)) — a past
+    day with no form and, once closed, no count variance says it has nothing to reconcile — and a
     chart of the contributions recorded against the counts over the last 30 or 90 gaming days (?span=,
     apps.core.charts.chart_span)."""
     casino = request.user.casino
@@ -101,7 +114,7 @@ def reconciliation_day(request, day: str):
                 return redirect("counts:reconciliation-day", day=gaming_day.isoformat())
             if request.POST.get("action") == "reconcile":
                 rec = services.reconcile_gaming_day(casino=casino, gaming_day=gaming_day, reconciled_by=request.user)
-                messages.success(request, f"Gaming day {gaming_day}: {rec.get_status_display().lower()}.")
+                messages.success(request, f"Gaming day {date_format(gaming_day)}: {rec.get_status_display().lower()}.")
                 return redirect("counts:reconciliation-day", day=gaming_day.isoformat())
         except ValidationError as exc:
             form.add_error(None, exc)
@@ -114,7 +127,6 @@ def reconciliation_day(request, day: str):
     report = master_game_report(casino=casino, gaming_day=gaming_day)
     return render(request, "counts/reconciliation_day.html", {
         "gaming_day": gaming_day, "match": match, "report": report, "form": form, "error": error,
-        "may_reconcile": request.user.has_perm("counts.reconcile"),
         "ended": gaming_day < current_gaming_day(casino=casino)}, status=400 if request.method == "POST" else 200)
 
 
@@ -128,15 +140,17 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
         response, writer = csv_response(f"master-game-report-{gaming_day}.csv")
         writer.writerow(["gaming_day", "table", "game", "rounds", "rake", "time_charges", "form_adjustments",
                          "poker_revenue", "bad_beat_contributions", "counted", "count_variance"])
-        for r in report.rows:
-            writer.writerow([gaming_day, r.table_number, r.game, r.rounds, r.rake, r.time_charges, r.adjustments,
-                             r.revenue, r.contributions, r.counted, r.count_variance])
+        for r in report.rows:  # a table not counted this day: its counted and variance cells empty
+            writer.writerow([gaming_day, r.table_number, r.game, r.rounds, *map(amount_cell, (
+                r.rake, r.time_charges, r.adjustments, r.revenue, r.contributions)),
+                *((amount_cell(r.counted), amount_cell(r.count_variance)) if r.counts else ("", ""))])
         t = report.totals
-        writer.writerow([gaming_day, "total", "", sum(r.rounds for r in report.rows), t["rake"], t["time_charges"],
-                         t["adjustments"], t["revenue"], t["contributions"], t["counted"], t["count_variance"]])
+        writer.writerow([gaming_day, "total", "", sum(r.rounds for r in report.rows), *map(amount_cell, (
+            t["rake"], t["time_charges"], t["adjustments"], t["revenue"], t["contributions"], t["counted"],
+            t["count_variance"]))])
         for c in report.corrections_made + report.corrections_of_this_day:
             writer.writerow([gaming_day, f"late correction recorded {c.gaming_day} for {c.corrects_gaming_day}",
-                             c.table.number if c.table else "", c.kind, c.amount, c.reason])
+                             c.table.number if c.table else "", c.kind, amount_cell(c.amount), c.reason])
         return response
     context = {"report": report, "gaming_day": gaming_day, "casino": casino, "printable": fmt == "pdf"}
     if fmt == "pdf":
@@ -158,7 +172,8 @@ def forms_export(request, day: str, fmt: str):
                          "duplicate_received"])
         for f in match.forms:
             writer.writerow([f.serial_number, gaming_day, f.counted_at.isoformat(), f.table.number, f.reason,
-                             " ".join(f"{n}x${d}" for d, n in f.chips.items()), f.amount, f.expected, f.variance,
+                             " ".join(f"{n}x${d}" for d, n in f.chips.items()), amount_cell(f.amount),
+                             amount_cell(f.expected), amount_cell(f.variance),
                              f.counted_by.username, f.witness.username, f.witness_kind,
                              f.serial_number in match.originals, f.serial_number in match.duplicates])
         return response

@@ -20,9 +20,9 @@ from .selectors import dealer_shift
 
 @role_policy(read="dealers.view_own_table")
 def dealer_home(request):
-    """The dealer's table now (the down under way in the rotation: the table and until when, or a break) and the next
-    downs; that table's decks with their 3 h, 6 h and 15 min clocks and the deck alerts in force there, as the
-    rotation board computes them (apps.decks.selectors: the same selector, on each view), each deck with its event
+    """The dealer's table now (the down under way in the rotation: the table and until when, or a break), the next
+    downs and the next break (from when to when); that table's decks with their 3 h, 6 h and 15 min clocks and the
+    deck alerts in force there, as the rotation board computes them (apps.decks.selectors: the same selector, on each view), each deck with its event
     form (posted to `record_deck_event` here); the irregularities reported at the table this gaming day and the form
     to report one, which posts to the irregularities' URL and comes back here (`next`) (N.J.A.C. 13:69F-14.2,
     14.6(e)4, 14.15). An htmx poll gets the decks' part only, which says when it was read; a form being filled in is
@@ -34,17 +34,18 @@ def dealer_home(request):
 def record_deck_event(request, pk: int):
     """Record an event of a deck at the dealer's table now, from the dealer's home (14.2, 14.6(e)4; which role may
     record which event is the decks service's). A deck at no table of the dealer's is 404. Refused, the home comes
-    back (400) with the deck's form as typed and the error beside its field; nothing is written. For dealers
-    (dealers.record_own_deck_event)."""
+    back (400) with the deck's form as typed and the error beside its field; nothing is written. A wrong count asks to
+    confirm first (200), then pulls the deck with a warning (14.6(e)4). For dealers (dealers.record_own_deck_event)."""
     shift = dealer_shift(dealer=request.user, now=timezone.now())
     if shift.table is None:
         raise Http404("No table is dealt by you now.")
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino, table=shift.table)
     form = DeckEventForm(request.POST, auto_id=f"my-deck-{deck.pk}-%s")
     if recorded := form.record(deck=deck, by=request.user):
-        messages.success(request, recorded)
+        (messages.warning if form.pulled else messages.success)(request, recorded)  # a pulled deck: a warning
         return redirect("dealers:home")
-    return _home(request, status=400, failed_event=(deck.pk, form))
+    # a wrong count asks to confirm (200: nothing is wrong yet); a refusal is a 400
+    return _home(request, status=200 if form.confirmation else 400, failed_event=(deck.pk, form))
 
 
 def _home(request, *, status: int = 200, failed_event=None):
@@ -67,8 +68,7 @@ def _home(request, *, status: int = 200, failed_event=None):
             "kinds": IrregularityKind.choices,
             # with no table now, the dealer names one: the open tables
             "tables": [] if table is not None else PokerTable.objects.filter(casino=casino, is_open=True)
-            .order_by("number"),
-            "may_report": request.user.has_perm("irregularities.add_irregularity")}
+            .order_by("number")}  # the report's form shown to who may post it ({% may_post %})
         response = render(request, "dealers/home.html", context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response

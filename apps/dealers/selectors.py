@@ -39,12 +39,22 @@ def downs_in_force(*, casino: Casino, now: datetime) -> list[DealerDown]:
 
 
 @dataclass(frozen=True)
+class Break:
+    """A dealer's break: from `starts_at` to `ends_at` (aware), the planned break downs that follow one another."""
+
+    starts_at: datetime
+    ends_at: datetime
+
+
+@dataclass(frozen=True)
 class DealerShift:
     """A dealer's downs around `now`: the one under way (`current`: at a table, or a break with `table` None; None when
-    no down is planned for this moment) and the next ones (`upcoming`, in order)."""
+    no down is planned for this moment), the next ones (`upcoming`, in order) and the next break that starts after
+    `now` (`next_break`: its break downs in a row as one; None when none is planned)."""
 
     current: DealerDown | None
     upcoming: list[DealerDown]
+    next_break: Break | None = None
 
     @property
     def table(self):
@@ -52,10 +62,35 @@ class DealerShift:
         return self.current.table if self.current is not None else None
 
 
+#: How far `dealer_shift` looks for the next break beyond its `ahead`: the longest plan (plan_rotation: 12 hours).
+LONGEST_PLAN = timedelta(hours=12)
+
+
+def _first_break(downs: list[DealerDown]) -> Break | None:
+    """The first break among `downs` (in order), with the break downs that follow it without a gap."""
+    first = next((i for i, d in enumerate(downs) if d.table_id is None), None)
+    if first is None:
+        return None
+    starts_at = ends_at = downs[first].starts_at
+    for down in downs[first:]:
+        if down.table_id is not None or down.starts_at != ends_at:
+            break
+        ends_at = down.ends_at
+    return Break(starts_at=starts_at, ends_at=ends_at)
+
+
 def dealer_shift(*, dealer, now: datetime, ahead: timedelta = timedelta(hours=4)) -> DealerShift:
-    """`dealer`'s down under way at `now` (aware) and the downs starting in the `ahead` that follows, with their tables:
-    one query on the (dealer, starts_at) index (no down lasts longer than LONGEST_DOWN)."""
+    """`dealer`'s down under way at `now` (aware), the downs starting in the `ahead` that follows, with their tables,
+    and the next break starting after `now` (its break downs in a row as one Break): one query on the
+    (dealer, starts_at) index (no down lasts longer than LONGEST_DOWN), and a second only when downs are planned
+    ahead but no break among them (the next break within LONGEST_PLAN after them)."""
     downs = list(DealerDown.objects.filter(dealer=dealer, starts_at__gt=now - LONGEST_DOWN, starts_at__lt=now + ahead)
                  .select_related("table").order_by("starts_at"))
     current = next((d for d in downs if d.starts_at <= now < d.ends_at), None)
-    return DealerShift(current=current, upcoming=[d for d in downs if d.starts_at > now])
+    upcoming = [d for d in downs if d.starts_at > now]
+    next_break = _first_break(upcoming)
+    if next_break is None and upcoming:
+        next_break = _first_break(list(
+            DealerDown.objects.filter(dealer=dealer, table__isnull=True, starts_at__gte=now + ahead,
+                                      starts_at__lt=now + ahead + LONGEST_PLAN).order_by("starts_at")[:12]))
+    return DealerShift(current=current, upcoming=upcoming, next_break=next_break)

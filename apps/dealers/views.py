@@ -43,4 +43,4 @@ def rotation(request):
         form.initial |= {"dealers": list(form.fields["dealers"].queryset), "tables": list(form.fields["tables"].queryset)}
     return render(request, "dealers/rotation.html", {
         "schedule": shift_schedule(casino=casino, start=start, end=start + timedelta(hours=12)), "start": start,
-        "form": form, "can_plan": request.user.has_perm("dealers.plan_rotation")}, status=status)
+        "form": form}, status=status)  # its form shown to who may post it ({% may_post %})

@@ -8,12 +8,16 @@ from apps.core.views import add_domain_error
 from apps.tables.models import PokerTable
 
 from .models import Deck, DeckEventKind, DeckStatus
-from .services import record_deck_event
+from .services import FULL_DECK, record_deck_event
 
 
 class DeckEventForm(forms.Form):
     """One deck's event, recorded from its row of the board or of the dealer's home. Each deck's form has its own
-    ids (`auto_id`, e.g. "deck-12-%s"), so that its errors sit beside its own fields (aria-describedby)."""
+    ids (`auto_id`, e.g. "deck-12-%s"), so that its errors sit beside its own fields (aria-describedby).
+
+    A count of any other number than 52 pulls the deck from play (14.6(e)4): the form first comes back asking to
+    confirm (`confirmation`, the sentence; `confirm_count` then carries the number confirmed), and once recorded
+    says so as a warning (`pulled`)."""
 
     kind = forms.ChoiceField(label="Event", choices=[(k.value, k.label) for k in DeckEventKind
                                                      if k not in (DeckEventKind.RECEIVED, DeckEventKind.ASSIGNED)],
@@ -22,20 +26,38 @@ class DeckEventForm(forms.Form):
                                     widget=forms.NumberInput(attrs={"aria-label": "Cards counted",
                                                                     "placeholder": "cards", "class": "short"}))
     note = forms.CharField(required=False, max_length=300)
+    confirm_count = forms.IntegerField(required=False, widget=forms.HiddenInput)  # a wrong count, confirmed
+
+    confirmation = ""  # the question a wrong count asks before the deck is pulled
+    pulled = False  # recorded: a wrong count pulled the deck
 
     def record(self, *, deck: Deck, by) -> str | None:
         """Record the event the form holds (services.record_deck_event, which says which role may record which event,
-        14.2, 14.6(e)4): the sentence telling it was recorded, or None with the form's errors (the service's refusal
-        at the field it names) and nothing written."""
+        14.2, 14.6(e)4): the sentence telling it was recorded, or None with nothing written and either the form's
+        errors (the service's refusal at the field it names) or, for a count of other than 52 cards not yet confirmed
+        for that number, `confirmation` set: "51 cards counted, a deck has 52: the deck will be pulled from play —
+        confirm". Confirmed, the deck is pulled (14.6(e)4), `pulled` is set and the sentence says so."""
         if not self.is_valid():
             return None
         data = self.cleaned_data
+        kind, count = data["kind"], data["card_count"]
+        wrong = kind == DeckEventKind.COUNTED and count is not None and count != FULL_DECK
+        counted = f"{count} card{'' if count == 1 else 's'} counted, a deck has {FULL_DECK}"
+        if wrong and data["confirm_count"] != count:
+            self.confirmation = f"{counted}: the deck will be pulled from play — confirm"
+            return None
+        table = deck.table
         try:
-            record_deck_event(deck=deck, by=by, kind=data["kind"], card_count=data["card_count"], note=data["note"])
+            record_deck_event(deck=deck, by=by, kind=kind, card_count=count, note=data["note"])
         except DomainError as exc:
             add_domain_error(self, exc)
             return None
-        return f"Deck {deck.serial}: {DeckEventKind(data['kind']).label} recorded."
+        if wrong:
+            self.pulled = True
+            where = f" from table {table.number}" if table is not None else ""
+            return (f"Deck {deck.serial}: {counted}. The deck was pulled from play{where} (14.6(e)4): put a "
+                    "replacement deck in use.")
+        return f"Deck {deck.serial}: {DeckEventKind(kind).label} recorded."
 
 
 class ReceiveDeckForm(forms.Form):

@@ -81,12 +81,15 @@ class AlertKind(models.TextChoices):
     CHANGE_OVERDUE = "change_overdue", "Not changed for 6 hours (14.2(b))"
     COUNT_OVERDUE = "count_overdue", "Not counted for 15 minutes (14.6(e)4)"
     TWO_DECKS = "two_decks", "Fewer than two decks at an open table (14.2(a))"
-    WRONG_COUNT = "wrong_count", "A count found the wrong number of cards (14.6(e)4)"
+    WRONG_COUNT = "wrong_count", ("A count found the wrong number of cards: deck pulled, a replacement to put in use "
+                                  "(14.6(e)4)")
     ALTERNATION = "alternation", "Shuffler decks not alternated every round (14.2(d)3)"
+    NO_DECK_IN_USE = "no_deck_in_use", "Players at the table and no deck in use (14.4(c), 14.2(a))"
 
 
 class DeckAlert(models.Model):
-    """An alert of the rotation schedule, raised and cleared by the every-minute beat task."""
+    """An alert of the rotation schedule, raised and cleared by the every-minute beat task; a wrong count's alert is
+    raised by the count and cleared when a replacement deck is put in use at the table (services.record_deck_event)."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="deck_alerts")
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, null=True, blank=True, related_name="alerts")

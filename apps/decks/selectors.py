@@ -8,7 +8,9 @@ from enum import StrEnum
 from django.db.models import QuerySet
 
 from apps.casinos.models import Casino
+from apps.seats.selectors import seats_of
 from apps.tables.models import PokerTable
+from apps.tables.selectors import open_tables
 
 from .models import AlertKind, Deck, DeckAlert, DeckStatus, RoundDeck
 
@@ -18,6 +20,8 @@ SORT_LIMIT = timedelta(hours=3)
 CHANGE_LIMIT = timedelta(hours=6)
 #: N.J.A.C. 13:69F-14.6(e)4: the deck (or stub) counted at least once every 15 minutes.
 COUNT_LIMIT = timedelta(minutes=15)
+#: N.J.A.C. 13:69F-14.4(c), 14.5(d): play commences once two players are at the table; before, the decks lie spread.
+PLAYERS_TO_DEAL = 2
 #: How early a clock shows "due soon".
 DUE_SOON = {"sort": timedelta(minutes=20), "change": timedelta(minutes=30), "count": timedelta(minutes=3)}
 
@@ -77,8 +81,11 @@ class DeckRow:
 
 @dataclass(frozen=True)
 class TableRow:
+    """An open table on the rotation board: its decks with their clocks, and the players at it (`players_at`)."""
+
     table: PokerTable
     decks: list[DeckRow]
+    players: int = 0
 
     @property
     def has_two_decks(self) -> bool:
@@ -86,9 +93,16 @@ class TableRow:
         return len(self.decks) >= 2
 
     @property
+    def lacks_deck_in_use(self) -> bool:
+        """Players at the table (two at least: play commences, 14.4(c)) and no deck of it in use. An automated
+        shuffler's table alternates both decks round by round (14.2(d)3, its own alert), none is put in use."""
+        return (self.players >= PLAYERS_TO_DEAL and not self.table.uses_automated_shuffler
+                and not any(d.deck.in_use for d in self.decks))
+
+    @property
     def state(self) -> ClockState:
         worst = max((d.state for d in self.decks), key=lambda s: s.severity, default=ClockState.OK)
-        return ClockState.OVERDUE if not self.has_two_decks else worst
+        return ClockState.OVERDUE if not self.has_two_decks or self.lacks_deck_in_use else worst
 
 
 def deck_row(deck: Deck, now: datetime) -> DeckRow:
@@ -104,13 +118,23 @@ def deck_row(deck: Deck, now: datetime) -> DeckRow:
                    change=clock("change", deck.opened_at, CHANGE_LIMIT, now), count=count)
 
 
+def players_at(*, tables: list[PokerTable], now: datetime) -> dict[int, int]:
+    """Table id -> the players at each of the open `tables` now (rotation prefetched: open_tables), for the deck
+    alerts: the seats the floor's record has taken (apps.seats.selectors.seats_of, the one read of who sits where,
+    the floor map's "Seated"). The one reading of seats in this app: switch it here. Four queries."""
+    return {t.table.pk: t.seated for t in seats_of(tables=tables, now=now)}
+
+
 def rotation_board(*, casino: Casino, now: datetime) -> list[TableRow]:
-    """Every open table of the casino with its decks and their clocks at `now` (aware datetime)."""
-    tables = PokerTable.objects.filter(casino=casino, is_open=True).order_by("number")
+    """Every open table of the casino (apps.tables.selectors.open_tables: by number, its games read along) with its
+    decks and their clocks at `now` (aware datetime), and the players at each (`players_at`)."""
+    tables = open_tables(casino=casino)
     decks: dict[int | None, list[Deck]] = {}  # by table id (a deck at a table has one)
     for deck in Deck.objects.filter(table__in=tables, status=DeckStatus.AT_TABLE).order_by("-in_use", "serial"):
         decks.setdefault(deck.table_id, []).append(deck)
-    return [TableRow(table=t, decks=[deck_row(d, now) for d in decks.get(t.pk, [])]) for t in tables]
+    players = players_at(tables=tables, now=now)  # each table's players (a deck in use once they play)
+    return [TableRow(table=t, decks=[deck_row(d, now) for d in decks.get(t.pk, [])], players=players.get(t.pk, 0))
+            for t in tables]
 
 
 def open_alerts(*, casino: Casino) -> QuerySet[DeckAlert]:
@@ -122,18 +146,22 @@ def open_alerts(*, casino: Casino) -> QuerySet[DeckAlert]:
 #: Alerts the clocks and the decks at the tables raise by themselves: computed from the rotation board on each view.
 #: The others (a wrong count, shuffler decks not alternated) are raised by an event and kept as rows until cleared.
 CLOCK_ALERTS = {"sort": AlertKind.SORT_OVERDUE, "change": AlertKind.CHANGE_OVERDUE, "count": AlertKind.COUNT_OVERDUE}
-COMPUTED_KINDS = (AlertKind.TWO_DECKS, *CLOCK_ALERTS.values())
+COMPUTED_KINDS = (AlertKind.TWO_DECKS, AlertKind.NO_DECK_IN_USE, *CLOCK_ALERTS.values())
 
 
 def due_alerts(*, rows: list[TableRow]) -> list[DeckAlert]:
-    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)), a deck not placed
-    into suit and sequence for 3 hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4). Unsaved
-    DeckAlert objects, `raised_at` the moment the clock ran out (None for the two decks)."""
+    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)), players at an open
+    table and no deck in use (TableRow.lacks_deck_in_use, 14.4(c)), a deck not placed into suit and sequence for 3
+    hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4). Unsaved DeckAlert objects,
+    `raised_at` the moment the clock ran out (None for the two decks and the deck in use)."""
     alerts = []
     for row in rows:
         if not row.has_two_decks:
             alerts.append(DeckAlert(table=row.table, deck=None, kind=AlertKind.TWO_DECKS,  # type: ignore[misc]
                                     raised_at=None))  # unsaved, only shown: the two decks' alert has no moment
+        if row.lacks_deck_in_use:
+            alerts.append(DeckAlert(table=row.table, deck=None, kind=AlertKind.NO_DECK_IN_USE,  # type: ignore[misc]
+                                    raised_at=None))
         for deck in row.decks:
             for name, kind in CLOCK_ALERTS.items():
                 deck_clock = getattr(deck, name)
@@ -147,9 +175,10 @@ def current_alerts(*, casino: Casino, now: datetime, rows: list[TableRow] | None
     """Every deck alert in force at `now`, by table number: those the clocks and the decks at the tables raise,
     computed from the rotation board (`rows`, read when not given) on each view — a deck put into suit and sequence
     clears its alert at once, an overdue one is shown without waiting for the scheduled job, which only notifies —
-    and the kept ones an event raised (a wrong count, shuffler decks not alternated)."""
+    and the kept ones an event raised (a wrong count, shuffler decks not alternated) at the open tables (a closed
+    table's are cleared by the scheduled job: nobody plays there)."""
     rows = rows if rows is not None else rotation_board(casino=casino, now=now)
-    kept = list(open_alerts(casino=casino).exclude(kind__in=COMPUTED_KINDS))
+    kept = list(open_alerts(casino=casino).exclude(kind__in=COMPUTED_KINDS).filter(table__is_open=True))
     return sorted(due_alerts(rows=rows) + kept, key=lambda a: (a.table.number, a.raised_at or now))
 
 

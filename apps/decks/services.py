@@ -55,6 +55,22 @@ def _when(at: datetime | None) -> datetime:
     return at
 
 
+def recordable_events(*, deck: Deck, by: User) -> list[DeckEventKind]:
+    """The events `by` may record of `deck` as it stands, in DeckEventKind's order: those EVENT_ROLES gives one of the
+    user's roles (every one for a superuser), of which, for a deck at a table, all but `destroyed`, and for a deck
+    removed from play, `destroyed` only (record_deck_event refuses the others for the role or the deck's status;
+    14.2, 14.4, 14.6(e)4); none for a deck in storage or destroyed. The event forms offer these only: a role with
+    none (security, at a table) is shown no form. Reads the user's roles once (User.role_set), nothing else."""
+    if deck.status == DeckStatus.AT_TABLE:
+        possible = [kind for kind in EVENT_ROLES if kind != DeckEventKind.DESTROYED]
+    elif deck.status == DeckStatus.REMOVED:
+        possible = [DeckEventKind.DESTROYED]
+    else:
+        return []
+    return [DeckEventKind(kind) for kind in DeckEventKind if kind in possible
+            and (by.is_superuser or not by.role_set.isdisjoint(EVENT_ROLES[kind]))]
+
+
 @transaction.atomic
 def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, back_design: str = "",
                  at: datetime | None = None) -> Deck:
@@ -112,10 +128,12 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
                       round_of_play: RoundOfPlay | None = None) -> DeckEvent:
     """Record one event of a deck at its table and move its clocks.
 
-    put_in_use starts the 6-hour clock the first time (14.2(b)) and rotates the table's other deck out;
+    put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out and clears the
+    table's wrong-count alerts raised before it (the replacement deck is in use);
     sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen,
     the 15-minute count clock (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other
-    number removes the deck from the table and raises a wrong-count alert (14.6(e)4); a wrong count during a
+    number pulls the deck: removed from the table, a wrong-count alert raised (14.6(e)4; the pages ask the person
+    recording it to confirm first, forms.DeckEventForm); a wrong count during a
     round goes with that round, which must have been called dead (14.15(g));
     changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
     """
@@ -158,6 +176,8 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
         deck.in_use, deck.in_use_since = True, at
         deck.opened_at = deck.opened_at or at
         fields += ["in_use", "in_use_since", "opened_at"]
+        DeckAlert.objects.filter(table=table, kind=AlertKind.WRONG_COUNT, cleared_at=None,
+                                 raised_at__lte=at).update(cleared_at=at)  # a replacement deck is in use there
     elif kind == DeckEventKind.ROTATED_OUT:
         deck.in_use = False
         fields.append("in_use")
@@ -187,13 +207,25 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
 
 
 @transaction.atomic
+def collect_decks(table: PokerTable, by: User, at: datetime) -> list[DeckEvent]:
+    """The decks still at a closing `table` (in use or standing by) collected by `by` at `at`: each removed from the
+    table, a `removed` event recorded with the closing named in its note (N.J.A.C. 13:69F-14.2(a): decks are kept
+    at an open table). Called by apps.tables.services.close_table through apps.tables.closing; returns the events
+    (none when no deck is there). Raises DomainError when `by` may not remove decks (the floor's roles)."""
+    decks = Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE).order_by("pk")
+    return [record_deck_event(deck=deck, kind=DeckEventKind.REMOVED, by=by, at=at,
+                              note=f"Collected as table {table.number} closed.") for deck in decks]
+
+
+@transaction.atomic
 def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple[int, int]:
     """Keep the alert rows in step with the board (the pages compute the clock alerts themselves, selectors
     .current_alerts): raise a row for every overdue clock and every open table short of two decks; clear the rest.
 
     At a shuffler table, the last two rounds dealt from the same deck (or the last round without a deck)
     raise an alternation alert (14.2(d)3). Run every minute by Celery beat; idempotent (one open alert per
-    table, deck and kind). Wrong-count alerts stay until a supervisor clears them. Returns (raised, cleared).
+    table, deck and kind). A wrong-count alert stays until a replacement deck is put in use at its table
+    (record_deck_event), or the table closes (cleared here). Returns (raised, cleared).
     """
     now = now or timezone.now()
     rows = rotation_board(casino=casino, now=now)
@@ -206,7 +238,8 @@ def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple
                 wanted.add((row.table.pk, None, AlertKind.ALTERNATION))
     open_alerts = {(a.table_id, a.deck_id, a.kind): a for a in DeckAlert.objects.select_for_update()
                    .filter(table__casino=casino, cleared_at=None).exclude(kind=AlertKind.WRONG_COUNT)}
-    cleared = 0
+    cleared = DeckAlert.objects.filter(table__casino=casino, table__is_open=False, kind=AlertKind.WRONG_COUNT,
+                                       cleared_at=None).update(cleared_at=now)  # nobody plays at a closed table
     for key, alert in open_alerts.items():
         if key not in wanted:
             alert.cleared_at = now

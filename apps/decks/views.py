@@ -18,14 +18,14 @@ from .services import assign_deck, distribute_decks, receive_deck
 def _board(request, *, status: int = 200, **forms):
     """The board page (or, for htmx polling, the board fragment, which says when it was read), with the forms a
     refused POST brings back bound (its errors beside its fields): `receive_form`, `assign_form`, or `failed_event`
-    (the deck's pk and its bound event form)."""
+    (the deck's pk and its bound event form). Each form is shown to who may post it only ({% may_post %}; a deck's
+    event form offers the events the user may record of it, templatetags.decks.deck_event_form)."""
     casino, now = request.user.casino, timezone.now()
     rows = rotation_board(casino=casino, now=now)
     context = {"rows": rows, "alerts": current_alerts(casino=casino, now=now, rows=rows),
                "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"),  # the casino's clock
                "storage": decks_in_storage(casino=casino), "receive_form": ReceiveDeckForm(auto_id="receive-%s"),
-               "assign_form": AssignDeckForm(casino=casino), "failed_event": None,
-               "can_manage": request.user.has_perm("decks.manage_decks")} | forms
+               "assign_form": AssignDeckForm(casino=casino), "failed_event": None} | forms
     template = "decks/_board.html" if request.htmx else "decks/board.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ("HX-Request",))
@@ -42,13 +42,16 @@ def board(request):
 @role_policy(write="decks.record_event")
 def record_event(request, pk: int):
     """Record an event of a deck from the board; which role may record which event is the service's (14.2, 14.4).
-    Refused, the board comes back (400) with the deck's form as typed and the error beside its field."""
+    Refused, the board comes back (400) with the deck's form as typed and the error beside its field. A count of
+    other than 52 cards comes back (200) asking to confirm that the deck will be pulled from play; confirmed, the deck
+    is pulled and the message is a warning (14.6(e)4)."""
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
     form = DeckEventForm(request.POST, auto_id=f"record-deck-{deck.pk}-%s")
     if recorded := form.record(deck=deck, by=request.user):
-        messages.success(request, recorded)
+        (messages.warning if form.pulled else messages.success)(request, recorded)  # a pulled deck: a warning
         return redirect("decks:board")
-    return _board(request, status=400, failed_event=(deck.pk, form))
+    # a wrong count asks to confirm (200: nothing is wrong yet); a refusal is a 400
+    return _board(request, status=200 if form.confirmation else 400, failed_event=(deck.pk, form))
 
 
 @role_policy(write="decks.manage_decks")
@@ -107,7 +110,7 @@ def distribution(request):
             return redirect("decks:distribution")
     proposal = propose_distribution(casino=casino)
     considerations = "\n".join(f"Table {p.table.number}: {p.reason}" for p in proposal)
-    return render(request, "decks/distribution.html", {
+    return render(request, "decks/distribution.html", {  # its form shown to who may post it ({% may_post %})
         "proposal": proposal, "considerations": considerations,
-        "history": DeckDistribution.objects.filter(casino=casino).prefetch_related("lines__table", "lines__deck")[:10],
-        "can_distribute": request.user.has_perm("decks.distribute")}, status=status)
+        "history": DeckDistribution.objects.filter(casino=casino).prefetch_related("lines__table", "lines__deck")[:10]},
+        status=status)

@@ -25,6 +25,7 @@ TABLE_FIELDS = {
 STATUS_FIELDS = {
     "kind": "Opened or closed", "at": "At", "by": "By", "reason": "Reason", "game": "Game", "limits": "Limits",
     "seats": "Seats", "dealer": "Dealer in the box", "decks_collected": "Decks collected",
+    "players_unseated": "Seats vacated",
     "drop_box_removed": "Drop box removed for the count",
 }
 ROTATION_FIELDS = {"position": "Place in the rotation", **POSTING_FIELDS}

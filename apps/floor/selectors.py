@@ -8,10 +8,11 @@ from decimal import Decimal
 from django.db.models import OuterRef, QuerySet, Subquery, Sum, prefetch_related_objects
 from django.utils import timezone
 
-from apps.badbeat.models import Claim, Contribution, Jackpot, JackpotStatus
+from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.badbeat.selectors import (
+    JackpotDisplay,
     contributions_of_day,
-    live_jackpots,
+    jackpot_displays,
     open_notifications,
     payable_amount,
     payouts_pending,
@@ -19,38 +20,88 @@ from apps.badbeat.selectors import (
 )
 from apps.casinos.models import Casino
 from apps.core.fields import MoneyField
+from apps.core.money import dollars
 from apps.dealers.models import DealerDown
 from apps.dealers.selectors import downs_in_force
 from apps.decks.models import DeckAlert
 from apps.decks.selectors import ClockState, TableRow, current_alerts, rotation_board
+from apps.irregularities.models import Irregularity
+from apps.irregularities.selectors import unresolved_irregularities
 from apps.rake.selectors import rake_by_table_id, rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
-from apps.rounds.selectors import SeatsSeen, rounds_by_table, seats_seen
+from apps.rounds.selectors import rounds_by_table
+from apps.seats.models import ON_LIST, EntryStatus, Waitlist, WaitlistEntry
+from apps.seats.selectors import TableSeats, eligible, seats_of
 from apps.tables.models import PokerTable
 
 ZERO = Decimal("0.00")
 
 
 @dataclass(frozen=True)
+class SeatsWaitedFor:
+    """Open seats at an open table spreading a game while players wait for it (14.18): the table, its open seats
+    (vacant in the floor's record, nobody called to them, none reported taken by the newest round), the game's list
+    and how many of its players could be called to them now (waiting, checked in, not having declined the table)."""
+
+    table: PokerTable
+    seats: tuple[int, ...]
+    waitlist: Waitlist
+    waiting: int
+
+    def __str__(self) -> str:
+        seats = f"seat{'s' if len(self.seats) > 1 else ''} {', '.join(map(str, self.seats))}"
+        players = f"{self.waiting} player{'s wait' if self.waiting > 1 else ' waits'}"
+        return f"{seats} open while {players} for {self.waitlist.game} {self.waitlist.limits} (14.18)"
+
+
+def seats_waited_for(*, casino: Casino, tables: list[TableSeats]) -> list[SeatsWaitedFor]:
+    """Each open table of `tables` (apps.seats.selectors.seats_of) with open seats while its game's list has players
+    who could take them (SeatsWaitedFor), by table number: an alert until the seats are filled (or a player called
+    to them) or nobody waits. A list's tables are those dealing its game and limits (seats.selectors.line_key) and
+    its must-move table. The floor map's one reading of the lists: switch it here. Two queries."""
+    lists = list(Waitlist.objects.filter(casino=casino).order_by("key"))
+    entries: dict[int, list[WaitlistEntry]] = {}
+    called: set[tuple[int | None, int | None]] = set()
+    for entry in WaitlistEntry.objects.filter(waitlist__casino=casino, status__in=ON_LIST).order_by("created_at", "id"):
+        entries.setdefault(entry.waitlist_id, []).append(entry)
+        if entry.status == EntryStatus.CALLED:
+            called.add((entry.called_table_id, entry.called_seat))
+    out = []
+    for waitlist in lists:
+        for t in tables:
+            if t.key != waitlist.key and t.table.pk != waitlist.must_move_table_id:
+                continue
+            open_seats = tuple(s.number for s in t.seats if s.is_open and (t.table.pk, s.number) not in called)
+            waiting = sum(1 for e in entries.get(waitlist.pk, []) if eligible(e, t.table))
+            if open_seats and waiting:
+                out.append(SeatsWaitedFor(table=t.table, seats=open_seats, waitlist=waitlist, waiting=waiting))
+    return sorted(out, key=lambda w: (w.table.number, w.waitlist.key))
+
+
+@dataclass(frozen=True)
 class TableTile:
     """One table of the floor map. An open table carries its rotation-board row (`board`: its decks and their 3 h,
     6 h and 15 min clocks, 14.2(a), (b), 14.6(e)4), the deck alerts in force at it (`alerts`, from the same
-    selector as the board), the seats its newest round reported (`seats`, None before any round; not current when
-    that round is too old to say who sits there now, 14.18), the dealer in the box (`dealer`: the down under way,
+    selector as the board), its seats (`seats`: apps.seats.selectors.seats_of, the floor's record with the newest
+    round's report against it, as the seats board and the room's screens read them, 14.18), the dealer in the box (`dealer`: the down under way,
     since `dealer.starts_at`; None when no down is planned for it now), its rounds and rake (Decimal dollars) of the
     gaming day from the running totals, and its bad beat claims waiting for verification (14.19(i)) and verified
-    claims whose payout is still to be delivered (`payouts`, 14.19(i)1, 2). A closed table has only `table`."""
+    claims whose payout is still to be delivered (`payouts`, 14.19(i)1, 2), the irregularities reported there that
+    nobody has resolved (`irregularities`, 14.15) and its open seats while players wait for its game (`waited_for`,
+    14.18). A closed table has only `table`."""
 
     table: PokerTable
     board: TableRow | None = None
     alerts: list[DeckAlert] = field(default_factory=list)
-    seats: SeatsSeen | None = None
+    seats: TableSeats | None = None
     dealer: DealerDown | None = None
     rotation_in_use: bool = False
     rounds_today: int = 0
     rake_today: Decimal = ZERO
     claims: list[Claim] = field(default_factory=list)
     payouts: list[Claim] = field(default_factory=list)
+    irregularities: list[Irregularity] = field(default_factory=list)
+    waited_for: list[SeatsWaitedFor] = field(default_factory=list)
 
     @property
     def is_open(self) -> bool:
@@ -63,8 +114,8 @@ class TableTile:
 
     @property
     def seated(self) -> int | None:
-        """Players seated as the newest round reported them, None when not known (no round, or too old)."""
-        return len(self.seats.seats) if self.seats is not None and self.seats.current else None
+        """Players the floor's record has at the table (seated or away); None for a closed table."""
+        return self.seats.seated if self.seats is not None else None
 
     @property
     def missing_dealer(self) -> bool:
@@ -74,13 +125,16 @@ class TableTile:
     @property
     def problems(self) -> list[str]:
         """What needs a person at this table now, in words: each deck alert in force, a missing dealer, each claim
-        to verify and each payout to deliver. Empty for a table in order (and for a closed one)."""
+        to verify, each payout to deliver, each irregularity to resolve and open seats while players wait. Empty for
+        a table in order (and for a closed one)."""
         out = [f"{'Deck ' + a.deck.serial + ': ' if a.deck is not None else ''}{a.get_kind_display()}"
                for a in self.alerts]
         if self.missing_dealer:
             out.append("No dealer in the box")
         out += [f"Bad beat claim on round #{c.round_of_play_id} waits for verification (14.19(i))" for c in self.claims]
-        out += [f"Payout of ${c.payout_amount or ZERO:,.2f} to deliver (14.19(i)2)" for c in self.payouts]
+        out += [f"Payout of {dollars(c.payout_amount or ZERO)} to deliver (14.19(i)2)" for c in self.payouts]
+        out += [f"Irregularity to resolve: {i.get_kind_display()}" for i in self.irregularities]
+        out += [f"{str(w)[:1].upper()}{str(w)[1:]}" for w in self.waited_for]
         return out
 
     @property
@@ -96,16 +150,32 @@ class TableTile:
 
 @dataclass(frozen=True)
 class JackpotTile:
-    """A live jackpot as the floor sees it: what it would pay now (`payable`, Decimal dollars, 14.19(m)2), what the
-    room's displays show (14.19(k)), and the verified claims whose payout is pending (14.19(i)1)."""
+    """A live jackpot as the floor sees it: as the room's displays show it (`display`: the amount accounting set on
+    the display and its status, apps.badbeat.selectors.display_status, 14.19(i)1, (k), (o)) and the verified claims
+    whose payout is pending (14.19(i)1)."""
 
     jackpot: Jackpot
-    payable: Decimal
+    display: JackpotDisplay
     pending: list[Claim]
 
     @property
+    def amount(self) -> Decimal:
+        """Decimal dollars: the amount the room's displays show, as accounting adjusted it (14.19(k))."""
+        return self.display.amount
+
+    @property
+    def record(self) -> Decimal:
+        """Decimal dollars: what the jackpot would pay now by accounting's record (its balance, or a secondary's
+        share of the primary's, 14.19(m)2) — the figure accounting adjusts the display to (14.19(k)2)."""
+        return payable_amount(jackpot=self.jackpot)
+
+    @property
     def payout_pending(self) -> bool:
-        return bool(self.pending) or self.jackpot.status == JackpotStatus.PAYOUT_PENDING
+        return self.display.payout_pending
+
+    @property
+    def pending_adjustment(self) -> bool:
+        return self.display.pending_adjustment
 
 
 @dataclass(frozen=True)
@@ -123,6 +193,12 @@ class FloorSummary:
     payouts_pending: list[Claim]
     payouts_to_deliver: list
     deck_alerts: list[DeckAlert]
+    #: Displays pending adjustment: a payout was paid and accounting has not adjusted the display since (14.19(k)).
+    displays_awaiting_adjustment: list[JackpotDisplay] = field(default_factory=list)
+    #: Irregularities reported at the tables that nobody has resolved yet, oldest first (14.15).
+    irregularities: list[Irregularity] = field(default_factory=list)
+    #: Open seats at open tables while players wait for their game (14.18).
+    seats_waited_for: list[SeatsWaitedFor] = field(default_factory=list)
 
     @property
     def tables_needing_attention(self) -> list[TableTile]:
@@ -132,29 +208,37 @@ class FloorSummary:
     @property
     def attention_count(self) -> int:
         return (len(self.deck_alerts) + len(self.pending_claims) + len(self.payouts_pending)
-                + len(self.tables_needing_attention))
+                + len(self.tables_needing_attention)
+                + len(self.displays_awaiting_adjustment)
+                + len(self.irregularities) + len(self.seats_waited_for))
 
 
 def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = None) -> FloorSummary:
     """The floor at `now` (aware; the present when None): every table as a tile, open ones first by number, then the
-    closed ones; the day's totals, the jackpots with their status, the claims to verify and the payouts to deliver,
+    closed ones; the day's totals, the jackpots as their displays show them (with the displays awaiting accounting's
+    adjustment after a payout, 14.19(k)), the claims to verify and the payouts to deliver,
     and the deck alerts in force. Every figure of the day comes from the running totals kept beside the records (one
     row per table or jackpot), never a count or a sum of the day's rounds, and each kind of fact is read once for all
     the tables: the number of queries depends neither on the rounds nor on the tables. The deck clocks and alerts are
     the rotation board's (`apps.decks.selectors.rotation_board`, `current_alerts`): the board and the dashboard
-    cannot disagree on what is due or overdue."""
+    cannot disagree on what is due or overdue. Likewise the open tables are apps.tables.selectors.open_tables (through
+    the rotation board) and their seats apps.seats.selectors.seats_of, as on the seats board and the room's screens.
+    Also what else needs a person: the irregularities nobody has resolved (14.15) and the open seats while players
+    wait for their game (`seats_waited_for`, 14.18)."""
     now = now or timezone.now()
     rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
     rake = rake_by_table_id(casino=casino, gaming_day=gaming_day)
-    board = rotation_board(casino=casino, now=now)  # the open tables by number, with their decks and clocks
+    board = rotation_board(casino=casino, now=now)  # the open tables by number (open_tables), decks and clocks
     open_tables = [row.table for row in board]
     closed = list(PokerTable.objects.filter(casino=casino, is_open=False).order_by("number"))
-    prefetch_related_objects(open_tables + closed, "rotation")  # a mixed-game table's posted games
+    prefetch_related_objects(closed, "rotation")  # a closed mixed-game table's posted games (open: read along)
     alerts = current_alerts(casino=casino, now=now, rows=board)
     claims, payouts = list(pending_claims(casino=casino)), list(payouts_pending(casino=casino))
-    seats = seats_seen(table_ids=[t.pk for t in open_tables], now=now)
+    seats = {t.table.pk: t for t in seats_of(tables=open_tables, now=now)}
     downs = downs_in_force(casino=casino, now=now)
     in_box = {d.table_id: d for d in downs if d.table_id is not None}
+    irregularities = list(unresolved_irregularities(casino=casino))  # 14.15, to resolve
+    waited_for = seats_waited_for(casino=casino, tables=list(seats.values()))  # 14.18: seats open, players waiting
 
     def of_today(table: PokerTable) -> tuple[int, Decimal]:  # its rounds and rake from the running totals
         return (rounds[table.pk].rounds if table.pk in rounds else 0), rake.get(table.pk, ZERO)
@@ -168,11 +252,14 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
             table=table, board=row, alerts=[a for a in alerts if a.table_id == table.pk], seats=seats.get(table.pk),
             dealer=in_box.get(table.pk), rotation_in_use=bool(downs), rounds_today=count,
             rake_today=taken, claims=[c for c in claims if c.round_of_play.table_id == table.pk],
-            payouts=[c for c in payouts if c.round_of_play.table_id == table.pk]))
+            payouts=[c for c in payouts if c.round_of_play.table_id == table.pk],
+            irregularities=[i for i in irregularities if i.table_id == table.pk],
+            waited_for=[w for w in waited_for if w.table.pk == table.pk]))
     for table in closed:
         count, taken = of_today(table)
         tiles.append(TableTile(table=table, rounds_today=count, rake_today=taken))
-    jackpots = list(live_jackpots(casino=casino).select_related("primary"))
+    displays = jackpot_displays(casino=casino)
+    jackpots = [d.jackpot for d in displays]
     return FloorSummary(
         gaming_day=gaming_day,
         updated_at=now,
@@ -182,12 +269,15 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
         rake_today=rake_for_gaming_day(casino=casino, gaming_day=gaming_day),
         contributions_today=contributions_of_day(casino=casino, gaming_day=gaming_day)[0],
         jackpot=next((j for j in jackpots if not j.is_secondary), None),
-        jackpots=[JackpotTile(jackpot=j, payable=payable_amount(jackpot=j),
-                              pending=[c for c in payouts if c.jackpot_id == j.pk]) for j in jackpots],
+        jackpots=[JackpotTile(jackpot=d.jackpot, display=d,
+                              pending=[c for c in payouts if c.jackpot_id == d.jackpot.pk]) for d in displays],
         pending_claims=claims,
         payouts_pending=payouts,
         payouts_to_deliver=list(open_notifications(casino=casino)),
         deck_alerts=alerts,
+        displays_awaiting_adjustment=[d for d in displays if d.pending_adjustment],
+        irregularities=irregularities,
+        seats_waited_for=waited_for,
     )
 
 

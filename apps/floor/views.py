@@ -21,6 +21,7 @@ from apps.counts.selectors import last_ledger_check
 from apps.rake.selectors import rake_structure_of
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.services import kill_limits
+from apps.tables.closing import still_at_table
 from apps.tables.models import PokerTable
 from apps.tables.services import close_table, open_table
 
@@ -69,12 +70,11 @@ class TableView(PermissionPageMixin, TemplateView):
         opening = request.POST.get("action") == "open"
         form = (TableOpenForm(request.POST, table=table) if opening else TableCloseForm(request.POST))
         if form.is_valid():
-            values = {k: v for k, v in form.cleaned_data.items() if v is not None}
             try:
-                if opening:
-                    open_table(table=table, by=request.user, **values)
+                if isinstance(form, TableOpenForm):
+                    open_table(table=table, by=request.user, **form.changes())
                 else:
-                    close_table(table=table, by=request.user, **values)
+                    close_table(table=table, by=request.user, **form.cleaned_data)
             except DomainError as exc:
                 add_domain_error(form, exc)
             else:
@@ -96,6 +96,8 @@ class TableView(PermissionPageMixin, TemplateView):
         minimum, maximum, label = kill_limits(table=table)
         postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
         return {"open_form": TableOpenForm(table=table), "close_form": TableCloseForm(),
+                "still_at_table": [item for items in still_at_table(table).values() for item in items]
+                if table.is_open else [],
                 **super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
                 "tabs": tabs(self.request, "Table"),
                 "rake_structure": rake_structure_of(table=table),

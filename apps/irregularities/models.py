@@ -42,3 +42,19 @@ class Irregularity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at table {self.table.number}"
+
+
+class IrregularityResolution(models.Model):
+    """An irregularity seen to by the floor: who resolved it, when, and what was done (N.J.A.C. 13:69F-14.15). Until
+    then it needs a person (the floor map). One per irregularity; append-only."""
+
+    irregularity = models.OneToOneField(Irregularity, on_delete=models.PROTECT, related_name="resolution")
+    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    resolved_at = models.DateTimeField()
+    note = models.CharField(max_length=300, blank=True, help_text="What was done.")
+
+    class Meta:
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"{self.irregularity} resolved at {self.resolved_at:%H:%M}"

@@ -4,7 +4,7 @@ from decimal import Decimal
 
 from django.db.models import Sum
 
-from apps.core.money import ZERO
+from apps.core.money import ZERO, dollars
 
 from .models import (
     BadBeatSystem,
@@ -59,7 +59,7 @@ def display_panels(*, casino) -> list[dict]:
                        .order_by("arrival"))
         panels.append({"title": f"{system.name} — multi-casino", "amount": system.pool,
                        "suspended": me.status == SystemStatus.SUSPENDED, "reason": me.status_reason,
-                       "pending": [f"${c.amount:,.2f} at {c.site.name}, table {c.table_number}" for c in pending],
+                       "pending": [f"{dollars(c.amount or ZERO)} at {c.site.name}, table {c.table_number}" for c in pending],
                        "notices": list(system.notices.exclude(kind=NoticeKind.PENDING)[:3]) if not pending else [],
                        "rule_notices": list(system.rule_changes.filter(status=RuleChangeStatus.PROPOSED)),
                        "note": f"Host: {host.name if host else system.host_name}. Participating: "

@@ -6,6 +6,7 @@ from django.template.loader import render_to_string
 
 from apps.core.exceptions import DomainError
 from apps.core.policy import role_policy
+from apps.core.spreadsheets import amount_cell
 from apps.core.views import add_domain_error, csv_response, pdf_response
 
 from . import selectors
@@ -38,8 +39,7 @@ def status(request):
             "rules_form": SystemRulesForm(initial={**s.rules, "two_claims_rule": s.two_claims_rule},
                                           prefix=s.code) if hosting and may_approve else None})
     return render(request, "multicasino/status.html", {
-        "systems": systems, "rejections": selectors.recent_rejections(20), "may_approve": may_approve,
-        "may_record_delivery": request.user.has_perm("multicasino.record_notice_delivery")})
+        "systems": systems, "rejections": selectors.recent_rejections(20)})  # its forms: {% may_post %}
 
 
 @role_policy(write="multicasino.approve_rules")
@@ -102,19 +102,20 @@ def _report_csv(system: BadBeatSystem, context: dict):
     response, writer = csv_response(f"{system.code}-report.csv")
     writer.writerow(["section", "gaming_day_or_time", "casino", "amount", "detail"])
     for row in context["by_day"]:
-        writer.writerow(["contributions", row["gaming_day"], row["site__code"], row["total"],
-                         f"reset part {row['to_reset']}"])
+        writer.writerow(["contributions", row["gaming_day"], row["site__code"], amount_cell(row["total"]),
+                         f"reset part {amount_cell(row['to_reset'])}"])
     for claim in context["payouts"]:
-        writer.writerow(["payout", claim.paid_at.isoformat(), claim.site.code, claim.amount,
+        writer.writerow(["payout", claim.paid_at.isoformat(), claim.site.code, amount_cell(claim.amount),
                          f"table {claim.table_number}; losing {claim.losing_hand} {claim.losing_cards}; winning "
                          f"{claim.winning_hand} {claim.winning_cards}; verified by {claim.verified_by}; authorised by "
                          f"{claim.authorised_by}; delivered by {claim.delivered_by}"])
     for movement in context["resets"]:
-        writer.writerow(["reset_seed", movement.recorded_at.isoformat(), "", movement.amount,
+        writer.writerow(["reset_seed", movement.recorded_at.isoformat(), "", amount_cell(movement.amount),
                          f"after the payout of claim {movement.claim.reference} at {movement.claim.site.code}"])
     for ledger in context["ledgers"]:
-        writer.writerow(["site_ledger", "", ledger.site.code, ledger.pooled,
-                         f"site's own total {ledger.reported}; {'agree' if ledger.agrees else 'differ'}"])
+        writer.writerow(["site_ledger", "", ledger.site.code, amount_cell(ledger.pooled),
+                         f"site's own total {amount_cell(ledger.reported) or 'not reported'}; "
+                         f"{'agree' if ledger.agrees else 'differ'}"])
     return response
 
 
@@ -125,5 +126,5 @@ def contributions_csv(request, code: str):
     response, writer = csv_response(f"{code}-contributions.csv")
     writer.writerow(["gaming_day", "casino", "contributions"])
     for row in selectors.contributions_by_casino_and_day(system=system):
-        writer.writerow([row["gaming_day"], row["site__code"], row["total"]])
+        writer.writerow([row["gaming_day"], row["site__code"], amount_cell(row["total"])])
     return response

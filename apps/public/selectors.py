@@ -11,17 +11,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from django.db.models import Exists, OuterRef
-
-from apps.badbeat.models import Claim, ClaimStatus, JackpotStatus
-from apps.badbeat.selectors import live_jackpots
+from apps.badbeat.models import DisplayStatus
+from apps.badbeat.selectors import jackpot_displays
 from apps.casinos.models import Casino
 from apps.seats.selectors import GameLine, room_board
 
 from .models import PublicFeed
 
-#: A public jackpot's status: offered and collecting, or a verified bad beat not yet paid (14.19(i)1).
-ACTIVE, PAYOUT_PENDING = JackpotStatus.ACTIVE.value, JackpotStatus.PAYOUT_PENDING.value
+#: A public jackpot's status, as its display says it (apps.badbeat.selectors.display_status): offered, a verified bad
+#: beat not yet paid (14.19(i)1), or paid and its display not yet adjusted by accounting (14.19(i)1, (k)).
+ACTIVE, PAYOUT_PENDING, PENDING_ADJUSTMENT = (DisplayStatus.ACTIVE.value, DisplayStatus.PAYOUT_PENDING.value,
+                                              DisplayStatus.PENDING_ADJUSTMENT.value)
 
 
 def published_casino(*, code: str) -> Casino | None:
@@ -40,7 +40,8 @@ def published_casino(*, code: str) -> Casino | None:
 @dataclass(frozen=True, slots=True)
 class PublicJackpot:
     """A live bad beat jackpot as the public is told it: its posted name, primary or secondary (14.19(m)), the amount
-    the room's displays show (Decimal dollars, 14.19(k)) and its status (ACTIVE or PAYOUT_PENDING, 14.19(i)1)."""
+    the room's displays show (Decimal dollars, 14.19(k)) and its status (ACTIVE, PAYOUT_PENDING or
+    PENDING_ADJUSTMENT, 14.19(i)1, (k))."""
 
     name: str
     kind: str
@@ -49,15 +50,12 @@ class PublicJackpot:
 
 
 def public_jackpots(*, casino: Casino) -> list[PublicJackpot]:
-    """The casino's live jackpots (badbeat.selectors.live_jackpots, primary first), each with the amount its display
-    shows and "payout_pending" once a claim on it is verified or its status says so — as the jackpot display decides
-    it (apps.badbeat.display.Panel.payout_pending). Never a balance, reserve or claim's detail. One query."""
-    verified = Claim.objects.filter(jackpot=OuterRef("pk"), status=ClaimStatus.VERIFIED)
-    rows = live_jackpots(casino=casino).annotate(verified_claim=Exists(verified)).values_list(
-        "name", "kind", "displayed_amount", "status", "verified_claim")
-    return [PublicJackpot(name=name, kind=kind, amount=amount,
-                          status=PAYOUT_PENDING if verified_claim or status == PAYOUT_PENDING else ACTIVE)
-            for name, kind, amount, status, verified_claim in rows]
+    """The casino's live jackpots (primary first), each with the amount its display shows and its status, as the
+    room's jackpot display and the floor map read them (apps.badbeat.selectors.jackpot_displays: "payout_pending" from
+    a claim's verification to its payout, "pending_adjustment" from the payout until accounting adjusts the display,
+    else "active"). Never a balance, reserve or claim's detail. One query."""
+    return [PublicJackpot(name=d.jackpot.name, kind=d.jackpot.kind, amount=d.amount, status=d.status.value)
+            for d in jackpot_displays(casino=casino)]
 
 
 @dataclass(frozen=True, slots=True)

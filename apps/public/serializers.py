@@ -5,7 +5,7 @@ from rest_framework import serializers
 from apps.badbeat.models import JackpotKind
 from apps.core.validation import money_decimal
 
-from .selectors import ACTIVE, PAYOUT_PENDING
+from .selectors import ACTIVE, PAYOUT_PENDING, PENDING_ADJUSTMENT
 
 
 class PublicCasinoOutput(serializers.Serializer):
@@ -31,9 +31,12 @@ class PublicJackpotOutput(serializers.Serializer):
     name = serializers.CharField(help_text="The bad beat payout's posted name.")
     kind = serializers.ChoiceField(choices=JackpotKind.choices, help_text="Primary, or a secondary payout (14.19(m)).")
     amount = money_decimal(help_text="Dollars and cents, as the room's displays show it (14.19(k)).")
-    status = serializers.ChoiceField(choices=[(ACTIVE, "Active"), (PAYOUT_PENDING, "Payout pending")],
-                                     help_text="payout_pending once a bad beat is verified and not yet paid "
-                                               "(14.19(i)1).")
+    status = serializers.ChoiceField(
+        choices=[(ACTIVE, "Active"), (PAYOUT_PENDING, "Payout pending"), (PENDING_ADJUSTMENT, "Pending adjustment")],
+        help_text="payout_pending once a bad beat is verified and not yet paid (14.19(i)1); pending_adjustment once "
+                  "it is paid, until accounting adjusts the displayed amount (14.19(i)1, (k)): `amount` is then the "
+                  "amount displayed before the payout, not yet adjusted (never lowered before, 14.19(o)); else "
+                  "active.")
 
 
 class PublicFeedOutput(serializers.Serializer):

@@ -15,7 +15,7 @@ def rake_span_charts(*, casino: Casino, end: date, days: int) -> list[Chart]:
     grouped query on TableHourRake."""
     start = span_start(end=end, days=days)
     rake = rake_over_days(casino=casino, start=start, end=end)
-    span = f"{day_label(start)} – {day_label(end)} {end:%Y}"
+    span = f"{day_label(start)} – {day_label(end)}, {end:%Y}"
     return [
         Chart(id="rake-by-day", title=f"Rake by gaming day, {span}", kind="bar", label_heading="Gaming day",
               labels=[day_label(day) for day, _ in rake.days],

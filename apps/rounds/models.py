@@ -71,6 +71,12 @@ class RoundOfPlay(models.Model):
         return f"Round {self.pk} at table {self.table.number}"
 
     @property
+    def returned_amount(self) -> Decimal:
+        """Decimal dollars given back to the players: the uncalled final bet (14.14(d)) and a dead round's refund
+        (14.15(g)); total_bet less pot_total."""
+        return self.uncalled_amount + self.refunded_amount
+
+    @property
     def players_list(self) -> list[RoundPlayer]:
         """The round's seats in seat order: as just written, else read (prefetched by a list's query)."""
         return self.written_players if self.written_players is not None else list(self.players.all())

@@ -36,11 +36,13 @@ def table_day_problems(*, casino: Casino, gaming_day: date) -> list[str]:
 @dataclass(frozen=True)
 class SeatsSeen:
     """The seats the feed last reported at a table: the newest round of play's players (seat number -> name, names
-    may be blank), when that round started, and whether it is recent enough to be taken as the table as it is now."""
+    may be blank), when that round started, and whether it is recent enough to be taken as the table as it is now;
+    `round_id`: that round's id."""
     table_id: int
     seats: dict[int, str]
     seen_at: datetime
     current: bool
+    round_id: int
 
 
 #: A table's newest round older than this says nothing about who sits there now.
@@ -52,7 +54,8 @@ def seats_seen(*, table_ids: Iterable[int], now: datetime) -> dict[int, SeatsSee
 
     Two queries whatever the history: one index-backed lookup of each table's newest round (round_table_newest_first),
     one read of those rounds' players. ``current`` is False when the round started more than SEATS_FRESH_FOR before
-    ``now`` (a timezone-aware datetime); the floor and the room's screens then show the seats as not known (14.18)."""
+    ``now`` (a timezone-aware datetime): the round then says nothing of who sits there now. This is the rounds'
+    report, evidence the floor's seats record (apps.seats.selectors.seats_of) is compared against (14.18)."""
     table_ids = list(table_ids)
     if not table_ids:
         return {}
@@ -66,7 +69,8 @@ def seats_seen(*, table_ids: Iterable[int], now: datetime) -> dict[int, SeatsSee
                                  .values_list("round_of_play_id", "seat", "name")):
         seats[round_id][seat] = name
     return {table_id: SeatsSeen(table_id=table_id, seats=dict(sorted(seats[pk].items())), seen_at=started_at,
-                                current=now - started_at <= SEATS_FRESH_FOR) for pk, (table_id, started_at) in rounds.items()}
+                                current=now - started_at <= SEATS_FRESH_FOR, round_id=pk)
+            for pk, (table_id, started_at) in rounds.items()}
 
 
 def casino_rounds(*, casino_id: int | None) -> QuerySet[RoundOfPlay]:

@@ -1,12 +1,14 @@
-"""The floor's forms of the seats board whose fields are printed by the project's form renderer (errors beside
-their fields): a player added to a list (at the desk or the kiosk) and a list started."""
+"""The floor's forms of the seats board: a player added to a list (at the desk or the kiosk) and a list started,
+whose fields are printed by the project's form renderer (errors beside their fields); and, one per player on a list,
+why the player is passed over and why removed (their fields printed in the row)."""
+from datetime import datetime
 from typing import cast
 
 from django import forms
 
 from apps.tables.models import PokerTable
 
-from .models import Waitlist, WaitlistSource
+from .models import RemoveReason, Waitlist, WaitlistEntry, WaitlistSource, pass_reasons_for
 
 
 class AddPlayerForm(forms.Form):
@@ -39,3 +41,38 @@ class StartListForm(forms.Form):
         self.fields["must_move_table"].queryset = tables
         self.fields["table"].label_from_instance = lambda t: f"Table {t.number}: {t.game_label} {t.limits_label}"
         self.fields["must_move_table"].label_from_instance = lambda t: f"Table {t.number}"
+
+
+class PassOverForm(forms.Form):
+    """Why a called player is passed over: only the reasons that fit the player's state at `now`
+    (models.PASS_REASONS, which services.pass_over enforces too); no reason chosen in advance."""
+
+    reason = forms.ChoiceField(label="Why passed over", error_messages={
+        "required": "Choose why the player is passed over.",
+        "invalid_choice": "That reason does not fit this player now: choose one of the list."})
+
+    def __init__(self, *args, entry: WaitlistEntry, now: datetime, **kwargs):
+        kwargs.setdefault("auto_id", f"id_pass_{entry.pk}_%s")
+        super().__init__(*args, **kwargs)
+        field = cast(forms.ChoiceField, self.fields["reason"])
+        field.choices = [("", "Why?"), *pass_reasons_for(entry, now)]
+        field.widget.attrs["aria-label"] = f"Why {entry.initials or 'the player'} is passed over"
+
+
+class RemoveForm(forms.Form):
+    """Why a player is taken off a list (RemoveReason; Other needs a note, no names). services.remove_from_list
+    checks the same."""
+
+    reason = forms.ChoiceField(label="Why", choices=[("", "Why?"), *RemoveReason.choices], error_messages={
+        "required": "Choose why the player is removed.", "invalid_choice": "Choose why the player is removed."})
+    note = forms.CharField(label="Note (no names)", max_length=200, required=False)
+
+    def __init__(self, *args, entry: WaitlistEntry, **kwargs):
+        kwargs.setdefault("auto_id", f"id_remove_{entry.pk}_%s")
+        super().__init__(*args, **kwargs)
+
+    def clean(self):
+        data = super().clean() or {}
+        if data.get("reason") == RemoveReason.OTHER and not (data.get("note") or "").strip():
+            self.add_error("note", "Say why in a few words (no names).")
+        return data

@@ -3,14 +3,22 @@
 Player data is minimal: a name or initials, a telephone number only if the player gives one, and it is removed after
 the room's posted retention period (`RoomRules.retention_hours`, services.purge_player_data). The record of calls
 (`FloorEvent`) is append-only and holds no personal data: it names the waitlist entry by its id, the table and seat.
+
+A player leaves a list in three ways only, each recorded (FloorEvent: what, when, by whom, why): seated from a call
+(SEATED), removed by the floor with a reason (REMOVED, RemoveReason; undone within UNDO_WITHIN: RESTORED), or a phone
+sign-up not checked in in time (EXPIRED by the scheduled job, reason NOT_CHECKED_IN). Passing a called player over
+(PassReason, those of PASS_REASONS for the player's state) keeps the player on the list at their place: declined a
+table, not called to it again; no answer or not in time, skipped by the calls until the floor marks them back at the
+desk (HERE).
 """
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pghistory
 import pgtrigger
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
@@ -139,6 +147,9 @@ class Waitlist(models.Model):
 
 
 class EntryStatus(models.TextChoices):
+    """The stored status of an entry. A player passed over stays WAITING (see EntryState); PASSED is only on entries
+    passed over before that rule (they left the list then)."""
+
     WAITING = "waiting", "Waiting"
     CALLED = "called", "Called"
     SEATED = "seated", "Seated"
@@ -149,6 +160,9 @@ class EntryStatus(models.TextChoices):
 
 #: An entry still on its list.
 ON_LIST = (EntryStatus.WAITING, EntryStatus.CALLED)
+
+#: How long after a removal the floor may undo it (services.restore_to_list): the player goes back to their place.
+UNDO_WITHIN = timedelta(minutes=10)
 
 
 class WaitlistEntry(models.Model):
@@ -169,8 +183,14 @@ class WaitlistEntry(models.Model):
     declined_table = models.ForeignKey(PokerTable, on_delete=models.SET_NULL, null=True, blank=True,
                                        related_name="+", help_text="Declined a seat here: keeps the place, not "
                                                                    "called to this table again.")
+    passed_at = models.DateTimeField(null=True, blank=True,
+                                     help_text="Passed over (no answer, not in time): keeps the place, skipped by the "
+                                               "calls until back at the desk.")
     ended_at = models.DateTimeField(null=True, blank=True, help_text="Off the list (seated, passed, expired...).")
-    purged_at = models.DateTimeField(null=True, blank=True, help_text="Name and phone removed.")
+    removal_note = models.CharField(max_length=200, blank=True,
+                                    help_text="Why the floor removed the player, in a few words (reason Other); "
+                                              "blanked with the name and phone.")
+    purged_at = models.DateTimeField(null=True, blank=True, help_text="Name, phone and removal note removed.")
 
     class Meta:
         ordering = ["waitlist", "created_at", "id"]
@@ -189,6 +209,17 @@ class WaitlistEntry(models.Model):
     def initials(self) -> str:
         """The player's initials, e.g. "A.L." for "Ann Lee" or "AL"; "" once purged."""
         return initials_of(self.name)
+
+    def state(self, now: datetime) -> EntryState:
+        """Where the entry stands at `now` (EntryState): what the floor may do with it."""
+        if self.status == EntryStatus.CALLED:
+            expires = self.call_expires_at
+            return EntryState.CALL_EXPIRED if expires is not None and now > expires else EntryState.CALLED
+        if self.status != EntryStatus.WAITING:
+            return EntryState.OFF
+        if self.checked_in_at is None:
+            return EntryState.TO_CHECK_IN
+        return EntryState.SKIPPED if self.passed_at is not None else EntryState.WAITING
 
 
 def initials_of(name: str) -> str:
@@ -214,14 +245,62 @@ class EventKind(models.TextChoices):
     AWAY_LIMIT = "away_limit", "Seat vacated: away limit"
     TABLE_CHANGE = "table_change", "Table change"
     MUST_MOVE = "must_move", "Must-move to the main game"
+    HERE = "here", "Back at the desk (called again)"
+    RESTORED = "restored", "Put back on the list (removal undone)"
 
 
 class PassReason(models.TextChoices):
+    """Why a player was passed over (or, NOT_CHECKED_IN, why a phone sign-up left the list: the scheduled job's).
+    Which reasons fit which player: PASS_REASONS. LEFT is a removal's reason now (RemoveReason); it stays here for the
+    records of passes before that rule."""
+
     NO_ANSWER = "no_answer", "No answer when called"
     NOT_IN_TIME = "not_in_time", "Did not take the seat in time"
     DECLINED_TABLE = "declined_table", "Declined this table (keeps the place)"
     LEFT = "left", "Left the room"
     NOT_CHECKED_IN = "not_checked_in", "Not checked in"
+
+
+class RemoveReason(models.TextChoices):
+    """Why the floor took a player off a list (services.remove_from_list); OTHER needs a note."""
+
+    LEFT = "left", "Left the room"
+    SEATED_ELSEWHERE = "seated_elsewhere", "Seated in another game"
+    ASKED = "asked", "Asked to be removed"
+    DUPLICATE = "duplicate", "Duplicate entry"
+    OTHER = "other", "Other (say why)"
+
+
+#: Every reason the record may hold (FloorEvent.reason): a pass's, an expiry's or a removal's.
+RECORD_REASONS = list(dict(PassReason.choices + RemoveReason.choices).items())
+
+
+class EntryState(models.TextChoices):
+    """Where an entry stands (WaitlistEntry.state, derived from its fields at a moment). On the list: a phone sign-up
+    to check in; waiting to be called; passed over (no answer, not in time: keeps the place, skipped by the calls
+    until back at the desk); called, within the call time or after it. Off the list: seated, removed, expired."""
+
+    TO_CHECK_IN = "to_check_in", "Waiting to check in"
+    WAITING = "waiting", "Waiting"
+    SKIPPED = "skipped", "Passed over: skipped until back at the desk"
+    CALLED = "called", "Called, within the call time"
+    CALL_EXPIRED = "call_expired", "Called, the call time passed"
+    OFF = "off", "Off the list"
+
+
+#: The reasons a player may be passed over for, by state (the one place: the board's form offers these, and
+#: services.pass_over refuses any other). Only a called player is passed over: never called, they cannot have failed
+#: to answer, run out of time or declined a seat. "Did not take the seat in time" only once the call time passed.
+PASS_REASONS: dict[str, tuple[PassReason, ...]] = {
+    EntryState.CALLED: (PassReason.NO_ANSWER, PassReason.DECLINED_TABLE),
+    EntryState.CALL_EXPIRED: (PassReason.NOT_IN_TIME, PassReason.NO_ANSWER, PassReason.DECLINED_TABLE),
+}
+
+
+def pass_reasons_for(entry: WaitlistEntry, now: datetime) -> list[tuple[str, str]]:
+    """The (value, label) pairs of the reasons `entry` may be passed over for at `now` (PASS_REASONS); [] when it may
+    not be passed over at all."""
+    return [(r.value, r.label) for r in PASS_REASONS.get(entry.state(now), ())]
 
 
 class FloorEvent(models.Model):
@@ -235,7 +314,8 @@ class FloorEvent(models.Model):
     entry = models.ForeignKey(WaitlistEntry, on_delete=models.PROTECT, null=True, blank=True, related_name="events")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    reason = models.CharField(max_length=16, choices=PassReason.choices, blank=True)
+    reason = models.CharField(max_length=16, choices=RECORD_REASONS, blank=True,
+                              help_text="Why the player was passed over, removed or left the list (a code).")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                            related_name="+", help_text="Empty for a scheduled job or a kiosk.")
     kiosk = models.CharField(max_length=80, blank=True,
@@ -248,3 +328,30 @@ class FloorEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at {self.at:%H:%M}"
+
+
+class RoundSeatsAccepted(models.Model):
+    """The floor took a round of play's seats into its record (services.accept_round_seats; append-only): who, when,
+    which round (the table's newest, current then), and what changed — the seats taken as the round reported them
+    (`seated`) and the seats vacated because it did not show their player (`vacated`), by number. No personal data;
+    each seat changed is also in FloorEvent (WALK_IN, VACATED) with the same moment."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="+")
+    round_of_play = models.ForeignKey("rounds.RoundOfPlay", on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    seated = ArrayField(models.PositiveSmallIntegerField(), default=list, blank=True,
+                        help_text="Seats taken as the round reported them (numbers).")
+    vacated = ArrayField(models.PositiveSmallIntegerField(), default=list, blank=True,
+                         help_text="Seats vacated: the round did not show their player (numbers).")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = "round's seats accepted"
+        verbose_name_plural = "rounds' seats accepted"
+        indexes = [models.Index(fields=["table", "-at", "-id"], name="round_seats_accepted_newest")]
+        triggers = [append_only]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}: seats of round {self.round_of_play_id} accepted at {self.at:%H:%M}"

@@ -1,14 +1,14 @@
 """Reads of the floor's seats and waitlists (N.J.A.C. 13:69F-14.18: the games offered, their minimum/maximum wagers
 and the vacant seats at each table).
 
-The seats the floor keeps are reconciled on read with the seats the feed reports in the rounds of play (no write on a
-request): a seat the newest (recent) round shows taken but the floor shows vacant is flagged and counted as taken; a
-seat the floor shows seated that the feed's newest rounds no longer show — missing from `feed_absent_rounds` rounds in
-a row, or from the rounds dealt over `feed_absent_minutes` — shows as vacant. Only the newest rounds of each open
-table within a bounded window are read (index round_table_newest_first).
+One truth per fact: who sits where is the floor's record (Seat rows), read for every page by `seats_of` from the open
+tables of apps.tables.selectors.open_tables; a seat is vacant when the record has no one in it, and a game line's
+vacant seats are its tables' seats minus those the record has taken. The newest round of play's report (when current)
+is evidence compared against the record, never a second count: a table where they disagree is flagged, and the floor
+corrects the record (services.accept_round_seats, or seat by seat). No write on a request.
 
 `room_board` is what the room's screens and the public feed show (initials only); `floor_board` is the floorperson's
-board (the full lists and the next call).
+board (the full lists and the next call); the floor map (apps.floor.selectors) reads `seats_of` itself.
 """
 from __future__ import annotations
 
@@ -18,17 +18,28 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import F, Q, Window
-from django.db.models.functions import RowNumber
+from django.db.models import OuterRef, Q, Subquery
 from django.utils.text import slugify
 
 from apps.casinos.models import Casino
 from apps.core.money import posted_dollars
-from apps.rounds.models import RoundOfPlay, RoundPlayer
-from apps.rounds.selectors import SEATS_FRESH_FOR
+from apps.rounds.selectors import SeatsSeen, seats_seen
 from apps.tables.models import Game, GamePosting, PokerTable
+from apps.tables.selectors import open_tables
 
-from .models import ON_LIST, EntryStatus, FloorEvent, RoomRules, Seat, SeatStatus, Waitlist, WaitlistEntry
+from .models import (
+    ON_LIST,
+    RECORD_REASONS,
+    UNDO_WITHIN,
+    EntryStatus,
+    EventKind,
+    FloorEvent,
+    RoomRules,
+    Seat,
+    SeatStatus,
+    Waitlist,
+    WaitlistEntry,
+)
 
 
 def rules_of(*, casino: Casino) -> RoomRules:
@@ -79,15 +90,17 @@ def line_texts(table: PokerTable) -> tuple[str, str, str]:
     return Game(table.game).label, limits, ""
 
 
-# --- seats against the feed ------------------------------------------------------------------------------------------
+# --- the seats of the open tables: the floor's record, and the newest round's report against it ---------------------
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
-    """One seat of an open table as the boards show it. `status` is "seated", "away" or "vacant" after reconciling
-    with the feed; `kept` is the floor's row (None when the floor shows it vacant). `feed_taken`: the newest recent
-    round shows a player there (the name the feed gave, may be blank) though the floor shows it vacant — flagged, and
-    counted as taken. `feed_gone`: the floor shows a player seated whom the feed's newest rounds no longer show; the
-    seat shows as vacant. `away_left`: for an away seat, the time left of the posted away limit (negative: over)."""
+    """One seat of an open table as every board shows it. `status` is the floor's record: "seated" or "away" (`kept`
+    is the Seat row) or "vacant" (no row). The newest round's report, when current (SeatsSeen.current), is evidence
+    beside it, never instead of it: `feed_taken` — the round shows a player here (the name it gave, may be blank)
+    though the record has the seat vacant; `feed_gone` — the record has a player seated here whom the round does not
+    show, the round having started after the player was seated (an away player is not expected in the rounds: never
+    flagged). `away_left`: for an away seat, the time left
+    of the posted away limit (negative: over)."""
 
     number: int
     status: str
@@ -99,96 +112,107 @@ class SeatView:
 
     @property
     def is_open(self) -> bool:
-        """Vacant and nobody called to it: a seat to call the next player to."""
+        """Vacant, nobody called to it and no player in it as the newest round reports: a seat to call the next
+        player to."""
         return self.status == "vacant" and self.feed_taken is None and self.called is None
+
+    @property
+    def disagrees(self) -> bool:
+        """The newest (current) round reports this seat otherwise than the record."""
+        return self.feed_taken is not None or self.feed_gone
 
 
 @dataclass(frozen=True, slots=True)
 class TableSeats:
+    """An open table's seats (`seats`, 1..table.seats) as the floor records them, and `seen`: its newest round's
+    report (None before any round), the evidence they are compared against."""
+
     table: PokerTable
     key: str
     seats: tuple[SeatView, ...]
-    seen_at: datetime | None  # the newest round's start, None when the window holds none
+    seen: SeatsSeen | None = None
+
+    @property
+    def seen_at(self) -> datetime | None:
+        """When the newest round started (None before any round)."""
+        return self.seen.seen_at if self.seen is not None else None
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        """The numbers of the seats the record has taken (seated or away), in order."""
+        return tuple(s.number for s in self.seats if s.status != "vacant")
+
+    @property
+    def seated(self) -> int:
+        """Players the record has at the table (seated or away)."""
+        return len(self.taken)
 
     @property
     def vacant(self) -> int:
-        """Seats neither kept taken nor shown taken by the feed (a called player's seat is still vacant)."""
-        return sum(1 for s in self.seats if s.status == "vacant" and s.feed_taken is None)
+        """Seats the record has vacant (a called player's seat is still vacant): the table's seats minus `seated`."""
+        return len(self.seats) - self.seated
+
+    @property
+    def disagrees(self) -> bool:
+        """The newest round is current and reports seats the record does not have, or the record has seated players
+        the round does not show: flagged until the floor corrects the record (services.accept_round_seats)."""
+        return any(s.disagrees for s in self.seats)
+
+    @property
+    def round_adds(self) -> tuple[int, ...]:
+        """Seats the current newest round reports that the record has vacant."""
+        return tuple(s.number for s in self.seats if s.feed_taken is not None)
+
+    @property
+    def round_vacates(self) -> tuple[int, ...]:
+        """Seats the record has seated that the current newest round does not show."""
+        return tuple(s.number for s in self.seats if s.feed_gone)
 
 
-def _feed_rounds(*, table_ids: list[int], rules: RoomRules, now: datetime) -> dict[int, list[tuple[datetime, dict]]]:
-    """Table id -> its newest rounds of play in the window (at most `feed_absent_rounds` + 1 each, started within
-    max(feed_absent_minutes, SEATS_FRESH_FOR) before `now`), newest first, each (started_at, {seat number: name}).
-    Two queries (the rounds by the round_table_newest_first index, then their players)."""
-    if not table_ids:
-        return {}
-    window = max(timedelta(minutes=rules.feed_absent_minutes), SEATS_FRESH_FOR)
-    rounds = list(
-        RoundOfPlay.objects.filter(table_id__in=table_ids, started_at__gt=now - window, started_at__lte=now)
-        .annotate(rank=Window(RowNumber(), partition_by=[F("table_id")], order_by=[F("started_at").desc(),
-                                                                                   F("id").desc()]))
-        .filter(rank__lte=rules.feed_absent_rounds + 1).order_by().values_list("pk", "table_id", "started_at"))
-    seats: dict[int, dict[int, str]] = defaultdict(dict)
-    for round_id, seat, name in RoundPlayer.objects.filter(round_of_play_id__in=[r[0] for r in rounds]).order_by() \
-            .values_list("round_of_play_id", "seat", "name"):
-        seats[round_id][seat] = name
-    out: dict[int, list[tuple[datetime, dict]]] = defaultdict(list)
-    for round_id, table_id, started_at in sorted(rounds, key=lambda r: (r[2], r[0]), reverse=True):
-        out[table_id].append((started_at, seats[round_id]))
-    return out
-
-
-def feed_left(*, seat: Seat, rounds: list[tuple[datetime, dict]], rules: RoomRules) -> bool:
-    """Whether the feed no longer shows a seated player (`rounds`: the table's newest rounds, newest first, each
-    (started_at, {seat number: name})): the rounds since the player was last shown there (or was seated) leave the seat out
-    `feed_absent_rounds` times in a row, or over at least `feed_absent_minutes` (first to last such round). An away
-    seat is the away limit's business, never the feed's."""
-    if seat.status != SeatStatus.SEATED:
-        return False
-    missing = []
-    for started_at, numbers in rounds:
-        if started_at <= seat.since or seat.number in numbers:
-            break
-        missing.append(started_at)
-    if len(missing) >= rules.feed_absent_rounds:
-        return True
-    return bool(missing) and missing[0] - missing[-1] >= timedelta(minutes=rules.feed_absent_minutes)
-
-
-def _table_seats(table: PokerTable, kept: dict[int, Seat], rounds: list[tuple[datetime, dict]], rules: RoomRules,
-                 called: dict[int, WaitlistEntry], now: datetime) -> TableSeats:
-    newest = rounds[0] if rounds else None
-    shown = newest[1] if newest is not None and now - newest[0] <= SEATS_FRESH_FOR else {}
+def seat_views(*, table: PokerTable, kept: dict[int, Seat], seen: SeatsSeen | None, rules: RoomRules,
+               now: datetime, called: dict[int, WaitlistEntry] | None = None) -> tuple[SeatView, ...]:
+    """Seats 1..table.seats of `table` from the record (`kept`: seat number -> Seat) with the newest round's report
+    (`seen`) compared against it when current; `called`: seat number -> the entry called to it. No query."""
+    shown = seen.seats if seen is not None and seen.current else None
+    called = called or {}
     views = []
     for number in range(1, table.seats + 1):
         seat = kept.get(number)
         if seat is None:
-            views.append(SeatView(number, "vacant", feed_taken=shown[number] if number in shown else None,
-                                  called=called.get(number)))
-        elif feed_left(seat=seat, rounds=rounds, rules=rules):
-            views.append(SeatView(number, "vacant", kept=seat, feed_gone=True, called=called.get(number)))
+            views.append(SeatView(number, "vacant", called=called.get(number),
+                                  feed_taken=shown[number] if shown is not None and number in shown else None))
         elif seat.status == SeatStatus.AWAY and seat.away_since is not None:  # always set away (seat_away_has_since)
             views.append(SeatView(number, "away", kept=seat, away_left=seat.away_since + rules.away_limit - now))
         else:
-            views.append(SeatView(number, "seated", kept=seat))
-    return TableSeats(table=table, key=line_key(table), seats=tuple(views),
-                      seen_at=newest[0] if newest is not None else None)
+            views.append(SeatView(number, "seated", kept=seat, feed_gone=shown is not None and number not in shown
+                                  and seen is not None and seen.seen_at > seat.since))
+    return tuple(views)
 
 
-def seats_of(*, tables: list[PokerTable], rules: RoomRules, now: datetime,
+def seats_of(*, tables: list[PokerTable], now: datetime, rules: RoomRules | None = None,
              called: Sequence[WaitlistEntry] = ()) -> list[TableSeats]:
-    """Each of `tables` (open, rotation prefetched) with its seats reconciled with the feed (see the module); the
-    entries of `called` (status CALLED) mark the seats they were called to. Three queries whatever the tables."""
+    """The one read of who sits where at open tables (14.18): each of `tables` (open, rotation prefetched:
+    apps.tables.selectors.open_tables) with its seats as the floor records them (Seat rows: seated, away; no row:
+    vacant) and its newest round's report compared against them (apps.rounds.selectors.seats_seen; a round older than
+    SEATS_FRESH_FOR says nothing). The floor map, the seats board, the room's screens and the public feed read their
+    seats here and nowhere else. `rules`: the casino's (rules_of, read when None); the entries of `called` (status
+    CALLED) mark the seats they were called to. Three queries whatever the tables (four without `rules`)."""
+    if not tables:
+        return []
+    casino_id = tables[0].casino_id
+    rules = rules or RoomRules.objects.filter(casino_id=casino_id).first() or RoomRules(casino_id=casino_id)
     ids = [t.pk for t in tables]
     kept: dict[int, dict[int, Seat]] = defaultdict(dict)
     for seat in Seat.objects.filter(table_id__in=ids):
         kept[seat.table_id][seat.number] = seat
-    feed = _feed_rounds(table_ids=ids, rules=rules, now=now)
+    seen = seats_seen(table_ids=ids, now=now)
     calls: dict[int, dict[int, WaitlistEntry]] = defaultdict(dict)
     for entry in called:
         if entry.called_table_id is not None and entry.called_seat is not None:
             calls[entry.called_table_id][entry.called_seat] = entry
-    return [_table_seats(t, kept[t.pk], feed.get(t.pk, []), rules, calls[t.pk], now) for t in tables]
+    return [TableSeats(table=t, key=line_key(t), seen=seen.get(t.pk),
+                       seats=seat_views(table=t, kept=kept[t.pk], seen=seen.get(t.pk), rules=rules, now=now,
+                                        called=calls[t.pk])) for t in tables]
 
 
 # --- the boards ------------------------------------------------------------------------------------------------------
@@ -203,7 +227,7 @@ class GameLine:
     rotation: str  # mixed-game rotation name, "" if none
     tables: tuple[str, ...]  # names of the open tables running it
     seats: int  # seats at those tables
-    vacant_seats: int
+    vacant_seats: int  # of those, the seats the floor's record has vacant (TableSeats.vacant)
     waitlist_length: int
     waitlist_initials: tuple[str, ...]  # initials only, in call order (for the room's screens)
 
@@ -234,10 +258,6 @@ class FloorBoard:
     lines: list[GameLine] = field(default_factory=list)
 
 
-def _open_tables(casino: Casino) -> list[PokerTable]:
-    return list(PokerTable.objects.filter(casino=casino, is_open=True).prefetch_related("rotation").order_by("number"))
-
-
 def _entries_on_lists(casino: Casino) -> dict[int, list[WaitlistEntry]]:
     out: dict[int, list[WaitlistEntry]] = defaultdict(list)
     for entry in WaitlistEntry.objects.filter(waitlist__casino=casino, status__in=ON_LIST).order_by(
@@ -248,8 +268,8 @@ def _entries_on_lists(casino: Casino) -> dict[int, list[WaitlistEntry]]:
 
 def eligible(entry: WaitlistEntry, table: PokerTable) -> bool:
     """Whether the list may call `entry` to a seat at `table`: waiting, checked in (a phone sign-up checks in at the
-    desk first), and not having declined this table."""
-    return (entry.status == EntryStatus.WAITING and entry.checked_in_at is not None
+    desk first), not passed over and skipped until back at the desk, and not having declined this table."""
+    return (entry.status == EntryStatus.WAITING and entry.checked_in_at is not None and entry.passed_at is None
             and entry.declined_table_id != table.pk)
 
 
@@ -299,15 +319,15 @@ def _lines(tables: list[TableSeats], lists: list[Waitlist], entries: dict[int, l
 
 
 def floor_board(*, casino: Casino, now: datetime) -> FloorBoard:
-    """The floorperson's board: the posted rules, each open table's seats (reconciled with the feed), each list with
-    its players in call order and its next call, and the game lines (`room_board`'s). Nine queries whatever the
-    tables, lists and history."""
+    """The floorperson's board: the posted rules, each open table's seats (`seats_of`: the record, with the newest
+    round's report against it), each list with its players in call order and its next call, and the game lines
+    (`room_board`'s). Eight queries whatever the tables, lists and history."""
     rules = rules_of(casino=casino)
-    open_tables = _open_tables(casino)
+    tables_open = open_tables(casino=casino)
     lists = list(Waitlist.objects.filter(casino=casino).order_by("key"))
     entries = _entries_on_lists(casino)
     called = [e for group in entries.values() for e in group if e.status == EntryStatus.CALLED]
-    tables = seats_of(tables=open_tables, rules=rules, now=now, called=called)
+    tables = seats_of(tables=tables_open, rules=rules, now=now, called=called)
     views = [ListView(waitlist=w, entries=tuple(entries.get(w.pk, [])),
                       next_call=next_call(w, entries.get(w.pk, []), tables)) for w in lists]
     return FloorBoard(rules=rules, tables=tables, lists=views, lines=_lines(tables, lists, entries))
@@ -315,10 +335,11 @@ def floor_board(*, casino: Casino, now: datetime) -> FloorBoard:
 
 def room_board(*, casino: Casino, now: datetime) -> list[GameLine]:
     """The games the room runs or keeps a list for (14.18), one GameLine per game and limits (or rotation): the
-    open tables running it (in table order), their seats and vacant seats (the floor's seats reconciled with the
-    feed's rounds of play), the list's length and its players' initials in call order (never a name or a phone).
-    Lines of running games first, by their lowest table number, then lists with no table open. `now`: aware.
-    A fixed number of queries (nine) whatever the tables, lists and history."""
+    open tables running it (in table order: apps.tables.selectors.open_tables), their seats and vacant seats (the
+    seats minus those the floor's record has taken: `seats_of`), the list's length and its players' initials in call
+    order (never a name or a phone): the open seats and the players waiting are read from the same record at the
+    same moment. Lines of running games first, by their lowest table number, then lists with no table open. `now`:
+    aware. A fixed number of queries (eight) whatever the tables, lists and history."""
     return floor_board(casino=casino, now=now).lines
 
 
@@ -331,7 +352,36 @@ def place_on_list(*, entry: WaitlistEntry) -> int:
 
 def events_of(*, casino: Casino):
     """The record of the floor's seats and lists, newest first (keyset pages on (at, id): index
-    floor_event_newest_first), with the table and list read along."""
-    return (FloorEvent.objects.filter(casino=casino).select_related("table", "waitlist", "by")
+    floor_event_newest_first), with the table, list and entry (a removal's note) read along."""
+    return (FloorEvent.objects.filter(casino=casino).select_related("table", "waitlist", "by", "entry")
             .order_by("-at", "-id"))
 
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """A player removed from a list a moment ago, whom the floor may put back (services.restore_to_list)."""
+
+    entry: WaitlistEntry
+    reason: str  # the removal's reason, as the record says it
+    undo_until: datetime
+
+
+def recently_removed(*, casino: Casino, now: datetime) -> list[Removed]:
+    """The players removed from the casino's lists within UNDO_WITHIN before `now`, newest first, each with the
+    reason of the removal and the last moment it may be undone. One query."""
+    reason = FloorEvent.objects.filter(entry=OuterRef("pk"), kind=EventKind.REMOVED).order_by("-at", "-id")
+    entries = (WaitlistEntry.objects.filter(waitlist__casino=casino, status=EntryStatus.REMOVED, purged_at__isnull=True,
+                                            ended_at__gte=now - UNDO_WITHIN)
+               .select_related("waitlist").annotate(removed_for=Subquery(reason.values("reason")[:1]))
+               .order_by("-ended_at", "-id"))
+    labels = dict(RECORD_REASONS)
+    return [Removed(entry=e, reason=labels.get(e.removed_for, ""), undo_until=e.ended_at + UNDO_WITHIN)
+            for e in entries if e.ended_at is not None]
+
+
+
+def players_still_at_table(table: PokerTable) -> list[str]:
+    """The seats still taken at a closing table, by number, as the floor keeps them (seated or away): "seat 3",
+    "seat 7 (away)" — no names (apps.tables.closing asks it)."""
+    seats = table.floor_seats.order_by("number").values_list("number", "status")
+    return [f"seat {number}{' (away)' if status == 'away' else ''}" for number, status in seats]

@@ -8,10 +8,15 @@ takes the seat within `call_minutes`; one table change per `table_change_minutes
 `away_limit_minutes`; names and phone numbers are removed `retention_hours` after the player leaves the list. The
 scheduled jobs (tasks.py) call `expire_remote_sign_ups`, `apply_away_limit` and `purge_player_data`; each is
 idempotent (a second run at the same moment changes nothing).
+
+Off a list, always recorded with when, by whom (empty: the scheduled job) and why: seat_called (SEATED),
+remove_from_list (REMOVED with a RemoveReason; restore_to_list undoes it within UNDO_WITHIN) and
+expire_remote_sign_ups (EXPIRED, not checked in). pass_over keeps the player on the list (models.PASS_REASONS).
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
@@ -19,22 +24,28 @@ from django.utils import timezone
 
 from apps.casinos.models import Casino, User
 from apps.core.exceptions import DomainError
+from apps.rounds.selectors import seats_seen
 from apps.tables.models import PokerTable
 
 from .models import (
     ON_LIST,
+    PASS_REASONS,
+    UNDO_WITHIN,
+    EntryState,
     EntryStatus,
     EventKind,
     FloorEvent,
     PassReason,
+    RemoveReason,
     RoomRules,
+    RoundSeatsAccepted,
     Seat,
     SeatStatus,
     Waitlist,
     WaitlistEntry,
     WaitlistSource,
 )
-from .selectors import SeatView, eligible, line_key, line_texts, rules_of, seats_of
+from .selectors import SeatView, eligible, line_key, line_texts, rules_of, seat_views, seats_of
 
 PHONE = re.compile(r"^\+?[0-9 ()\-.]{7,20}$")
 
@@ -74,10 +85,10 @@ def _seat_view(table: PokerTable, number: int, rules: RoomRules, now: datetime) 
 
 def _free_seat(table: PokerTable, number: int, rules: RoomRules, now: datetime, by: User | None, *,
                called: WaitlistEntry | None = None, feed_taken_ok: bool = False) -> None:
-    """Check that seat `number` of the (locked) table may be given now: vacant as the floor keeps it, or shown vacant
-    because the feed no longer shows its player (the floor's row is then cleared, recorded as vacated); not shown
-    taken by the feed's newest round, unless `feed_taken_ok` (the floor writing down the player sitting there); not
-    held for another called player."""
+    """Check that seat `number` of the (locked) table may be given now: vacant in the floor's record; not shown taken
+    by the newest (current) round, unless `feed_taken_ok` (the floor writing down the player sitting there); not held
+    for another called player. The record changes only by a service: a seat the rounds no longer show stays taken
+    until the floor vacates it (or accepts the round's seats: accept_round_seats)."""
     view = _seat_view(table, number, rules, now)
     if view.status != "vacant":
         raise DomainError(f"Seat {number} at table {table.number} is taken.", field="seat")
@@ -86,9 +97,6 @@ def _free_seat(table: PokerTable, number: int, rules: RoomRules, now: datetime, 
                           "the table first.", field="seat")
     if view.called is not None and view.called != called:
         raise DomainError(f"A player is called to seat {number} at table {table.number}.", field="seat")
-    if view.kept is not None:  # feed_gone: the feed no longer shows the player the floor kept there
-        view.kept.delete()
-        _event(table.casino, EventKind.VACATED, now, by=by, table=table, seat=number)
 
 
 def _create_seat(table: PokerTable, number: int, **fields) -> Seat:
@@ -195,6 +203,59 @@ def change_table(*, seat: Seat, to_table: PokerTable, to_number: int, by: User, 
     moved = _create_seat(to_table, to_number, player=player, since=now, changed_table_at=now, entry_id=entry)
     _event(casino, EventKind.TABLE_CHANGE, now, by=by, table=to_table, seat=to_number)
     return moved
+
+
+@dataclass(frozen=True)
+class SeatsTaken:
+    """What accept_round_seats changed in the record: the seats taken as the round reported them and the seats
+    vacated (numbers, in order), and its record (None when nothing changed)."""
+
+    seated: tuple[int, ...]
+    vacated: tuple[int, ...]
+    record: RoundSeatsAccepted | None
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.seated or self.vacated)
+
+
+@transaction.atomic
+def accept_round_seats(*, table: PokerTable, round_id: int, by: User, now: datetime | None = None) -> SeatsTaken:
+    """Make the floor's seats record of an open table what its newest round of play `round_id` reports (14.18): each
+    seat the round shows and the record has vacant is taken (the round's name for the player, or "Seat N, round R"
+    when it gave none; since the round started); each seat the record has seated that the round does not show is
+    vacated. An away player is not expected in the rounds: the seat stays. Recorded (RoundSeatsAccepted: who, when,
+    which round, what changed; a FloorEvent per seat). Idempotent: once the record agrees with the round, nothing
+    changes and nothing is recorded (`SeatsTaken.changed` False).
+
+    Raises DomainError (field "round") when `round_id` is no longer the table's newest round, or that round is older
+    than SEATS_FRESH_FOR (it says nothing of who sits there now); (field "table") a table of another casino or closed.
+    """
+    now = now or timezone.now()
+    table = _locked_table(table, by.casino)
+    seen = seats_seen(table_ids=[table.pk], now=now).get(table.pk)
+    if seen is None or seen.round_id != round_id:
+        raise DomainError(f"A newer round of play came in at table {table.number}: look at its seats again.",
+                          field="round")
+    if not seen.current:
+        raise DomainError(f"The newest round at table {table.number} is too old to say who sits there now.",
+                          field="round")
+    kept = {seat.number: seat for seat in Seat.objects.select_for_update().filter(table=table)}
+    views = seat_views(table=table, kept=kept, seen=seen, rules=rules_of(casino=table.casino), now=now)
+    seated = tuple(v.number for v in views if v.feed_taken is not None)
+    vacated = tuple(v.number for v in views if v.feed_gone)
+    if not seated and not vacated:
+        return SeatsTaken(seated=(), vacated=(), record=None)
+    for number in vacated:
+        kept[number].delete()
+        _event(table.casino, EventKind.VACATED, now, by=by, table=table, seat=number)
+    for number in seated:
+        name = " ".join(seen.seats[number].split())[:40] or f"Seat {number}, round {round_id}"[:40]
+        _create_seat(table, number, player=name, since=seen.seen_at)
+        _event(table.casino, EventKind.WALK_IN, now, by=by, table=table, seat=number)
+    record = RoundSeatsAccepted.objects.create(casino=table.casino, table=table, round_of_play_id=round_id, at=now,
+                                               by=by, seated=list(seated), vacated=list(vacated))
+    return SeatsTaken(seated=seated, vacated=vacated, record=record)
 
 
 # --- waitlists -------------------------------------------------------------------------------------------------------
@@ -372,32 +433,41 @@ def seat_called(*, entry: WaitlistEntry, by: User, now: datetime | None = None) 
 
 @transaction.atomic
 def pass_over(*, entry: WaitlistEntry, reason: str, by: User, now: datetime | None = None) -> WaitlistEntry:
-    """Pass over a player on the list, with the reason (PassReason). Declined this table: only a called player;
-    keeps the place and is not called to that table again. Did not take the seat in time: only once the call time
-    has passed. Not checked in: only a phone sign-up not checked in. Otherwise (no answer, left) the player leaves
-    the list. The record keeps the reason and the seat called to. Raises DomainError (reason, entry)."""
+    """Pass over a called player, with a reason that fits the player's state (models.PASS_REASONS: no answer or
+    declined this table while the call runs; after the call time also not in time). The player stays on the list at
+    their place: declined this table, not called to it again; no answer or not in time, skipped by the calls until
+    the floor marks them back at the desk (mark_here). Only removal takes a player off the list. The call ends; the
+    record keeps the reason and the seat called to. Raises DomainError (reason: not a pass reason, or not one for the
+    player's state, e.g. a player never called; entry: off the list); nothing is written then."""
     now = now or timezone.now()
     entry = _locked_entry(entry, by)
     if reason not in PassReason.values:
         raise DomainError("Choose why the player is passed over.", field="reason")
-    if entry.status not in ON_LIST:
+    state = entry.state(now)
+    if state == EntryState.OFF:
         raise DomainError("The player is no longer on the list.", field="entry")
-    called = entry.status == EntryStatus.CALLED
-    if reason in (PassReason.DECLINED_TABLE, PassReason.NOT_IN_TIME) and not called:
-        raise DomainError("Only a called player declines a table or runs out of time.", field="reason")
-    expires = entry.call_expires_at  # set on every called entry
-    if reason == PassReason.NOT_IN_TIME and expires is not None and now <= expires:
-        raise DomainError(f"The player has until {_local(entry.waitlist.casino, expires)} to take the "
-                          "seat.", field="reason")
-    if reason == PassReason.NOT_CHECKED_IN and entry.checked_in_at is not None:
-        raise DomainError("The player checked in.", field="reason")
+    fits = PASS_REASONS.get(state, ())
+    if reason not in fits:
+        expires = entry.call_expires_at
+        if reason == PassReason.NOT_IN_TIME and state == EntryState.CALLED and expires is not None:
+            raise DomainError(f"The player has until {_local(entry.waitlist.casino, expires)} to take the "
+                              "seat.", field="reason")
+        if not fits:
+            raise DomainError(f"Only a called player is passed over: this one is {state.label.lower()}.",
+                              field="reason")
+        if reason == PassReason.LEFT:
+            raise DomainError("A player who left the room is removed from the list, not passed over.",
+                              field="reason")
+        raise DomainError(f"“{PassReason(reason).label}” is not a reason to pass over a player "
+                          f"{state.label.lower()}; choose: {', '.join(str(r.label) for r in fits)}.", field="reason")
     table, seat = entry.called_table, entry.called_seat
+    entry.status = EntryStatus.WAITING
     if reason == PassReason.DECLINED_TABLE:
-        entry.status, entry.declined_table = EntryStatus.WAITING, table
+        entry.declined_table = table
     else:
-        entry.status, entry.ended_at = EntryStatus.PASSED, now
+        entry.passed_at = now
     entry.called_at = entry.call_expires_at = entry.called_table = entry.called_seat = None
-    entry.save(update_fields=["status", "declined_table", "ended_at", "called_at", "call_expires_at",
+    entry.save(update_fields=["status", "declined_table", "passed_at", "called_at", "call_expires_at",
                               "called_table", "called_seat"])
     _event(entry.waitlist.casino, EventKind.PASSED, now, by=by, waitlist=entry.waitlist, entry=entry, table=table,
            seat=seat, reason=reason)
@@ -405,16 +475,64 @@ def pass_over(*, entry: WaitlistEntry, reason: str, by: User, now: datetime | No
 
 
 @transaction.atomic
-def remove_from_list(*, entry: WaitlistEntry, by: User, now: datetime | None = None) -> WaitlistEntry:
-    """Take a player off the list at their request (or a duplicate): off the list, recorded."""
+def mark_here(*, entry: WaitlistEntry, by: User, now: datetime | None = None) -> WaitlistEntry:
+    """A player passed over (no answer, not in time) is back at the desk: called again, at their place on the list.
+    Recorded (HERE). Raises DomainError (entry: not a player passed over and skipped)."""
     now = now or timezone.now()
     entry = _locked_entry(entry, by)
+    if entry.state(now) != EntryState.SKIPPED:
+        raise DomainError("The player is not skipped: nothing to mark.", field="entry")
+    entry.passed_at = None
+    entry.save(update_fields=["passed_at"])
+    _event(entry.waitlist.casino, EventKind.HERE, now, by=by, waitlist=entry.waitlist, entry=entry)
+    return entry
+
+
+@transaction.atomic
+def remove_from_list(*, entry: WaitlistEntry, reason: str, by: User, note: str = "",
+                     now: datetime | None = None) -> WaitlistEntry:
+    """Take a player off the list (waiting, passed over or called; a call ends), with the reason (RemoveReason: left
+    the room, seated in another game, asked, duplicate entry, or other with `note`: 1-200 characters, no names; kept
+    on the entry and blanked with the name). Recorded (REMOVED: reason, by, when). The floor may undo it within
+    UNDO_WITHIN (restore_to_list). Raises DomainError (reason, note, entry: off the list); nothing is written
+    then."""
+    now = now or timezone.now()
+    entry = _locked_entry(entry, by)
+    if reason not in RemoveReason.values:
+        raise DomainError("Choose why the player is removed.", field="reason")
+    note = " ".join((note or "").split())
+    if reason == RemoveReason.OTHER and not note:
+        raise DomainError("Say why in a few words (no names).", field="note")
+    if len(note) > 200:
+        raise DomainError("At most 200 characters.", field="note")
     if entry.status not in ON_LIST:
         raise DomainError("The player is no longer on the list.", field="entry")
-    entry.status, entry.ended_at = EntryStatus.REMOVED, now
+    table, seat = entry.called_table, entry.called_seat
+    entry.status, entry.ended_at, entry.removal_note = EntryStatus.REMOVED, now, note
     entry.called_at = entry.call_expires_at = entry.called_table = entry.called_seat = None
-    entry.save(update_fields=["status", "ended_at", "called_at", "call_expires_at", "called_table", "called_seat"])
-    _event(entry.waitlist.casino, EventKind.REMOVED, now, by=by, waitlist=entry.waitlist, entry=entry)
+    entry.save(update_fields=["status", "ended_at", "removal_note", "called_at", "call_expires_at", "called_table",
+                              "called_seat"])
+    _event(entry.waitlist.casino, EventKind.REMOVED, now, by=by, waitlist=entry.waitlist, entry=entry, table=table,
+           seat=seat, reason=reason)
+    return entry
+
+
+@transaction.atomic
+def restore_to_list(*, entry: WaitlistEntry, by: User, now: datetime | None = None) -> WaitlistEntry:
+    """Undo a removal within UNDO_WITHIN of it (its last moment included): the player is back on the list at their
+    place (the order added is kept), waiting (a call the removal ended is not given back; a player skipped stays
+    skipped). Recorded (RESTORED). Raises DomainError (entry: not removed, or removed too long ago)."""
+    now = now or timezone.now()
+    entry = _locked_entry(entry, by)
+    ended = entry.ended_at
+    if entry.status != EntryStatus.REMOVED or ended is None or entry.purged_at is not None:
+        raise DomainError("The player was not removed from the list.", field="entry")
+    if now > ended + UNDO_WITHIN:
+        raise DomainError(f"A removal is undone within {UNDO_WITHIN.seconds // 60} minutes: add the player "
+                          "again.", field="entry")
+    entry.status, entry.ended_at = EntryStatus.WAITING, None
+    entry.save(update_fields=["status", "ended_at"])
+    _event(entry.waitlist.casino, EventKind.RESTORED, now, by=by, waitlist=entry.waitlist, entry=entry)
     return entry
 
 
@@ -501,10 +619,25 @@ def purge_player_data(*, now: datetime | None = None) -> int:
     for casino_id, rules in _rules_by_casino().items():
         purged += WaitlistEntry.objects.filter(
             waitlist__casino_id=casino_id, purged_at__isnull=True, ended_at__lt=now - rules.retention,
-        ).update(name="", phone="", purged_at=now)
+        ).update(name="", phone="", removal_note="", purged_at=now)
     for seat in Seat.objects.select_for_update(skip_locked=True).filter(table__is_open=False) \
             .select_related("table__casino"):
         seat.delete()
         _event(seat.table.casino, EventKind.VACATED, now, by=None, table=seat.table, seat=seat.number)
         purged += 1
     return purged
+
+
+@transaction.atomic
+def unseat_at_closing(table: PokerTable, by: User, at: datetime) -> int:
+    """The players still in the seats of a closing `table` have left or moved (the person closing it, `by`, confirms
+    it): each seat vacated at `at`, a `vacated` event recorded by seat number, as `vacate` records it. Called by
+    apps.tables.services.close_table through apps.tables.closing, before the table closes; returns the seats vacated.
+    Raises DomainError when `by` is not of the table's casino."""
+    if by.casino_id != table.casino_id:
+        raise DomainError("That table is not in this room.", field="table")
+    seats = list(Seat.objects.select_for_update().filter(table=table).order_by("number"))
+    for seat in seats:
+        seat.delete()
+        _event(table.casino, EventKind.VACATED, at, by=by, table=table, seat=seat.number)
+    return len(seats)

@@ -4,6 +4,14 @@ from here (N.J.A.C. 13:69F-14.18). One URL: GET the page (or, for the htmx poll,
 (`action`), which calls one service. A form being filled in is kept across the poll (hx-preserve, each form with its
 own id). A broken rule answers 400 with the message beside the form that sent it, and writes nothing.
 
+A player's row offers what fits the player's state (models.EntryState): Seat for a called player, Check in for a phone
+sign-up, Back at the desk for a player passed over and skipped, Pass over (a called player only, with the reasons of
+models.PASS_REASONS) and Remove… (a confirmation folded in the row, without script: the reason, required, and a note
+for Other, then "Remove"). A removal shows at the top of the board with Undo for models.UNDO_WITHIN.
+
+A table whose seats record disagrees with its newest (current) round is flagged, with one button, "Accept the seats
+the last round reports" (accept_round, its own URL, also on the floor map).
+
 The kiosk, where a player puts their own name on a list, runs from a kiosk link with no staff session
 (apps.screens.kiosk); /seats/kiosk/ tells the floor how to get one. The record (/seats/record/): who was added,
 called, seated, passed over and why, newest first.
@@ -13,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 
@@ -23,9 +31,9 @@ from apps.core.policy import role_policy
 from apps.tables.models import PokerTable
 
 from . import services
-from .forms import AddPlayerForm, StartListForm
-from .models import EntryStatus, PassReason, Seat, Waitlist, WaitlistEntry
-from .selectors import events_of, floor_board
+from .forms import AddPlayerForm, PassOverForm, RemoveForm, StartListForm
+from .models import UNDO_WITHIN, EntryStatus, Seat, Waitlist, WaitlistEntry
+from .selectors import events_of, floor_board, recently_removed
 
 
 class FormProblem(Exception):
@@ -101,6 +109,28 @@ def _start(request, now):
         raise FormProblem("start_form", form) from None
 
 
+def _refused(form) -> DomainError:
+    """A row's form that did not validate, as the board shows a refused action: its first error, naming the field."""
+    field, errors = next(iter(form.errors.items()))
+    return DomainError(errors[0], field=None if field == "__all__" else field)
+
+
+def _pass(request, now):
+    entry = _entry(request)
+    form = PassOverForm(request.POST, entry=entry, now=now)
+    if not form.is_valid():
+        raise _refused(form)
+    return services.pass_over(entry=entry, reason=form.cleaned_data["reason"], by=request.user, now=now)
+
+
+def _remove(request, now):
+    entry = _entry(request)
+    form = RemoveForm(request.POST, entry=entry)
+    if not form.is_valid():
+        raise _refused(form)
+    return services.remove_from_list(entry=entry, by=request.user, now=now, **form.cleaned_data)
+
+
 #: Each action of the board: the service it calls with what the form sent (ids of this casino's records only).
 ACTIONS: dict[str, Callable] = {
     "add": _add,
@@ -118,14 +148,18 @@ ACTIONS: dict[str, Callable] = {
                                                         by=r.user, now=now),
     "seat_called": lambda r, now: services.seat_called(entry=_entry(r), by=r.user, now=now),
     "check_in": lambda r, now: services.check_in(entry=_entry(r), by=r.user, now=now),
-    "pass": lambda r, now: services.pass_over(entry=_entry(r), reason=r.POST.get("reason", ""), by=r.user, now=now),
-    "remove": lambda r, now: services.remove_from_list(entry=_entry(r), by=r.user, now=now),
+    "pass": _pass,
+    "here": lambda r, now: services.mark_here(entry=_entry(r), by=r.user, now=now),
+    "remove": _remove,
+    "restore": lambda r, now: services.restore_to_list(entry=_entry(r), by=r.user, now=now),
 }
 
 DONE = {"add": "Added to the list.", "start_list": "The list is open.", "seat": "Seated.", "away": "Marked away.",
         "back": "Back at the table.", "vacate": "Seat vacated.", "change": "Table changed.", "call": "Called.",
         "move": "Moved from the must-move table.", "seat_called": "Seated.", "check_in": "Checked in.",
-        "pass": "Passed over.", "remove": "Removed from the list."}
+        "pass": "Passed over: still on the list.", "here": "Back at the desk: called at the next seat.",
+        "remove": "Removed from the list: Undo on the board if it was a mistake.",
+        "restore": "Back on the list at their place."}
 
 
 @role_policy(read="seats.view_board", write="seats.keep_board")
@@ -165,9 +199,39 @@ def _board_context(request, casino, now) -> dict:
     may_keep = request.user.has_perm("seats.keep_board")
     # each table with the other open tables of its game and limits (where a table change may go)
     tables = [(t, [o.table for o in floor.tables if o.key == t.key and o is not t]) for t in floor.tables]
-    return {"floor": floor, "tables": tables, "may_keep": may_keep,
-            "now": now, "pass_reasons": PassReason.choices, "called": EntryStatus.CALLED,
+    return {"floor": floor, "tables": tables, "may_keep": may_keep, "now": now, "called": EntryStatus.CALLED,
+            "removed": recently_removed(casino=casino, now=now) if may_keep else [],
+            "undo_minutes": UNDO_WITHIN.seconds // 60,
             "updated_at": timezone.localtime(now, casino.zone).strftime("%H:%M:%S"), "zone": casino.zone}
+
+
+@role_policy(write="seats.keep_board")
+def accept_round(request, pk: int):
+    """"Accept the seats the last round reports" at an open table (POST, from the floor map or the seats board):
+    `round` is the id of the newest round as the page showed it; services.accept_round_seats makes the record what
+    that round reports and records it (idempotent: a second click changes nothing). Then back to the floor map
+    (`next=floor`) or the seats board, with what changed. Refused — another round came in meanwhile, or it is too
+    old — the seats board comes back (409) with the message beside the table's button; a `round` that is no id: 400.
+    Floorpersons, the poker shift supervisor and administrators (seats.keep_board)."""
+    casino, now = request.user.casino, timezone.now()
+    table = get_object_or_404(PokerTable, pk=pk, casino=casino)
+    status = 400
+    try:
+        round_id = _pk(request, "round")
+        status = 409
+        taken = services.accept_round_seats(table=table, round_id=round_id, by=request.user, now=now)
+    except DomainError as exc:
+        context = _board_context(request, casino, now) | {
+            "problem": {"form_id": f"accept-{table.pk}", "field": exc.field, "message": exc.message},
+            "add_form": AddPlayerForm(casino=casino), "start_form": StartListForm(casino=casino)}
+        return render(request, "seats/board.html", context, status=status)
+    if taken.changed:
+        done = [f"seat{'s' if len(ns) > 1 else ''} {', '.join(map(str, ns))} {what}"
+                for ns, what in ((taken.seated, "taken"), (taken.vacated, "vacated")) if ns]
+        messages.success(request, f"Table {table.number}: {' and '.join(done)}, as round #{round_id} reports.")
+    else:
+        messages.success(request, f"Table {table.number}: the seats already agree with round #{round_id}.")
+    return redirect("floor:dashboard" if request.POST.get("next") == "floor" else "seats:board")
 
 
 @role_policy(read="seats.keep_board")

@@ -158,6 +158,9 @@ class TableCloseInput(serializers.Serializer):
     decks_collected = serializers.BooleanField(
         default=False, help_text="The decks still at the table have been collected (14.2(a)); without it a closing "
                                  "with decks at the table is refused with their list.")
+    players_unseated = serializers.BooleanField(
+        default=False, help_text="The players still in the table's seats have left or moved (their seats are then "
+                                 "vacated); without it a closing with seats taken is refused with their numbers.")
 
     def validate_drop_box_removed(self, value: bool) -> bool:
         if not value:
@@ -173,7 +176,7 @@ class TableStatusChangeOutput(serializers.ModelSerializer):
     class Meta:
         model = TableStatusChange
         fields = ["id", "kind", "at", "by", "reason", "game", "limits", "seats", "dealer", "decks_collected",
-                  "drop_box_removed", "table"]
+                  "players_unseated", "drop_box_removed", "table"]
 
 
 class _TableStatusApi(IdempotentPostMixin, APIView):

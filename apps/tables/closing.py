@@ -1,28 +1,54 @@
 """What a closing table asks of the apps above tables (design.md: a lower app stays ignorant of a higher one).
 
-An app that keeps things at a table (apps.decks: its decks) registers, in its AppConfig.ready, a function that says
-what of its own is still at a table; `close_table` asks every registered one, in the closing's transaction, before it
-closes the table (N.J.A.C. 13:69F-14.2(a): decks are kept at an open table, none at a closed one). Called directly,
-in registration order: no signal, nothing reached through a setting.
+An app that keeps things at a table registers, in its AppConfig.ready, a `Keeper`: what of its own is still at a
+table (apps.decks: its decks, N.J.A.C. 13:69F-14.2(a); apps.seats: the players in its seats) and how to take it
+away once the person closing the table confirms they have (the decks collected, the players unseated).
+`close_table` asks every registered keeper, in the closing's transaction: a closing with something still at the
+table is refused with its list under the keeper's confirmation field until that confirmation is given; then each
+keeper records the collection (its own append-only events). Called directly, in registration order: no signal,
+nothing reached through a setting.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from apps.casinos.models import User
 
 from .models import PokerTable
 
-#: table -> what is still at it, each a short text, e.g. "deck 00012 (in use)".
-StillAtTable = Callable[[PokerTable], list[str]]
 
-_checks: list[StillAtTable] = []
+@dataclass(frozen=True)
+class Keeper:
+    """One app's part in a closing.
+
+    `field`: the closing's confirmation (a keyword of close_table, a form and API field), e.g. "decks_collected";
+    `ask`: what the person closing is asked to do before confirming, e.g. "Collect its decks (14.2(a))";
+    `still_at(table)`: what is still at the table, each a short text ("deck 00012 (in use)"), empty when nothing;
+    `collect(table, by, at)`: record that those things left the table, `by` the person closing it, at `at`."""
+
+    field: str
+    ask: str
+    still_at: Callable[[PokerTable], list[str]]
+    collect: Callable[[PokerTable, User, datetime], object]
 
 
-def register(check: StillAtTable) -> None:
-    """Ask `check` at every closing from now on (once, however often it is registered)."""
-    if check not in _checks:
-        _checks.append(check)
+_keepers: list[Keeper] = []
 
 
-def still_at_table(table: PokerTable) -> list[str]:
-    """What every registered app still has at `table`, in registration order; empty when nothing."""
-    return [item for check in _checks for item in check(table)]
+def register(keeper: Keeper) -> None:
+    """Ask `keeper` at every closing from now on (once, however often a keeper of its field is registered)."""
+    if all(k.field != keeper.field for k in _keepers):
+        _keepers.append(keeper)
+
+
+def keepers() -> list[Keeper]:
+    """The registered keepers, in registration order."""
+    return list(_keepers)
+
+
+def still_at_table(table: PokerTable) -> dict[str, list[str]]:
+    """What every registered keeper still has at `table`, by its confirmation field; a keeper with nothing there is
+    left out (an empty dict: nothing is at the table)."""
+    return {k.field: items for k in _keepers if (items := k.still_at(table))}

@@ -260,6 +260,8 @@ class TableStatusChange(models.Model):
                                related_name="+", help_text="Opening: the dealer in the box.")
     decks_collected = models.CharField(max_length=300, blank=True,
                                        help_text="Closing: the serials of the decks collected from the table.")
+    players_unseated = models.CharField(max_length=300, blank=True,
+                                        help_text="Closing: the seats vacated (by number) as the table closed.")
     drop_box_removed = models.BooleanField(default=False,
                                            help_text="Closing: the drop box removed for the count (14.19(d)1).")
 

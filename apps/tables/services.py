@@ -12,7 +12,7 @@ from apps.casinos.models import Casino, User
 from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.roles import Role
 
-from .closing import still_at_table
+from .closing import keepers
 from .models import (
     SEAT_MAXIMUM,
     BettingStructure,
@@ -272,18 +272,23 @@ def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None
 
 @transaction.atomic
 def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: User | None = None,
-                decks_collected: bool = False, at: datetime | None = None) -> PokerTable:
+                decks_collected: bool = False, players_unseated: bool = False,
+                at: datetime | None = None) -> PokerTable:
     """Close an open table; `reason` (1 to 300 characters) says why, `by` who closes it (None for the system).
 
-    A closed table keeps no decks (14.2(a) keeps two at each open table): while the apps above report decks still at
-    the table (apps.tables.closing: the decks app's, in use or standing by), the closing is refused with their list,
-    unless `decks_collected` confirms the dealer or floorperson has collected them. `drop_box_removed` confirms the
-    drop box was removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1); it is
-    required. Records a TableStatusChange (closed) with the reason, the decks collected and the confirmation. A
-    round, a time charge or a seat at the closed table is then refused (apps.feed, apps.rake, apps.seats).
+    A closed table keeps no decks (14.2(a) keeps two at each open table) and seats no one. The apps above say what is
+    still at the table (apps.tables.closing: the decks app's decks, in use or standing by; the seats app's players):
+    while anything is, the closing is refused with its list, unless its confirmation is given — `decks_collected`
+    (the dealer or floorperson has collected them) and `players_unseated` (the players have left or moved) — and
+    then each app records it (the decks removed from the table, the seats vacated), by `by`, who is then required.
+    `drop_box_removed` confirms the drop box was removed for the count, which takes place at a closed table
+    (N.J.A.C. 13:69F-14.19(d)1); it is required. Records a TableStatusChange (closed) with the reason, the decks
+    collected, the seats vacated and the confirmation. A round, a time charge or a seat at the closed table is then
+    refused (apps.feed, apps.rake, apps.seats).
 
     Raises TableStateConflict (409) when the table is closed already; DomainError naming the field: `reason` blank,
-    `drop_box_removed` not confirmed, `decks_collected` with the decks still at the table."""
+    `drop_box_removed` not confirmed, `decks_collected` or `players_unseated` not confirmed while something of theirs
+    is at the table (the message lists it)."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     if not table.is_open:
         raise TableStateConflict(f"Table {table.number} is closed already.", field="table")
@@ -292,15 +297,29 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
         raise DomainError("Say why the table closes.", field="reason")
     if len(reason) > 300:
         raise DomainError("At most 300 characters.", field="reason")
-    decks = still_at_table(table)
-    if decks and not decks_collected:
-        raise DomainError(f"Still at table {table.number}: {', '.join(decks)}. Collect its decks and confirm "
-                          "(N.J.A.C. 13:69F-14.2(a)).", field="decks_collected")
+    confirmed = {"decks_collected": decks_collected, "players_unseated": players_unseated}
+    at = at or timezone.now()
+    left: dict[str, list[str]] = {}
+    for keeper in keepers():
+        items = keeper.still_at(table)
+        if not items:
+            continue
+        if not confirmed.get(keeper.field):
+            raise DomainError(f"Still at table {table.number}: {', '.join(items)}. {keeper.ask} and confirm.",
+                              field=keeper.field)
+        if by is None:
+            raise DomainError("A person collects what is still at the table: close it signed in.", field=keeper.field)
+        left[keeper.field] = items
     if not drop_box_removed:
         raise DomainError("Confirm the drop box was removed for the count (N.J.A.C. 13:69F-14.19(d)1).",
                           field="drop_box_removed")
+    for keeper in keepers():
+        if keeper.field in left and by is not None:
+            keeper.collect(table, by, at)
     table.is_open = False
     table.save(update_fields=["is_open"])
-    TableStatusChange.objects.create(table=table, kind=TableStatusKind.CLOSED, at=at or timezone.now(), by=by,
-                                     reason=reason, decks_collected=", ".join(decks)[:300], drop_box_removed=True)
+    TableStatusChange.objects.create(
+        table=table, kind=TableStatusKind.CLOSED, at=at, by=by, reason=reason,
+        decks_collected=", ".join(left.get("decks_collected", []))[:300],
+        players_unseated=", ".join(left.get("players_unseated", []))[:300], drop_box_removed=True)
     return table

@@ -9,6 +9,7 @@ from apps.badbeat.models import Claim, ClaimStatus
 from apps.core.roles import Role
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory
+from tests.support.cards import seen
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,7 @@ def test_claim_page_shows_the_engines_verdict(client, supervisor, claim):
     client.force_login(supervisor)
     page = client.get(f"/jackpot/claims/{claim.pk}/").content.decode()
     assert "qualifies" in page and "Four of a kind" in page and "Straight flush" in page
-    assert "2 hole cards played (9s 9c)" in page
+    assert "2 hole cards played (9♠ 9♣)" in seen(page)
 
 
 @pytest.mark.parametrize("role", [r for r in Role if r != Role.POKER_SHIFT_SUPERVISOR])

@@ -68,6 +68,12 @@ def test_the_floor_map_and_a_drawn_chart(live_server, browser):
         assert tile.is_visible() and page.locator("[data-testid=tile-4]").is_visible()
         assert page.inner_text("[data-testid=tile-state-3]") == "Needs a person"
         assert page.inner_text("[data-testid=tile-state-4]") == "Closed"
+        # the rounds report seats 1, 2 and 5, the floor's record none: flagged, one click takes the round's seats
+        assert "0 of 9" in page.inner_text("[data-testid=seats-3]")
+        assert "it shows seats 1, 2, 5 taken" in page.inner_text("[data-testid=seats-flag-3]")
+        page.click("[data-testid=accept-round-3]")
+        page.wait_for_selector("[data-testid=seats-flag-3]", state="detached")
+        assert page.url == f"{live_server.url}/"
         assert "3 of 9" in page.inner_text("[data-testid=seats-3]")
         clocks = page.inner_text("[data-testid=tile-deck-R-3]")
         assert "3:05" in clocks or "3:06" in clocks, clocks

@@ -40,6 +40,7 @@ def test_a_manager_compares_two_qualifying_rules(live_server, browser):
         page.fill("#id_username", "sup")
         page.fill("#id_password", "pw-for-tests-1")
         page.click("button[type=submit]")
+        page.locator("header details.nav-group:has(a[href='/qualifiers/']) summary").click()  # its menu, Jackpot
         page.get_by_role("link", name="Qualifiers", exact=True).click()
         page.wait_for_selector("[data-testid=designer-form]")
         assert page.input_value("#id_c1_losing") == "four of a kind"  # the posted rule first (14.19(b)3)

@@ -1,7 +1,8 @@
 """On a phone (390×844), a tablet (768×1024) and a desktop (1440×900), in real Chromium: for each role, no page its
 header offers (nor the supervisor's table, round and claim pages) scrolls sideways —
 `document.documentElement.scrollWidth` ≤ the viewport's width (wide tables scroll inside their own box) — and every
-link of the header can be seen and reached inside the viewport (on a phone, behind the header's Menu button).
+link of the header can be seen and reached inside the viewport (on a phone, behind the header's Menu button; a link
+of one of the header's menus once its menu is opened).
 
 One signed-in context per role, resized (set_viewport_size) rather than reopened: each page is loaded once and
 measured at the three widths; a page whose main content, text included, is that of a page measured already (the same
@@ -14,22 +15,31 @@ from tests.browser.seeded_room import FAST_HASHERS, header_pages, main_content, 
 pytestmark = [pytest.mark.browser, pytest.mark.long, pytest.mark.django_db(transaction=True)]
 VIEWPORTS = ((390, 844), (768, 1024), (1440, 900))
 MEASURE = "() => [document.documentElement.scrollWidth, window.innerWidth]"
-#: For each link of the header: whether it is rendered, and whether it lies inside the viewport's width.
-LINKS_IN_VIEW = """() => [...document.querySelectorAll('header nav a')].map(a => {
-  const box = a.getBoundingClientRect();
-  return [a.getAttribute('href'), box.width > 0 && box.height > 0, box.left >= 0 && box.right <= window.innerWidth];
-})"""
+#: For each link (or menu button) of the header under `root`: whether it is rendered, and whether it lies inside the
+#: viewport's width.
+LINKS_IN_VIEW = """(root) => [...root.querySelectorAll(':scope > a, :scope > details > summary, :scope > .nav-menu > a')]
+  .map(a => {
+    const box = a.getBoundingClientRect();
+    return [a.getAttribute('href') || a.textContent.trim(), box.width > 0 && box.height > 0,
+            box.left >= 0 && box.right <= window.innerWidth];
+  })"""
 
 
 def header_links_in_view(page) -> list:
     """The header's links that cannot be seen and reached at the page's current width (opening the Menu button when
-    the header shows one): [(href, rendered, inside the viewport)]."""
+    the header shows one, and each of the header's menus in turn): [(href or menu, rendered, inside the viewport)]."""
     menu = page.locator("header details.menu > summary")
     opened = False
     if menu.count() and menu.is_visible():
         menu.click()
         opened = True
-    wrong = [link for link in page.evaluate(LINKS_IN_VIEW) if not (link[1] and link[2])]
+    found = page.locator("header nav").evaluate(LINKS_IN_VIEW)
+    groups = page.locator("header nav details.nav-group")
+    for number in range(groups.count()):
+        groups.nth(number).locator("summary").click()
+        found += groups.nth(number).evaluate(LINKS_IN_VIEW)
+        groups.nth(number).locator("summary").click()
+    wrong = [link for link in found if not (link[1] and link[2])]
     if opened:
         menu.click()
     return wrong

@@ -26,6 +26,7 @@ from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.floor.management.commands.seed_demo import DEMO_ROTATIONS, DEMO_TABLES
 from apps.screens.selectors import screen_path
 from apps.screens.services import issue_display_link, revoke_display_link
+from apps.seats.models import Seat
 from apps.seats.selectors import line_key
 from apps.tables.models import PokerTable
 from apps.tables.services import create_table, open_table
@@ -69,6 +70,9 @@ def busy_room():
     for number in (2, 3, 9):
         holdem_round(tables[number])
     bad_beat = holdem_round(tables[1], board="9h 9d 6s 7s 8s", cards=("9s 9c", "5s 4s"))
+    for number in (1, 2, 3, 9):  # the floor's record of who sits there: the rounds' two players
+        for seat in (1, 2):
+            Seat.objects.create(table=tables[number], number=seat, player=f"Player {seat}", since=timezone.now())
     verify_claim(claim=Claim.objects.get(round_of_play=bad_beat), supervisor=supervisor)
     Jackpot.objects.filter(pk=primary.pk).update(displayed_amount=D("1234567.89"))
     later = timezone.now() + timedelta(days=3)
@@ -134,7 +138,7 @@ def test_both_screens_fit_without_scrolling_with_a_payout_pending(live_server, b
         assert "page 1 of 3" in page.inner_text("[data-testid=updated]")  # 18 game lines, 8 a page
         # one line a game and limits (apps.seats.selectors.room_board): tables 1 and 2 deal $1/$2 no limit hold 'em
         key_of = {t.number: line_key(t) for t in PokerTable.objects.filter(casino=primary.casino)}
-        assert page.inner_text(f"[data-testid=open-{key_of[2]}]") == "16 open"  # 20 seats, 2 players in each round
+        assert page.inner_text(f"[data-testid=open-{key_of[2]}]") == "16 open"  # 20 seats, 2 players seated at each
         assert page.inner_text(f"[data-testid=open-{key_of[4]}]") == "10 open"  # no round, nobody seated
         board = page.evaluate(MEASURE)
         assert board["scrollHeight"] <= height and board["scrollWidth"] <= width, board

@@ -49,3 +49,47 @@ def test_a_floorperson_adds_calls_and_seats_a_player_on_a_phone(live_server, pag
     assert ann.status == EntryStatus.SEATED and Seat.objects.get(table=table, number=3).player == "Ann Lee"
     assert page.inner_text("[data-testid=vacant-5]") == "3 vacant"
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_floorperson_calls_removes_with_confirmation_undoes_and_seats(live_server, page):
+    """Issue 34, item 5: from the call to the seat, with a removal on the way: Remove… asks why (the confirmation
+    will not go without a reason), the board then offers Undo, which puts the player back at their place."""
+    from django.utils import timezone
+
+    from apps.seats.models import EventKind, FloorEvent, RemoveReason
+    from tests.seats.factories import entry
+
+    table = PokerTableFactory(number=6, seats=6)
+    StaffFactory(username="floor6", casino=table.casino, roles=[Role.FLOORPERSON])
+    for number in (1, 2):
+        keep(table, number, f"Player {number}", timezone.now())
+    waitlist = waitlist_for(table)
+    ann = entry(waitlist, "Ann Lee", timezone.now() - timezone.timedelta(minutes=2))
+    bo = entry(waitlist, "Bo Ng", timezone.now() - timezone.timedelta(minutes=1))
+
+    page.clock.install()  # the board's poll runs when the test says
+    page.goto(f"{live_server.url}/accounts/login/?next=/seats/")
+    page.fill("#id_username", "floor6")
+    page.fill("#id_password", "pw-for-tests-1")
+    page.click("button[type=submit]")
+    page.click("[data-testid=call-next]")
+    page.wait_for_selector(f"[data-testid=seat-called-{ann.pk}]")
+
+    page.click(f"[data-testid=remove-{bo.pk}] summary")
+    page.click(f"[data-testid=confirm-remove-{bo.pk}]")  # no reason chosen: the form does not go
+    assert page.evaluate(f"document.getElementById('id_remove_{bo.pk}_reason').validity.valueMissing")
+    assert WaitlistEntry.objects.get(pk=bo.pk).status == EntryStatus.WAITING
+    page.select_option(f"#id_remove_{bo.pk}_reason", RemoveReason.ASKED)
+    page.click(f"[data-testid=confirm-remove-{bo.pk}]")
+    page.wait_for_selector("[data-testid=recently-removed]")
+    assert page.locator(f"[data-testid=entry-{bo.pk}]").count() == 0
+    assert "Asked to be removed" in page.inner_text("[data-testid=recently-removed]")
+
+    page.click(f"[data-testid=undo-{bo.pk}]")
+    page.wait_for_selector(f"[data-testid=entry-{bo.pk}]")
+    page.click(f"[data-testid=seat-called-{ann.pk}]")
+    page.wait_for_selector("[data-testid=seat-6-3]:has-text('Ann Lee')")
+    assert WaitlistEntry.objects.get(pk=bo.pk).status == EntryStatus.WAITING
+    assert Seat.objects.get(table=table, number=3).player == "Ann Lee"
+    assert list(FloorEvent.objects.filter(entry=bo).values_list("kind", "reason").order_by("at", "id")) == [
+        (EventKind.REMOVED, RemoveReason.ASKED), (EventKind.RESTORED, "")]

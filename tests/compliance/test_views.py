@@ -8,6 +8,7 @@ import pytest
 
 from apps.compliance import selectors
 from apps.core.roles import Role
+from tests.support.pdf import page_sizes
 
 pytestmark = pytest.mark.django_db
 READERS = [Role.ACCOUNTING, Role.SURVEILLANCE, Role.ADMIN]
@@ -82,6 +83,7 @@ def test_pdf_export(client, staff, no_report):
     response = client.get("/compliance/matrix.pdf", {"q": "14.14"})
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
+    assert set(page_sizes(response.content)) == {(792.0, 612.0)}  # US Letter, landscape (settings.PDF_PAGE_SIZE)
 
 
 def test_the_pdf_is_made_once_for_the_same_matrix_and_again_when_it_changes(client, staff, settings, tmp_path,
@@ -116,7 +118,7 @@ def test_the_last_runs_results_are_shown(client, staff, settings, tmp_path):
     settings.COMPLIANCE_TEST_REPORT = report
     client.force_login(staff(Role.ACCOUNTING))
     html = client.get("/compliance/", {"q": "14.14(d)"}).content.decode()
-    assert "Test results from the last run (2023-11-14 22:13 UTC)" in html
+    assert "Test results from the last run (Nov 14, 2023 22:13 UTC)" in html
     assert f'{passed}</code> <span class="ok">passed</span>' in html
     assert f'{failed}</code> <span class="alert">failed</span>' in html
     lines = list(csv.reader(io.StringIO(client.get("/compliance/matrix.csv", {"q": "14.14(d)"}).content.decode())))

@@ -44,6 +44,7 @@ from apps.dealers.models import DealerDown
 from apps.decks.services import receive_deck
 from apps.feed.models import ImportJob
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
+from apps.irregularities.services import log_irregularity
 from apps.multicasino.models import Notice, SystemClaim, SystemRuleChange, UndeliveredNotice
 from apps.multicasino.services.setup import add_site, set_up_system
 from apps.rake.models import RakeRecord, TimeCharge
@@ -170,6 +171,7 @@ ROLE_POLICY = {
     "floor.view_dashboard": EVERY_ROLE - {DEALER},
     "irregularities.add_irregularity": {SUPERVISOR, FLOOR, DEALER, ADMIN},
     "irregularities.view_irregularity": EVERY_ROLE - {ACCOUNTING},
+    "irregularities.resolve_irregularity": {SUPERVISOR, FLOOR},  # the floor sees to what a dealer reported (14.15)
     "multicasino.approve_rules": {ADMIN},  # or a supervisor holding a casino key employee license, 14.20(c)1
     "multicasino.record_notice_delivery": {SUPERVISOR, ADMIN},
     "multicasino.view_system": EVERY_ROLE,
@@ -255,6 +257,7 @@ def room(settings):
     charge = collect_time_charge(table=timed, period_start=now - timedelta(hours=1), players_seated=5,
                                  collected_by=dealer)
     deck = deck_at_table(table, "R-1", "red", staff[Role.FLOORPERSON])
+    reported = log_irregularity(table=table, kind="face_up_in_deck", description="Card face up", reported_by=dealer)
     DealerDown.objects.create(casino=casino, dealer=dealer, table=table, starts_at=timezone.now() - timedelta(minutes=5),
                               ends_at=timezone.now() + timedelta(minutes=25), planned_by=supervisor)  # deck R-1's table
     stored = receive_deck(casino=casino, serial="B-1", back_colour="blue", by=staff[Role.FLOORPERSON])
@@ -286,7 +289,8 @@ def room(settings):
     day = current_gaming_day(casino=casino).isoformat()
     mine = {
         "floor:table": {"pk": table.pk}, "floor:table-sign": {"pk": table.pk}, "floor:round": {"pk": round_of_play.pk},
-        "decks:record-event": {"pk": deck.pk}, "dealers:record-deck-event": {"pk": deck.pk}, "badbeat:rule-change-withdraw": {"pk": change.pk},
+        "decks:record-event": {"pk": deck.pk}, "dealers:record-deck-event": {"pk": deck.pk},
+        "irregularities:resolve": {"pk": reported.pk}, "badbeat:rule-change-withdraw": {"pk": change.pk},
         "badbeat:claim": {"pk": claim.pk}, "round-detail": {"pk": round_of_play.pk}, "phh-import": {"pk": job.pk},
         "table-detail": {"pk": table.pk}, "table-open": {"pk": table.pk}, "table-close": {"pk": table.pk},
         "rake-record-detail": {"pk": RakeRecord.objects.get(round_of_play=round_of_play).pk},
@@ -295,7 +299,7 @@ def room(settings):
         "claim-verify": {"pk": claim.pk}, "claim-reject": {"pk": claim.pk}, "claim-payout": {"pk": claim.pk},
         "rake-structure": {"table_id": table.pk}, "time-charges": {"table_id": timed.pk},
         "time-charge-verify": {"pk": charge.pk}, "screens:revoke": {"pk": screen.pk},
-        "screens:screen": {"token": token_for(screen)},
+        "screens:screen": {"token": token_for(screen)}, "seats:accept-round": {"pk": table.pk},
         "public-feed": {"code": casino.code}, "public:page": {"code": casino.code}}
     # The multi-casino system is the deployment's, not one casino's; a gaming day is a date.
     shared = {"multicasino:notice-delivered": {"pk": undelivered.pk},
@@ -317,6 +321,7 @@ def room(settings):
         "dealers:record-deck-event": lambda user: {"kind": "counted", "card_count": "52"},
         "decks:distribution": lambda user: {"line": f"{timed.pk}:{stored.pk}", "considerations": "Fresh deck"},
         "irregularities:list": lambda user: {"table": table.pk, "kind": "misdeal", "description": "Two cards exposed"},
+        "irregularities:resolve": lambda user: {"note": "Deck changed"},
         "dealers:rotation": lambda user: {"start": f"{now:%Y-%m-%dT%H:00}", "hours": "2", "down_minutes": "20",
                                           "dealers": [dealer.pk], "tables": [table.pk]},
         "badbeat:rules": lambda user: {"jackpot": jackpot.pk, "field": "minimum_pot", "value": "30.00",
@@ -358,6 +363,7 @@ def room(settings):
         "screens:links": lambda user: {"kind": "games", "name": "Board by the desk"},
         "screens:revoke": lambda user: {"confirm": "yes"},
         "seats:board": lambda user: {"action": "seat", "table": table.pk, "number": "3", "player": "Ann"},
+        "seats:accept-round": lambda user: {"round": round_of_play.pk},  # its seats 1, 2: the record has none
     }
     return Room(casino=casino, staff=staff, elsewhere=elsewhere, table=table, round=round_of_play, claim=claim,
                 jackpot=jackpot, objects={**{n: (kw, True) for n, kw in mine.items()},

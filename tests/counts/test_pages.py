@@ -88,8 +88,10 @@ def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, sta
     unsigned = client.post("/counts/", {**base, "witness": supervisor.pk, "witness_kind": "supervisor",
                                         "surveillance_recorded": "on", "witness_password": "wrong"})
     assert unsigned.status_code == 400 and "the count is not signed" in unsigned.content.decode()
-    ok = client.post("/counts/", {**base, "witness": supervisor.pk, "witness_kind": "supervisor",
-                                  "surveillance_recorded": "on"})
+    signed = {**base, "witness": supervisor.pk, "witness_kind": "supervisor", "surveillance_recorded": "on"}
+    asked = client.post("/counts/", signed)  # $2.00 counted, nothing recorded since the last form: confirm it first
+    assert asked.status_code == 400 and "Variance $2.00" in asked.content.decode()
+    ok = client.post("/counts/", {**signed, "confirmed_variance": "2.00", "confirm_variance": "on"})
     assert ok.status_code == 302
     assert BadBeatCount.objects.order_by("-pk").first().signed_in_person
 

@@ -126,6 +126,33 @@ def test_a_dealer_on_break_or_not_planned_is_told_so(client, shift, staff):
     assert 'id="report-table"' in page and f'value="{shift["three"].pk}"' in page  # names a table itself
 
 
+def test_the_dealer_sees_the_next_break_from_when_to_when(client, shift, casino):
+    """Ann's break follows her down at table 3: the home says from when to when; two break downs in a row are one
+    break, and a break further ahead than the downs listed is found too."""
+    client.force_login(shift["ann"])
+    brk = DealerDown.objects.get(dealer=shift["ann"], table=None)
+
+    def hm(moment):
+        return timezone.localtime(moment, casino.zone).strftime("%H:%M")
+
+    page = client.get("/dealers/home/").content.decode()
+    shown = page[page.index('data-testid="next-break"'):]
+    assert f"Next break</strong> {hm(brk.starts_at)}–{hm(brk.ends_at)}." in shown[:shown.index("</p>")]
+    # the table-4 down becomes a break too: one break of an hour
+    DealerDown.objects.filter(dealer=shift["ann"], table=shift["four"]).update(table=None)
+    page = client.get("/dealers/home/").content.decode()
+    assert f"{hm(brk.starts_at)}–{hm(brk.ends_at + timedelta(minutes=30))}." in page
+    # no break in the next four hours, one in six: still the next break
+    DealerDown.objects.filter(dealer=shift["ann"], table=None).update(table=shift["four"])
+    later = brk.starts_at + timedelta(hours=6)
+    DealerDown.objects.create(casino=casino, dealer=shift["ann"], starts_at=later, ends_at=later + timedelta(minutes=30),
+                              planned_by=brk.planned_by)
+    page = client.get("/dealers/home/").content.decode()
+    assert f"Next break</strong> {hm(later)}–{hm(later + timedelta(minutes=30))}." in page
+    DealerDown.objects.filter(dealer=shift["ann"], table=None).delete()
+    assert 'data-testid="next-break"' not in client.get("/dealers/home/").content.decode()
+
+
 @pytest.mark.parametrize("role", sorted(set(Role) - {Role.DEALER}), ids=str)
 def test_only_dealers_have_a_dealers_home(client, staff, role):
     client.force_login(staff(role))

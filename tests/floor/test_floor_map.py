@@ -18,6 +18,7 @@ from apps.decks.selectors import current_alerts, rotation_board
 from apps.decks.services import record_deck_event
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.floor.selectors import floor_summary
+from apps.seats.models import Seat
 from apps.tables.services import close_table, create_table, open_table
 from tests.decks.factories import deck_at_table
 from tests.factories import JackpotFactory, PokerTableFactory
@@ -135,18 +136,25 @@ def test_the_dealer_in_the_box_and_since_when(client, casino, staff, supervisor)
 
 # --- seats, claims, payouts, jackpots, closed and mixed tables ------------------------------------------------------
 
-def test_seats_are_shown_while_the_newest_round_is_recent_and_not_known_after(client, casino, supervisor):
+def test_14_18_seats_are_the_floors_record_flagged_while_the_newest_round_disagrees(client, casino, supervisor):
+    """The tile's seats are the seats board's (apps.seats.selectors.seats_of): the floor's record. A current round
+    that reports other seats flags the tile; a round too old to say who sits there now flags nothing."""
     table = PokerTableFactory(casino=casino, number=4)
-    play(table, seats=3)
+    for number in (1, 2, 5):
+        Seat.objects.create(table=table, number=number, player=f"P{number}", since=timezone.now())
+    play(table, seats=3)  # seats 1, 2 and 3: 3 is not in the record, 5 is not in the round
     client.force_login(supervisor)
-    assert tile_of(summary_of(casino), 4).seated == 3
-    assert 'data-testid="seats-4">3 of 9 <span class="muted">(seats 1, 2, 3)</span>' in client.get("/").content.decode()
+    tile = tile_of(summary_of(casino), 4)
+    assert tile.seated == 3 and tile.seats.taken == (1, 2, 5) and tile.seats.disagrees
+    page = client.get("/").content.decode()
+    assert 'data-seated="1,2,5">3 of 9 <span class="muted">(seats 1, 2, 5)</span>' in page
+    assert 'data-testid="seats-flag-4"' in page and 'data-testid="accept-round-4"' in page
     with time_machine.travel(timezone.now() + timedelta(minutes=31)):
-        assert tile_of(summary_of(casino), 4).seated is None
+        assert tile_of(summary_of(casino), 4).seated == 3
         page = client.get("/").content.decode()
-    assert 'data-testid="seats-4"><span class="muted">not known (last round' in page
-    PokerTableFactory(casino=casino, number=5)  # no round yet
-    assert '<span class="muted">not known</span>' in client.get("/").content.decode()
+    assert 'data-seated="1,2,5">3 of 9' in page and 'data-testid="seats-flag-4"' not in page
+    PokerTableFactory(casino=casino, number=5)  # no round yet, nobody seated
+    assert 'data-testid="seats-5" data-seated="">0 of 9</dd>' in client.get("/").content.decode()
 
 
 def test_a_verified_claim_is_a_payout_pending_on_the_tile_the_jackpot_and_the_strip(client, casino, supervisor):

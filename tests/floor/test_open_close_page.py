@@ -67,3 +67,36 @@ def test_open_then_close_from_the_page_lands_on_the_history(client, staff, close
     assert ("Flo Reyes", "Table 5 closed") in records and ("Flo Reyes", "Table 5 opened") in records
     closing = next(r for r in rows if r[1] == "Table 5 closed")[3]
     assert "Reason: Game broke" in closing and "Decks collected: deck R1" in closing
+
+
+def test_open_with_other_limits_then_close_with_its_players_and_decks_listed(client, staff, closed):
+    """N.J.A.C. 13:69F-14.17 (the limits it opens with), 14.2(a) (decks collected): the opening form starts at the
+    posted game and limits and takes others; the closing form lists what is still at the table before it is
+    confirmed, and after the closing the decks and the players are gone from it."""
+    from apps.decks.models import Deck, DeckStatus
+    from apps.seats.models import Seat
+    from apps.seats.services import seat_player
+
+    floor = staff(Role.FLOORPERSON)
+    client.force_login(floor)
+    form = client.get(f"/tables/{closed.pk}/").content.decode()
+    assert 'name="small_blind"' in form and 'name="minimum_wager"' in form
+    response = client.post(f"/tables/{closed.pk}/", {"action": "open", "small_blind": "5", "big_blind": "10",
+                                                     "minimum_wager": "10"})
+    assert response.status_code == 302
+    closed.refresh_from_db()
+    assert closed.is_open and str(closed.big_blind) == "10.00"
+    assert "$5/$10" in TableStatusChange.objects.get(kind="opened").limits.replace(".00", "")
+
+    assign_deck(deck=receive_deck(casino=closed.casino, serial="S1", back_colour="blue", by=floor), table=closed,
+                by=floor)
+    seat_player(table=closed, number=4, player="Dee", by=floor)
+    page = client.get(f"/tables/{closed.pk}/").content.decode()
+    assert "Deck S1" in page and "Seat 4" in page and 'name="players_unseated"' in page
+    done = client.post(f"/tables/{closed.pk}/", {"action": "close", "reason": "Broke", "drop_box_removed": "on",
+                                                 "decks_collected": "on", "players_unseated": "on"})
+    assert done.status_code == 302
+    assert Deck.objects.get(serial="S1").status == DeckStatus.REMOVED
+    assert not Seat.objects.filter(table=closed).exists()
+    page = client.get(f"/tables/{closed.pk}/").content.decode()
+    assert 'data-testid="open-table"' in page

@@ -10,6 +10,7 @@ from apps.core.roles import Role
 from apps.counts.services import close_gaming_day
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory
+from tests.support.cards import seen
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +75,7 @@ def test_supervisor_sees_dashboard_table_and_round(client, supervisor, round_of_
     assert table.status_code == 200 and f"#{round_of_play.pk}".encode() in table.content
     page = client.get(f"/rounds/{round_of_play.pk}/")
     assert page.status_code == 200
-    assert b"9h 9d 6s 7s 8s" in page.content
+    assert "9♥ 9♦ 6♠ 7♠ 8♠" in seen(page.content.decode())
     assert b"Taken after the rake" in page.content
 
 
@@ -141,7 +142,7 @@ def test_the_round_page_shows_a_draw_games_hands_as_dealt_and_each_draw(client, 
     client.force_login(supervisor)
     page = client.get(f"/rounds/{round_of_play.pk}/").content.decode()
     assert "Triple draw low ball deuce to seven" in page and "Draw 3: thrown / drawn" in page
-    assert "Kd → 7c" in page and "Ac Ks → 8c 2d" in page and "stood pat" in page
+    assert "K♦ → 7♣" in seen(page) and "A♣ K♠ → 8♣ 2♦" in seen(page) and "stood pat" in page
 
 
 def test_the_table_page_shows_the_newest_round_first_in_pages(client, supervisor, casino):

@@ -33,6 +33,7 @@ from apps.multicasino.signing import canonical, sign
 from tests.factories import JackpotFactory, PokerTableFactory
 from tests.multicasino.support import receive
 from tests.multicasino.test_inbox import RULES
+from tests.support.pdf import page_sizes
 
 D = Decimal
 pytestmark = pytest.mark.django_db
@@ -189,6 +190,7 @@ class TestHostOrdersClaims:
         assert "contributions,2026-11-23,borgata,5000.00" in csv
         pdf = client.get("/multicasino/nj/report.pdf")
         assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+        assert set(page_sizes(pdf.content)) == {(792.0, 612.0)}  # US Letter, landscape (settings.PDF_PAGE_SIZE)
 
 
 def qualifying_claim(casino):

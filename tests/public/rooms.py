@@ -1,6 +1,6 @@
 """A room for the public feed's tests (tests/public, tests/browser/test_public_page.py): two open $1/$2 hold 'em tables
 (3 and 5, one game line), a $2/$5 table (7), a closed table (8); a bad beat verified at table 3 (payout pending), the
-display at $1,234.56; the floor keeps a player seated at table 5; a waitlist for the $1/$2 line with two players, one
+display at $1,234.56; the floor keeps the round's two players seated at table 3 and a player at table 5; a waitlist for the $1/$2 line with two players, one
 with a distinctive name and phone."""
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,6 +46,8 @@ def build_public_room(casino, supervisor) -> PublicRoom:
             PlayerIn(seat=2, contributed=D("50"), hole_cards="5s 4s", name="Ben")]))
     verify_claim(claim=Claim.objects.get(round_of_play=bad_beat), supervisor=supervisor)
     Jackpot.objects.filter(pk=jackpot.pk).update(displayed_amount=D("1234.56"))
+    for number, name in ((1, ROUND_NAME), (2, "Ben")):
+        Seat.objects.create(table=tables[3], number=number, player=name, since=timezone.now())
     Seat.objects.create(table=tables[5], number=1, player=SEATED_NAME, since=timezone.now())
     game, limits, rotation = line_texts(tables[3])
     waitlist = Waitlist.objects.create(casino=casino, key=line_key(tables[3]), game=game, limits=limits,

@@ -32,7 +32,7 @@ def url(casino) -> str:
 class TestContent:
     def test_14_18_games_limits_seats_waitlists_and_jackpots(self, client, public_room):
         """The games running (one line for tables 3 and 5 at $1/$2, one for table 7 at $2/$5; closed table 8 not
-        listed), their seats and vacant seats (table 3: the round's two players; table 5: the floor's one seated
+        listed), their seats and vacant seats (the floor's record: table 3, the round's two players; table 5, one
         player), the list's length, and the jackpot as its display shows it, payout pending (14.19(i)1)."""
         response = client.get(url(public_room.casino))
         assert response.status_code == 200 and response["Content-Type"] == "application/json"
@@ -191,3 +191,16 @@ def test_described_in_the_openapi_schema():
     assert "If-None-Match" in {p["name"] for p in operation["parameters"]}
     games = schema["components"]["schemas"]["PublicGameOutput"]["properties"]
     assert "waitlist_initials" not in games and "waitlist_length" in games
+
+
+def test_14_19_i_1_k_the_jackpot_status_is_described_with_pending_adjustment():
+    """The schema names the three statuses the displays show (apps.badbeat.selectors.display_status) and says what
+    the amount is while a display is pending adjustment (14.19(i)1, (k), (o))."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    status = schema["components"]["schemas"]["PublicJackpotOutput"]["properties"]["status"]
+    assert status["allOf"] == [{"$ref": "#/components/schemas/PublicJackpotOutputStatusEnum"}]
+    enum = schema["components"]["schemas"]["PublicJackpotOutputStatusEnum"]["enum"]
+    assert set(enum) == {"active", "payout_pending", "pending_adjustment"}
+    assert "pending_adjustment once it is paid, until accounting adjusts" in status["description"]

@@ -89,7 +89,7 @@ def test_the_charts_carry_exact_amounts_and_read_the_same_queries_whatever_the_r
         charts = rake_span_charts(casino=casino, end=FRIDAY, days=30) + [
             rounds_per_hour_chart(casino=casino, gaming_day=FRIDAY)]
     by_day = charts[0]
-    assert by_day.data["labels"][-1] == "Fri 20 Nov" and len(by_day.data["labels"]) == 30
+    assert by_day.data["labels"][-1] == "Fri Nov 20" and len(by_day.data["labels"]) == 30
     assert by_day.data["series"][0]["values"][-1] == f"{by_day.series[0].values[-1]:.2f}"
     assert charts[3].data["series"][0] == {"label": "Table 1", "money": False, "kind": "bar", "axis": "y",
                                            "values": charts[3].series[0].values}

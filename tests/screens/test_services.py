@@ -168,13 +168,15 @@ class TestGamesBoard:
             started_at=now - SEATS_FRESH_FOR - timedelta(minutes=1), players=[
                 PlayerIn(seat=1, contributed=D("1"), name="Old", hole_cards="As Ac Kd Kc Qh Qd Jc"),
                 PlayerIn(seat=2, contributed=D("1"), name="News", hole_cards="2s 3c 4d 5c 7h 8d 9c")]))
+        for number in (1, 4, 6):  # the floor's record of the round's players
+            Seat.objects.create(table=holdem, number=number, player=f"Player {number}", since=now)
         Seat.objects.create(table=other_holdem, number=2, player="Kept Player", since=now)
 
         board = games_board(casino=casino, now=now)
         assert board == room_board(casino=casino, now=now)  # the one board of the room: screens and public page
         assert [(r.key, r.limits, r.tables, r.seats, r.vacant_seats, r.waitlist_length) for r in board] == [
             (line_key(holdem), "$1/$2 no limit", ("Table 3", "Table 5"), 18, (9 - 3) + (9 - 1), 0),
-            (line_key(stud), "$0.50/$1 fixed limit", ("Table 7",), 8, 8, 0),  # its round too old to show a seat
+            (line_key(stud), "$0.50/$1 fixed limit", ("Table 7",), 8, 8, 0),  # nobody in the record
             (line_key(mixed), "$20/$40 fixed limit · $25/$50 no limit", ("Table 21",), 8, 8, 0),
         ]
         assert (board[0].game, board[2].rotation) == ("Texas hold 'em (high)", "H.O.R.S.E.")
@@ -185,6 +187,8 @@ class TestGamesBoard:
         record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[
             PlayerIn(seat=1, contributed=D("2"), hole_cards="As Ac"), PlayerIn(seat=2, contributed=D("2"),
                                                                                 hole_cards="Qh Qd")]))
+        for number in (1, 2):
+            Seat.objects.create(table=table, number=number, player=f"P{number}", since=timezone.now())
         [row] = games_board(casino=casino, now=timezone.now())
         assert (row.seats, row.vacant_seats) == (2, 0)
 

@@ -19,7 +19,7 @@ from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.screens.models import DisplayLink
 from apps.screens.selectors import screen_path, token_for
 from apps.screens.services import issue_display_link, revoke_display_link
-from apps.seats.models import Waitlist, WaitlistEntry, WaitlistSource
+from apps.seats.models import Seat, Waitlist, WaitlistEntry, WaitlistSource
 from apps.seats.selectors import line_key
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, StaffFactory
 
@@ -48,6 +48,8 @@ def room(casino, admin, supervisor):
     jackpot.displayed_amount = D("1234.56")
     jackpot.save(update_fields=["displayed_amount"])
     verify_claim(claim=Claim.objects.get(round_of_play=bad_beat), supervisor=supervisor)
+    for number, name in ((1, "Annabel Secretname"), (2, "Ben")):  # the floor's record of who sits there
+        Seat.objects.create(table=table, number=number, player=name, since=timezone.now())
     return {"jackpot": jackpot, "table": table,
             "jackpot_link": issue_display_link(casino=casino, kind="jackpot", name="Rail 1", issued_by=admin),
             "games_link": issue_display_link(casino=casino, kind="games", name="Board", issued_by=admin)}

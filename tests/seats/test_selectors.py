@@ -1,4 +1,4 @@
-"""The room's board of games and seats (14.18) and the floor's seats reconciled with the feed's rounds of play."""
+"""The room's board of games and seats (14.18) and the floor's seats record against the newest round of play."""
 from datetime import timedelta
 from decimal import Decimal
 
@@ -7,7 +7,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from apps.seats.models import RoomRules
 from apps.seats.selectors import GameLine, floor_board, line_key, room_board
 from apps.tables.models import BettingStructure, Game, RotationGame
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
@@ -38,18 +37,18 @@ def test_14_18_one_line_per_game_and_limits_with_vacant_seats_and_initials(now):
     PokerTableFactory(casino=casino, number=4, is_open=False, small_blind=D("2"), big_blind=D("5"))
     keep(t1, 1, "Ann Lee", now - timedelta(minutes=40))
     keep(t1, 2, "Bo", now - timedelta(minutes=40), away_since=now - timedelta(minutes=5))
-    deal(t2, {3: "Cy", 4: "Di"}, now - timedelta(minutes=1))  # the floor shows them vacant: flagged, taken
+    deal(t2, {3: "Cy", 4: "Di"}, now - timedelta(minutes=1))  # the record has them vacant: flagged, still vacant
     waitlist = waitlist_for(t1)
     entry(waitlist, "Eve Park", now - timedelta(minutes=20))
     entry(waitlist, "fj", now - timedelta(minutes=10))
 
     with CaptureQueriesContext(connection) as queries:
         lines = room_board(casino=casino, now=now)
-    assert len(queries) <= 9
+    assert len(queries) <= 8
     assert [line.key for line in lines] == ["holdem-2-5-nl", "omaha-1-2-pl"]
     holdem = lines[0]
     assert holdem == GameLine(key="holdem-2-5-nl", game="Texas hold 'em (high)", limits="$2/$5 no limit",
-                              rotation="", tables=("Table 1", "Table 2"), seats=18, vacant_seats=18 - 4,
+                              rotation="", tables=("Table 1", "Table 2"), seats=18, vacant_seats=18 - 2,
                               waitlist_length=2, waitlist_initials=("E.P.", "F.J."))
     assert lines[1].tables == ("Table 3",) and lines[1].vacant_seats == 8 and lines[1].waitlist_length == 0
     assert line_key(t3) == "omaha-1-2-pl"
@@ -72,53 +71,53 @@ def test_14_18_a_list_without_a_table_open_and_a_rotation(now):
     assert lines[1].game == "Seven-card stud (high)" and lines[1].seats == 0
 
 
-class TestSeatsAgainstTheFeed:
+class TestSeatsAgainstTheNewestRound:
+    """Who sits where is the floor's record; the newest (current) round's report is compared against it and a table
+    where they disagree is flagged, never counted otherwise."""
+
     def test_14_18_newest_round_shows_a_seat_the_floor_shows_vacant_flagged(self, now):
         table = dealing_table(number=1)
         deal(table, {4: "Di", 7: "Ed"}, now - timedelta(minutes=2))
-        seat = floor_board(casino=table.casino, now=now).tables[0].seats[3]
-        assert seat.status == "vacant" and seat.feed_taken == "Di" and not seat.is_open
+        seats = floor_board(casino=table.casino, now=now).tables[0]
+        seat = seats.seats[3]
+        assert seat.status == "vacant" and seat.feed_taken == "Di" and not seat.is_open  # no one is called there
+        assert seats.disagrees and seats.round_adds == (4, 7) and seats.round_vacates == ()
+        assert seats.vacant == table.seats and seats.taken == ()  # the record's count, flagged until corrected
 
     def test_14_18_a_stale_round_flags_nothing(self, now):
         table = dealing_table(number=1)
         deal(table, {4: "Di", 7: "Ed"}, now - timedelta(minutes=31))
         seats = floor_board(casino=table.casino, now=now).tables[0]
-        assert seats.seats[3].feed_taken is None and seats.vacant == table.seats
+        assert seats.seats[3].feed_taken is None and seats.vacant == table.seats and not seats.disagrees
 
-    def test_14_18_seated_player_missing_from_n_rounds_shows_vacant(self, now):
+    def test_14_18_a_seated_player_the_newest_round_does_not_show_stays_seated_flagged(self, now):
         table = dealing_table(number=1)
-        RoomRules.objects.create(casino=table.casino, feed_absent_rounds=3, feed_absent_minutes=60)
         keep(table, 5, "Ann", now - timedelta(minutes=20))
         deal(table, {5: "Ann", 6: "Bo"}, now - timedelta(minutes=10))
-        for minutes in (4, 3):
-            deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=minutes))
-        assert floor_board(casino=table.casino, now=now).tables[0].seats[4].status == "seated"  # two rounds
-        deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=2))  # the third round in a row without her
-        seat = floor_board(casino=table.casino, now=now).tables[0].seats[4]
-        assert seat.status == "vacant" and seat.feed_gone and seat.kept.player == "Ann"
-
-    def test_14_18_seated_player_missing_over_the_posted_minutes_shows_vacant(self, now):
-        table = dealing_table(number=1)
-        RoomRules.objects.create(casino=table.casino, feed_absent_rounds=10, feed_absent_minutes=5)
-        keep(table, 5, "Ann", now - timedelta(minutes=20))
-        deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=7))
-        deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=2, seconds=1))  # 4:59 between them: not yet
-        assert floor_board(casino=table.casino, now=now).tables[0].seats[4].status == "seated"
-        deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=2))  # 5:00
-        assert floor_board(casino=table.casino, now=now).tables[0].seats[4].feed_gone
+        seats = floor_board(casino=table.casino, now=now).tables[0]
+        assert seats.round_vacates == () and seats.round_adds == (6,)
+        deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=2))  # the newest round without her
+        seats = floor_board(casino=table.casino, now=now).tables[0]
+        seat = seats.seats[4]
+        assert seat.status == "seated" and seat.feed_gone and seat.kept.player == "Ann"
+        assert seats.disagrees and seats.round_vacates == (5,) and seats.taken == (5,)
+        assert seats.vacant == table.seats - 1
 
     def test_rounds_before_the_player_sat_down_say_nothing(self, now):
         table = dealing_table(number=1)
-        RoomRules.objects.create(casino=table.casino, feed_absent_rounds=1, feed_absent_minutes=5)
         for minutes in (9, 8, 7):
             deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=minutes))
         keep(table, 5, "Ann", now - timedelta(minutes=6))
-        assert floor_board(casino=table.casino, now=now).tables[0].seats[4].status == "seated"
+        seats = floor_board(casino=table.casino, now=now).tables[0]
+        assert seats.seats[4].status == "seated" and not seats.seats[4].feed_gone and seats.round_vacates == ()
 
-    def test_an_away_seat_is_not_vacated_by_the_feed(self, now):
+    def test_an_away_seat_is_not_flagged_by_the_rounds(self, now):
         table = dealing_table(number=1)
-        RoomRules.objects.create(casino=table.casino, feed_absent_rounds=1)
         keep(table, 5, "Ann", now - timedelta(minutes=20), away_since=now - timedelta(minutes=4))
+        keep(table, 6, "Bo", now - timedelta(minutes=20))
+        keep(table, 7, "Ed", now - timedelta(minutes=20))
         deal(table, {6: "Bo", 7: "Ed"}, now - timedelta(minutes=1))
-        seat = floor_board(casino=table.casino, now=now).tables[0].seats[4]
-        assert seat.status == "away" and seat.away_left == timedelta(minutes=26)
+        seats = floor_board(casino=table.casino, now=now).tables[0]
+        seat = seats.seats[4]
+        assert seat.status == "away" and seat.away_left == timedelta(minutes=26) and not seat.feed_gone
+        assert not seats.disagrees and seats.taken == (5, 6, 7)

@@ -8,8 +8,21 @@ import time_machine
 
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
-from apps.seats.models import EntryStatus, EventKind, FloorEvent, PassReason, RoomRules, Seat, WaitlistSource
-from apps.seats.selectors import floor_board, place_on_list
+from apps.seats.models import (
+    ON_LIST,
+    UNDO_WITHIN,
+    EntryState,
+    EntryStatus,
+    EventKind,
+    FloorEvent,
+    PassReason,
+    RemoveReason,
+    RoomRules,
+    Seat,
+    WaitlistSource,
+    pass_reasons_for,
+)
+from apps.seats.selectors import floor_board, place_on_list, recently_removed
 from apps.seats.services import (
     add_to_list,
     apply_away_limit,
@@ -20,9 +33,12 @@ from apps.seats.services import (
     join_at_kiosk,
     mark_away,
     mark_back,
+    mark_here,
     move_from_must_move,
     pass_over,
     purge_player_data,
+    remove_from_list,
+    restore_to_list,
     seat_called,
     seat_player,
     start_list,
@@ -78,8 +94,9 @@ class TestCalls:
         with pytest.raises(DomainError, match="until"):  # still in time: not yet "not in time"
             pass_over(entry=ann, reason=PassReason.NOT_IN_TIME, by=floor, now=T0 + timedelta(minutes=3))
         pass_over(entry=ann, reason=PassReason.NOT_IN_TIME, by=floor, now=late)
-        ann.refresh_from_db()
-        assert ann.status == EntryStatus.PASSED and not Seat.objects.exists()
+        ann.refresh_from_db()  # still on the list (issue 34, item 5), skipped until back at the desk
+        assert (ann.status, ann.passed_at, ann.called_seat) == (EntryStatus.WAITING, late, None)
+        assert not Seat.objects.exists()
         assert kinds(table.casino)[-1] == (EventKind.PASSED, PassReason.NOT_IN_TIME)
         assert FloorEvent.objects.get(kind=EventKind.PASSED).seat == 2  # the record keeps the seat called to
 
@@ -125,6 +142,136 @@ class TestCalls:
             assert refused.value.field == "seat"
 
 
+class TestLeavingTheList:
+    """Issue 34, item 5: a player passed over stays on the list; only a removal with its reason (undone within
+    UNDO_WITHIN), a seat taken or a check-in missed takes a player off, each recorded with why, who and when."""
+
+    def test_14_18_only_a_called_player_is_passed_over_for_reasons_that_fit(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        ann = entry(waitlist, "Ann", T0)
+        assert pass_reasons_for(ann, T0) == []  # never called: no answer, not in time, declined cannot be
+        for reason in (PassReason.NO_ANSWER, PassReason.NOT_IN_TIME, PassReason.DECLINED_TABLE, PassReason.LEFT, "x"):
+            with pytest.raises(DomainError) as refused:
+                pass_over(entry=ann, reason=reason, by=floor, now=T0)
+            assert refused.value.field == "reason"
+        ann.refresh_from_db()
+        assert (ann.status, ann.passed_at) == (EntryStatus.WAITING, None) and not FloorEvent.objects.exists()
+
+        call_next(waitlist=waitlist, table=table, seat=1, by=floor, now=T0)
+        ann.refresh_from_db()
+        assert [v for v, _ in pass_reasons_for(ann, T0)] == ["no_answer", "declined_table"]
+        after = T0 + timedelta(minutes=3, seconds=1)
+        assert [v for v, _ in pass_reasons_for(ann, after)] == ["not_in_time", "no_answer", "declined_table"]
+        with pytest.raises(DomainError, match="removed from the list, not passed over") as refused:
+            pass_over(entry=ann, reason=PassReason.LEFT, by=floor, now=T0)
+        assert refused.value.field == "reason" and kinds(table.casino)[-1][0] == EventKind.CALLED
+
+    def test_14_18_a_player_who_does_not_answer_keeps_the_place_skipped_until_back(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        ann, bo = entry(waitlist, "Ann", T0), entry(waitlist, "Bo", T0 + timedelta(seconds=1))
+        call_next(waitlist=waitlist, table=table, seat=1, by=floor, now=T0)
+        pass_over(entry=ann, reason=PassReason.NO_ANSWER, by=floor, now=T0 + timedelta(minutes=1))
+        ann.refresh_from_db()
+        assert ann.state(T0 + timedelta(minutes=1)) == EntryState.SKIPPED and place_on_list(entry=ann) == 1
+        passed = FloorEvent.objects.get(kind=EventKind.PASSED)
+        assert (passed.reason, passed.table, passed.seat, passed.by) == (PassReason.NO_ANSWER, table, 1, floor)
+        # the seat goes to the next player; Ann is not called while away from the desk
+        assert call_next(waitlist=waitlist, table=table, seat=1, by=floor, now=T0 + timedelta(minutes=1)) == bo
+        with pytest.raises(DomainError) as nobody:
+            call_next(waitlist=waitlist, table=table, seat=2, by=floor, now=T0 + timedelta(minutes=2))
+        assert nobody.value.field == "waitlist"
+        mark_here(entry=ann, by=floor, now=T0 + timedelta(minutes=5))
+        entry(waitlist, "Cy", T0 + timedelta(minutes=4))
+        assert call_next(waitlist=waitlist, table=table, seat=2, by=floor, now=T0 + timedelta(minutes=5)) == ann
+        assert [k for k, _ in kinds(table.casino)] == ["called", "passed", "called", "here", "called"]
+
+    def test_a_removal_needs_its_reason_and_a_note_for_other_else_writes_nothing(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        ann = entry(waitlist, "Ann", T0)
+        for reason, note, field in [("", "", "reason"), ("no_answer", "", "reason"), (RemoveReason.OTHER, " ", "note"),
+                                    (RemoveReason.OTHER, "x" * 201, "note")]:
+            with pytest.raises(DomainError) as refused:
+                remove_from_list(entry=ann, reason=reason, note=note, by=floor, now=T0)
+            assert refused.value.field == field
+        ann.refresh_from_db()
+        assert ann.status == EntryStatus.WAITING and not FloorEvent.objects.exists()
+
+    def test_removing_a_called_player_ends_the_call_and_records_why_who_when(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        ann, bo = entry(waitlist, "Ann", T0), entry(waitlist, "Bo", T0 + timedelta(seconds=1))
+        call_next(waitlist=waitlist, table=table, seat=4, by=floor, now=T0)
+        later = T0 + timedelta(minutes=1)
+        remove_from_list(entry=ann, reason=RemoveReason.OTHER, note="  went to  the tournament ", by=floor, now=later)
+        ann.refresh_from_db()
+        assert (ann.status, ann.ended_at, ann.removal_note, ann.called_seat) == (
+            EntryStatus.REMOVED, later, "went to the tournament", None)
+        removed = FloorEvent.objects.get(kind=EventKind.REMOVED)
+        assert (removed.reason, removed.by, removed.at, removed.seat) == (RemoveReason.OTHER, floor, later, 4)
+        assert call_next(waitlist=waitlist, table=table, seat=4, by=floor, now=later) == bo  # the seat is free
+
+    def test_undo_puts_the_player_back_at_their_place_within_the_undo_time(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        ann, bo, cy = (entry(waitlist, name, T0 + timedelta(seconds=i)) for i, name in enumerate(("Ann", "Bo", "Cy")))
+        removed_at = T0 + timedelta(minutes=1)
+        remove_from_list(entry=bo, reason=RemoveReason.DUPLICATE, by=floor, now=removed_at)
+        assert place_on_list(entry=cy) == 2
+        assert [r.entry for r in recently_removed(casino=table.casino, now=removed_at)] == [bo]
+        assert recently_removed(casino=table.casino, now=removed_at)[0].reason == "Duplicate entry"
+        restore_to_list(entry=bo, by=floor, now=removed_at + UNDO_WITHIN)  # its last moment
+        bo.refresh_from_db()
+        assert (bo.status, bo.ended_at, place_on_list(entry=bo), place_on_list(entry=cy)) == (
+            EntryStatus.WAITING, None, 2, 3)
+        restored = FloorEvent.objects.get(kind=EventKind.RESTORED)
+        assert (restored.entry, restored.by, restored.at) == (bo, floor, removed_at + UNDO_WITHIN)
+
+        remove_from_list(entry=cy, reason=RemoveReason.ASKED, by=floor, now=removed_at)
+        with pytest.raises(DomainError, match="within 10 minutes") as late:
+            restore_to_list(entry=cy, by=floor, now=removed_at + UNDO_WITHIN + timedelta(seconds=1))
+        with pytest.raises(DomainError):
+            restore_to_list(entry=ann, by=floor, now=removed_at)  # never removed
+        cy.refresh_from_db()
+        assert late.value.field == "entry" and cy.status == EntryStatus.REMOVED
+        assert FloorEvent.objects.filter(kind=EventKind.RESTORED).count() == 1
+
+    def test_every_way_off_a_list_is_recorded_with_why_who_and_when(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        seated = entry(waitlist, "Ann", T0)
+        removed = entry(waitlist, "Bo", T0 + timedelta(seconds=1))
+        phoned = entry(waitlist, "Cy", T0 + timedelta(seconds=2), source=WaitlistSource.PHONE, checked_in=False)
+        passed = entry(waitlist, "Di", T0 + timedelta(seconds=3))
+        call_next(waitlist=waitlist, table=table, seat=1, by=floor, now=T0)
+        seat_called(entry=seated, by=floor, now=T0 + timedelta(minutes=1))
+        remove_from_list(entry=removed, reason=RemoveReason.SEATED_ELSEWHERE, by=floor, now=T0 + timedelta(minutes=2))
+        call_next(waitlist=waitlist, table=table, seat=2, by=floor, now=T0 + timedelta(minutes=2))
+        pass_over(entry=passed, reason=PassReason.DECLINED_TABLE, by=floor, now=T0 + timedelta(minutes=3))
+        with time_machine.travel(T0 + timedelta(minutes=31), tick=False):
+            expire_remote_sign_ups()
+        off = {e.pk: e for e in waitlist.entries.exclude(status__in=ON_LIST)}
+        assert set(off) == {seated.pk, removed.pk, phoned.pk}  # passed over: still on the list
+        why = {e.entry_id: (e.kind, e.reason, e.by, e.at) for e in FloorEvent.objects.filter(
+            kind__in=[EventKind.SEATED, EventKind.REMOVED, EventKind.EXPIRED])}
+        assert why == {
+            seated.pk: (EventKind.SEATED, "", floor, off[seated.pk].ended_at),
+            removed.pk: (EventKind.REMOVED, RemoveReason.SEATED_ELSEWHERE, floor, off[removed.pk].ended_at),
+            phoned.pk: (EventKind.EXPIRED, PassReason.NOT_CHECKED_IN, None, off[phoned.pk].ended_at)}  # the job
+
+    def test_the_removal_note_is_blanked_with_the_name_after_retention(self, room):
+        table, floor = room
+        waitlist = start_list(table=table, by=floor)
+        ann = entry(waitlist, "Ann", T0)
+        remove_from_list(entry=ann, reason=RemoveReason.OTHER, note="barred tonight", by=floor, now=T0)
+        with time_machine.travel(T0 + timedelta(hours=24, seconds=1), tick=False):
+            assert purge_player_data() == 1
+        ann.refresh_from_db()
+        assert (ann.name, ann.removal_note) == ("", "")
+
+
 class TestTheKiosk:
     def test_14_18_a_player_joins_at_the_kiosk_added_by_no_staff_member(self, room):
         """Issue 32, item 6: the kiosk (a kiosk link, no staff session) adds the player itself; the record names the
@@ -138,7 +285,7 @@ class TestTheKiosk:
         added = FloorEvent.objects.get(entry=ann)
         assert (added.kind, added.by, added.kiosk) == (EventKind.ADDED, None, "Desk tablet")
         assert (place_on_list(entry=first), place_on_list(entry=ann)) == (1, 2)
-        pass_over(entry=first, reason=PassReason.LEFT, by=floor, now=T0 + timedelta(minutes=1))
+        remove_from_list(entry=first, reason=RemoveReason.LEFT, by=floor, now=T0 + timedelta(minutes=1))
         assert place_on_list(entry=ann) == 1
 
     @pytest.mark.parametrize("name, phone, field", [("", "", "name"), ("Ann", "call me", "phone")])

@@ -130,3 +130,79 @@ def test_the_record_says_a_kiosk_added_the_player(client, room):
     join_at_kiosk(waitlist=waitlist, casino=table.casino, kiosk="Desk tablet", name="Ann Lee")
     record = signed_in(client, table, Role.FLOORPERSON).get("/seats/record/").content.decode()
     assert "kiosk “Desk tablet”" in record and "scheduled job" not in record and "Ann" not in record
+
+
+def _row(page: str, entry_id: int) -> str:
+    """The board's row of one player (up to the next row or the end of the list)."""
+    start = page.index(f'data-testid="entry-{entry_id}"')
+    return page[start:page.find("</tr>", start)]
+
+
+def test_pass_over_is_offered_only_to_a_called_player_with_the_reasons_that_fit(client, room):
+    """Issue 34, item 5: a player never called is offered no "Pass over" (no answer when called cannot fit); a
+    called player is offered only the reasons of their state, none chosen in advance; a reason that does not fit is
+    refused 400 beside the row, writing nothing."""
+    table, waitlist = room
+    client = signed_in(client, table, Role.FLOORPERSON)
+    ann = entry(waitlist, "Ann Lee", timezone.now() - timedelta(minutes=1))
+    row = _row(client.get("/seats/").content.decode(), ann.pk)
+    assert "Pass over" not in row and "No answer when called" not in row and "Remove…" in row
+
+    answer = client.post("/seats/", {"action": "pass", "entry": ann.pk, "reason": "no_answer",
+                                     "form_id": f"entry-{ann.pk}"})
+    assert answer.status_code == 400 and "That reason does not fit" in _row(answer.content.decode(), ann.pk)
+    ann.refresh_from_db()
+    assert ann.status == EntryStatus.WAITING and not FloorEvent.objects.exists()
+
+    client.post("/seats/", {"action": "call", "waitlist": waitlist.pk, "table": table.pk, "number": "1"})
+    row = _row(client.get("/seats/").content.decode(), ann.pk)
+    assert 'data-testid="pass-' in row and '<option value="" selected>Why?</option>' in row
+    assert "No answer when called" in row and "Declined this table" in row and "Did not take the seat" not in row
+    answer = client.post("/seats/", {"action": "pass", "entry": ann.pk, "reason": "not_in_time",
+                                     "form_id": f"entry-{ann.pk}"})  # the call time runs still
+    assert answer.status_code == 400 and FloorEvent.objects.filter(kind="passed").count() == 0
+
+    assert client.post("/seats/", {"action": "pass", "entry": ann.pk, "reason": "no_answer"}).status_code == 302
+    page = client.get("/seats/").content.decode()
+    assert "Passed over: still on the list." in page
+    row = _row(page, ann.pk)  # still on the list, at its place, skipped until back
+    assert "skipped until back at the desk" in row and 'value="here"' in row
+    assert client.post("/seats/", {"action": "here", "entry": ann.pk}).status_code == 302
+    assert "Call A.L. to table 3" in client.get("/seats/").content.decode()
+
+
+def test_remove_asks_why_and_offers_undo(client, room):
+    """Issue 34, item 5: Remove… opens a confirmation with the reason (required; a note for Other); a removal with
+    no reason is refused 400 beside the row, writing nothing; once removed, the board offers Undo, which puts the
+    player back at their place; the record says why, by whom."""
+    table, waitlist = room
+    client = signed_in(client, table, Role.FLOORPERSON)
+    now = timezone.now()
+    ann, bo = entry(waitlist, "Ann Lee", now - timedelta(minutes=2)), entry(waitlist, "Bo Ng", now - timedelta(minutes=1))
+    row = _row(client.get("/seats/").content.decode(), bo.pk)
+    assert "<details" in row and "Remove B.N. from the list" in row and 'name="reason" required' in row
+
+    for data, message in [({}, "Choose why the player is removed."),
+                          ({"reason": "other", "note": ""}, "Say why in a few words")]:
+        answer = client.post("/seats/", {"action": "remove", "entry": bo.pk, "form_id": f"remove-{bo.pk}"} | data)
+        row = _row(answer.content.decode(), bo.pk)
+        assert answer.status_code == 400 and message in row and "<details id" in row and " open>" in row
+    bo.refresh_from_db()
+    assert bo.status == EntryStatus.WAITING and not FloorEvent.objects.exists()
+
+    answer = client.post("/seats/", {"action": "remove", "entry": bo.pk, "reason": "other", "note": "went to dinner"})
+    assert answer.status_code == 302
+    page = client.get("/seats/").content.decode()
+    assert f'data-testid="entry-{bo.pk}"' not in page
+    undo = page[page.index('data-testid="recently-removed"'):page.index("<h2>Lists</h2>")]
+    assert "Removed Bo Ng" in undo and "Other (say why) (went to dinner)" in undo and f'data-testid="undo-{bo.pk}"' in undo
+    dealer = signed_in(client.__class__(), table, Role.DEALER).get("/seats/").content.decode()
+    assert 'data-testid="recently-removed"' not in dealer  # the floor's only
+
+    assert client.post("/seats/", {"action": "restore", "entry": bo.pk}).status_code == 302
+    page = client.get("/seats/").content.decode()
+    assert page.index(f'data-testid="entry-{ann.pk}"') < page.index(f'data-testid="entry-{bo.pk}"')
+    assert 'data-testid="recently-removed"' not in page
+    record = client.get("/seats/record/").content.decode()
+    assert "Removed from the list" in record and "Other (say why): went to dinner" in record
+    assert "Put back on the list (removal undone)" in record and "Bo" not in record

@@ -157,3 +157,72 @@ class TestClosedTableRefuses:
         close_table(table=opened, by=supervisor, reason="Closed", drop_box_removed=True)
         with pytest.raises(DomainError, match="closed"):
             seat_player(table=opened, number=1, player="Ana", by=supervisor)
+
+
+class TestWhatLeavesWithTheClosing:
+    def test_14_2_a_the_decks_collected_leave_the_table(self, supervisor, staff, opened):
+        """N.J.A.C. 13:69F-14.2(a): a closed table keeps no decks. Confirming their collection removes each from the
+        table, a `removed` event naming the closing; the decks board no longer shows them at the table."""
+        from apps.decks.models import DeckEvent, DeckStatus
+
+        floor = staff(Role.FLOORPERSON)
+        in_use, standby = deck_at(opened, "C1", floor, in_use=True), deck_at(opened, "C2", floor)
+        close_table(table=opened, by=floor, reason="Game broke", drop_box_removed=True, decks_collected=True)
+        for deck in (in_use, standby):
+            deck.refresh_from_db()
+            assert (deck.status, deck.table_id, deck.in_use) == (DeckStatus.REMOVED, None, False)
+            event = DeckEvent.objects.filter(deck=deck).order_by("-id").first()
+            assert event.kind == "removed" and event.by == floor and "table 8 closed" in event.note
+        assert TableStatusChange.objects.get(kind="closed").decks_collected == "deck C1 (in use), deck C2"
+
+    def test_the_players_still_seated_are_listed_then_unseated(self, api, staff, opened):
+        """A closed table seats no one: a closing with players in its seats is refused with their seat numbers
+        (never their names) until the floor confirms they left or moved; then their seats are vacated, recorded."""
+        from apps.seats.models import EventKind, FloorEvent, Seat
+        from apps.seats.services import mark_away
+
+        floor = staff(Role.FLOORPERSON)
+        seat_player(table=opened, number=2, player="Ana", by=floor)
+        mark_away(seat=seat_player(table=opened, number=5, player="Bo", by=floor), by=floor)
+        api.force_authenticate(floor)
+        url = f"/api/tables/{opened.pk}/close/"
+        refused = api.post(url, CLOSE, format="json")
+        assert refused.status_code == 400
+        message = refused.json()["players_unseated"][0]
+        assert "seat 2, seat 5 (away)" in message and "Ana" not in message
+        assert Seat.objects.filter(table=opened).count() == 2 and not TableStatusChange.objects.exists()
+        closing = api.post(url, {**CLOSE, "players_unseated": True}, format="json")
+        assert closing.status_code == 201 and closing.json()["players_unseated"] == "seat 2, seat 5 (away)"
+        assert not Seat.objects.filter(table=opened).exists()
+        vacated = FloorEvent.objects.filter(table=opened, kind=EventKind.VACATED).order_by("seat")
+        assert [(e.seat, e.by) for e in vacated] == [(2, floor), (5, floor)]
+
+    def test_nothing_is_collected_when_the_closing_is_refused(self, staff, opened):
+        """A closing refused for a missing confirmation writes nothing: the decks stay, the seats stay."""
+        from apps.decks.models import DeckStatus
+        from apps.seats.models import Seat
+
+        floor = staff(Role.FLOORPERSON)
+        deck = deck_at(opened, "D1", floor)
+        seat_player(table=opened, number=1, player="Cy", by=floor)
+        with pytest.raises(DomainError) as refused:
+            close_table(table=opened, by=floor, reason="x", drop_box_removed=True, decks_collected=True)
+        assert refused.value.field == "players_unseated"
+        with pytest.raises(DomainError) as refused:
+            close_table(table=opened, by=floor, reason="x", drop_box_removed=False, decks_collected=True,
+                        players_unseated=True)
+        assert refused.value.field == "drop_box_removed"
+        deck.refresh_from_db()
+        assert deck.status == DeckStatus.AT_TABLE and Seat.objects.filter(table=opened).exists()
+        opened.refresh_from_db()
+        assert opened.is_open
+
+    def test_opening_with_other_limits(self, supervisor, closed):
+        """N.J.A.C. 13:69F-14.17: a table may open with other limits than posted; the opening records them."""
+        from decimal import Decimal
+
+        open_table(table=closed, by=supervisor, small_blind=Decimal("2.00"), big_blind=Decimal("5.00"),
+                   minimum_wager=Decimal("5.00"))
+        closed.refresh_from_db()
+        assert (closed.small_blind, closed.big_blind) == (Decimal("2.00"), Decimal("5.00"))
+        assert TableStatusChange.objects.get().limits == closed.limits_label

@@ -3,7 +3,28 @@ from datetime import datetime, timedelta
 
 from django import template
 
+from apps.seats.forms import PassOverForm, RemoveForm
+from apps.seats.models import WaitlistEntry
+
 register = template.Library()
+
+
+@register.filter
+def state_at(entry: WaitlistEntry, now: datetime) -> str:
+    """The entry's state at `now` (models.EntryState value), for the row to offer what fits."""
+    return entry.state(now)
+
+
+@register.simple_tag
+def pass_over_form(entry: WaitlistEntry, now: datetime) -> PassOverForm:
+    """The row's pass-over form: only the reasons that fit the player now (models.PASS_REASONS)."""
+    return PassOverForm(entry=entry, now=now)
+
+
+@register.simple_tag
+def remove_form(entry: WaitlistEntry) -> RemoveForm:
+    """The row's removal form (the reason and a note), shown when the floor opens Remove…"""
+    return RemoveForm(entry=entry)
 
 
 @register.simple_tag

@@ -24,6 +24,8 @@ from apps.counts.services import (
     reconcile_gaming_day,
     record_count,
 )
+from apps.dealers.selectors import downs_in_force
+from apps.dealers.services import plan_rotation
 from apps.decks.models import Deck
 from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
 from apps.feed.services import ImportSummary, PlayerIn, RoundIn, import_phh, record_round_of_play
@@ -93,6 +95,11 @@ DEMO_ROTATIONS = [
         {"game": Game.SINGLE_DRAW_27, "betting_structure": NO_LIMIT, "small_blind": D("25"), "big_blind": D("50"),
          "minimum_wager": D("50")}]),
 ]
+#: The demo's other dealers (username, first name; password "demo-" + username): with the demo login `dealer`, one for
+#: each table open in DEMO_TABLES (4) and two more, so the rotation always has dealers on break (apps.dealers).
+DEMO_DEALERS = [("dealer2", "Ana"), ("dealer3", "Ben"), ("dealer4", "Cleo"), ("dealer5", "Dev"), ("dealer6", "Eva")]
+#: The demo's rotation: 30-minute downs, from four downs before now (its gaming day's shift under way) to 8 hours.
+ROTATION_DOWN, ROTATION_DOWNS_BEFORE, ROTATION_HOURS = timedelta(minutes=30), 4, 8
 PHH_DIR = Path(settings.BASE_DIR).parent / "shared" / "data" / "phh"
 PLURIBUS = PHH_DIR / "pluribus"
 
@@ -112,10 +119,42 @@ class Command(BaseCommand):
             self._decks(casino, tables)
         if not Waitlist.objects.filter(casino=casino).exists():
             self._seats(casino, tables)
+        self._rotation(casino)
         self.stdout.write(self.style.SUCCESS(f"Demo room ready: {casino.name}."))
         self.stdout.write("Demo logins (username / password):")
         for role in Role:
             self.stdout.write(f"  {role.value:<24} demo-{role.value}")
+        self.stdout.write(f"  and the other dealers: {', '.join(f'{u} / demo-{u}' for u, _ in DEMO_DEALERS)}")
+
+    @transaction.atomic
+    def _rotation(self, casino):
+        """The dealer rotation of the shift under way, when none is in force now (so a second run changes nothing,
+        and a run on a later day plans anew): every dealer of the casino over its open tables, 30-minute downs from
+        four downs ago for 8 hours, as the supervisor plans it (apps.dealers.services.plan_rotation). The demo login
+        `dealer` deals at the first open table now; the others deal at the rest or are on break. Needs more dealers
+        than tables: with more open tables than that, the first ones by number are dealt."""
+        from apps.casinos.models import User
+
+        now = timezone.now()
+        if downs_in_force(casino=casino, now=now):
+            return
+        dealers = list(User.objects.filter(casino=casino, groups__name=Role.DEALER.value, is_active=True)
+                       .order_by("username"))
+        tables = list(PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))[:max(len(dealers) - 1, 0)]
+        if not tables:
+            return
+        length = int(ROTATION_DOWN.total_seconds())
+        down_now = now - timedelta(seconds=int(now.timestamp()) % length, microseconds=now.microsecond)
+        start = down_now - ROTATION_DOWNS_BEFORE * ROTATION_DOWN
+        # the service sends dealer i to position (i + k) % count at the k-th down: the demo login to the first table now
+        if demo := next((d for d in dealers if d.username == Role.DEALER.value), None):
+            dealers.remove(demo)
+            dealers.insert(-ROTATION_DOWNS_BEFORE % (len(dealers) + 1), demo)
+        plan_rotation(casino=casino, dealers=dealers, tables=tables, start=start, hours=ROTATION_HOURS,
+                      down_minutes=length // 60, planned_by=User.objects.get(username=Role.POKER_SHIFT_SUPERVISOR.value))
+        self.stdout.write(f"Dealer rotation of the shift: {len(dealers)} dealers at tables "
+                          f"{', '.join(str(t.number) for t in tables)}"
+                          + (f"; dealer deals at table {tables[0].number} now." if demo else "."))
 
     @transaction.atomic
     def _seats(self, casino, tables):
@@ -153,6 +192,11 @@ class Command(BaseCommand):
                 license_type=LicenseType.CASINO_KEY_EMPLOYEE if role in (Role.SECURITY, Role.POKER_SHIFT_SUPERVISOR,
                                                                          Role.ACCOUNTING) else LicenseType.CASINO_EMPLOYEE,
                 approved_count_witness=role == Role.SECURITY)
+        for number, (username, first_name) in enumerate(DEMO_DEALERS, start=2):
+            if not casino.staff.filter(username=username).exists():  # a password hash costs a second: only once
+                create_staff_member(casino=casino, username=username, password=f"demo-{username}", roles=[Role.DEALER],
+                                    first_name=first_name, last_name="Demo", license_number=f"NJ-DEAL-{number:03d}",
+                                    department=Department.POKER, license_type=LicenseType.CASINO_EMPLOYEE)
         tables = {}
         for number, game, structure, seats, sb, bb, minimum, maximum, location, bad_beat, is_open in DEMO_TABLES:
             table = PokerTable.objects.filter(casino=casino, number=number).first() or create_table(
@@ -161,7 +205,7 @@ class Command(BaseCommand):
                 bad_beat_participation=bad_beat)
             post_rake_structure(table=table, percentage=D("10"), maximum=D("5") if bb < 50 else D("15"),
                                 minimum_pot=D("10"))
-            if is_open:
+            if is_open and not table.is_open:  # open already on a second run (opening an open table is refused)
                 table = open_table(table=table)  # the row as opened: rounds are dealt at an open table
             tables[number] = table
         for number, name, seats, per_game, rotation in DEMO_ROTATIONS:
