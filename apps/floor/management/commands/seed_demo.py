@@ -32,8 +32,9 @@ from apps.feed.services import ImportSummary, PlayerIn, RoundIn, import_phh, rec
 from apps.feed.simulator import simulate_day
 from apps.rake.services import post_rake_structure
 from apps.rounds.models import RoundOfPlay, RoundSource
+from apps.rounds.selectors import seats_seen
 from apps.seats.models import Seat, Waitlist, WaitlistSource
-from apps.seats.services import add_to_list, mark_away, seat_player, start_list
+from apps.seats.services import accept_round_seats, add_to_list, mark_away, seat_player, start_list
 from apps.tables.models import BettingStructure, Game, PokerTable
 from apps.tables.services import create_table, open_table
 
@@ -159,7 +160,9 @@ class Command(BaseCommand):
     @transaction.atomic
     def _seats(self, casino, tables):
         """A few seats kept by the floor at the first open table, one away, and a list of its game with three
-        players (one by phone, not yet checked in), so the floorperson's board (/seats/) shows them."""
+        players (one by phone, not yet checked in), so the floorperson's board (/seats/) shows them. At the other open
+        tables the floor has accepted the seats their last round reports (as a floorperson does with one click), so
+        only the first table shows its record disagreeing with its rounds."""
         floor = casino.staff.get(username=Role.FLOORPERSON.value)
         open_tables = list(PokerTable.objects.filter(casino=casino, is_open=True).order_by("number"))
         if not open_tables:
@@ -175,6 +178,10 @@ class Command(BaseCommand):
             add_to_list(waitlist=waitlist, name=name, source=source, by=floor)
         if len(open_tables) > 1:
             start_list(table=open_tables[1], by=floor)
+        seen = seats_seen(table_ids=[t.pk for t in open_tables[1:]], now=timezone.now())
+        for table in open_tables[1:]:
+            if (report := seen.get(table.pk)) is not None and report.current:
+                accept_round_seats(table=table, round_id=report.round_id, by=floor)
         self.stdout.write(f"Seats kept at table {first.number} and a waitlist of its game (Seats).")
 
     @transaction.atomic
