@@ -8,7 +8,7 @@ from enum import StrEnum
 from django.db.models import QuerySet
 
 from apps.casinos.models import Casino
-from apps.seats.selectors import seats_of
+from apps.seats.selectors import TableSeats, seats_of
 from apps.tables.models import PokerTable
 from apps.tables.selectors import open_tables
 
@@ -81,11 +81,17 @@ class DeckRow:
 
 @dataclass(frozen=True)
 class TableRow:
-    """An open table on the rotation board: its decks with their clocks, and the players at it (`players_at`)."""
+    """An open table on the rotation board: its decks with their clocks, and its seats as the floor records them
+    (`seats`: apps.seats.selectors.seats_of, read once with the board; None for a row built without them)."""
 
     table: PokerTable
     decks: list[DeckRow]
-    players: int = 0
+    seats: TableSeats | None = None
+
+    @property
+    def players(self) -> int:
+        """The players at the table: the seats the floor's record has taken (0 when not read)."""
+        return self.seats.seated if self.seats is not None else 0
 
     @property
     def has_two_decks(self) -> bool:
@@ -118,22 +124,16 @@ def deck_row(deck: Deck, now: datetime) -> DeckRow:
                    change=clock("change", deck.opened_at, CHANGE_LIMIT, now), count=count)
 
 
-def players_at(*, tables: list[PokerTable], now: datetime) -> dict[int, int]:
-    """Table id -> the players at each of the open `tables` now (rotation prefetched: open_tables), for the deck
-    alerts: the seats the floor's record has taken (apps.seats.selectors.seats_of, the one read of who sits where,
-    the floor map's "Seated"). The one reading of seats in this app: switch it here. Four queries."""
-    return {t.table.pk: t.seated for t in seats_of(tables=tables, now=now)}
-
-
 def rotation_board(*, casino: Casino, now: datetime) -> list[TableRow]:
     """Every open table of the casino (apps.tables.selectors.open_tables: by number, its games read along) with its
-    decks and their clocks at `now` (aware datetime), and the players at each (`players_at`)."""
+    decks and their clocks at `now` (aware datetime), and its seats (apps.seats.selectors.seats_of, the one read of
+    who sits where: the players at each, for the deck alerts, and the floor map's "Seated")."""
     tables = open_tables(casino=casino)
     decks: dict[int | None, list[Deck]] = {}  # by table id (a deck at a table has one)
     for deck in Deck.objects.filter(table__in=tables, status=DeckStatus.AT_TABLE).order_by("-in_use", "serial"):
         decks.setdefault(deck.table_id, []).append(deck)
-    players = players_at(tables=tables, now=now)  # each table's players (a deck in use once they play)
-    return [TableRow(table=t, decks=[deck_row(d, now) for d in decks.get(t.pk, [])], players=players.get(t.pk, 0))
+    seats = {t.table.pk: t for t in seats_of(tables=tables, now=now)}  # its players: a deck in use once they play
+    return [TableRow(table=t, decks=[deck_row(d, now) for d in decks.get(t.pk, [])], seats=seats.get(t.pk))
             for t in tables]
 
 

@@ -31,7 +31,7 @@ from apps.rake.selectors import rake_by_table_id, rake_for_gaming_day
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.selectors import rounds_by_table
 from apps.seats.models import ON_LIST, EntryStatus, Waitlist, WaitlistEntry
-from apps.seats.selectors import TableSeats, eligible, seats_of
+from apps.seats.selectors import TableSeats, eligible
 from apps.tables.models import PokerTable
 
 ZERO = Decimal("0.00")
@@ -234,7 +234,7 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     prefetch_related_objects(closed, "rotation")  # a closed mixed-game table's posted games (open: read along)
     alerts = current_alerts(casino=casino, now=now, rows=board)
     claims, payouts = list(pending_claims(casino=casino)), list(payouts_pending(casino=casino))
-    seats = {t.table.pk: t for t in seats_of(tables=open_tables, now=now)}
+    seats = {row.table.pk: row.seats for row in board if row.seats is not None}  # read once, with the board
     downs = downs_in_force(casino=casino, now=now)
     in_box = {d.table_id: d for d in downs if d.table_id is not None}
     irregularities = list(unresolved_irregularities(casino=casino))  # 14.15, to resolve
