@@ -33,6 +33,7 @@ ROTATION_FIELDS = {"position": "Place in the rotation", **POSTING_FIELDS}
 RAKE_FIELDS = {
     "method": "Method", "percentage": "Percentage", "levels": "Levels", "maximum": "Maximum per pot",
     "minimum_pot": "Pots raked from", "increment": "Rounded down to", "rotation_game": "Game of the rotation",
+    "no_flop_no_drop": "No flop, no drop",
 }
 
 

@@ -7,7 +7,7 @@ from .models import RakeRecord, RakeStructure
 
 @admin.register(RakeStructure)
 class RakeStructureAdmin(admin.ModelAdmin):
-    list_display = ["table", "method", "percentage", "maximum", "minimum_pot", "increment"]
+    list_display = ["table", "method", "percentage", "maximum", "minimum_pot", "increment", "no_flop_no_drop"]
 
 
 @admin.register(RakeRecord)

@@ -66,14 +66,16 @@ class RakeLevelOutput(serializers.Serializer):
 
 class RakeStructureApi(APIView):
     """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c)): everyone reads it (GET), supervisors change it
-    (PUT)."""
+    (PUT, the whole structure: a field left out takes its default). `no_flop_no_drop` (true or false, false when left
+    out): no rake from a hold 'em or Omaha round that ends before the flop, posted on the sign (`label`); refused
+    (400) at a table that deals no such game."""
 
     class Input(serializers.ModelSerializer):
         levels = RakeLevelInput(many=True, required=False)
 
         class Meta:
             model = RakeStructure
-            fields = ["method", "percentage", "maximum", "minimum_pot", "increment", "levels"]
+            fields = ["method", "percentage", "maximum", "minimum_pot", "increment", "levels", "no_flop_no_drop"]
 
     class Output(serializers.ModelSerializer):
         levels = RakeLevelOutput(many=True, read_only=True)
@@ -81,7 +83,8 @@ class RakeStructureApi(APIView):
 
         class Meta:
             model = RakeStructure
-            fields = ["method", "percentage", "maximum", "minimum_pot", "increment", "levels", "label"]
+            fields = ["method", "percentage", "maximum", "minimum_pot", "increment", "levels", "no_flop_no_drop",
+                      "label"]
 
     permission_classes = [RulesPermission]
     required_perm = "rake.view_rakestructure"

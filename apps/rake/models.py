@@ -8,9 +8,14 @@ from django.db import models
 
 from apps.core.fields import MoneyField
 from apps.rounds.models import RoundOfPlay
-from apps.tables.models import PokerTable, RotationGame
+from apps.tables.models import Game, PokerTable, RotationGame
 
 LEGAL_MAXIMUM_PERCENTAGE = Decimal("10.00")  # N.J.A.C. 13:69F-14.14(b)1.i
+#: The games that deal a flop (community cards after the first betting round): the games a "no flop, no drop" rake
+#: term applies to (RakeStructure.no_flop_no_drop).
+FLOP_GAMES = frozenset({Game.HOLDEM.value, Game.OMAHA.value, Game.OMAHA_HILO8.value})
+#: The term as the table sign posts it (14.14(c)), after the rest of the rake.
+NO_FLOP_NO_DROP = "no flop, no drop: no rake from a hold 'em or Omaha round that ends before the flop"
 
 
 class RakeMethod(models.TextChoices):
@@ -21,7 +26,16 @@ class RakeMethod(models.TextChoices):
 @pghistory.track()
 class RakeStructure(models.Model):
     """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c)); at a mixed-game table, each game of the rotation
-    may post its own (`rotation_game`), and the table's rake applies to the games without one."""
+    may post its own (`rotation_game`), and the table's rake applies to the games without one.
+
+    `no_flop_no_drop`: "no flop, no drop", posted on the sign with the rest of the rake (14.14(c)): no rake is taken
+    from a round of a flop game (FLOP_GAMES: hold 'em, Omaha, Omaha high-low) that ends before the flop is dealt —
+    its board is empty and no chips were bet after the first betting round — whatever the pot. A round that reached
+    the flop is raked as posted, also when everyone folds on the flop, and so is an all-in before the flop whose
+    board is then dealt out. Stud and draw games deal no flop: their rounds are raked as posted, the term or not (a
+    round of play records no reliable trace of a stud or draw round ending in its first betting round: a betting
+    round where nothing stayed in the pot, e.g. a bet on fourth street that nobody called, is not kept). A structure
+    that covers no flop game may not post it (services.post_rake_structure)."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_structures")
     rotation_game = models.ForeignKey(RotationGame, on_delete=models.CASCADE, null=True, blank=True,
@@ -37,6 +51,8 @@ class RakeStructure(models.Model):
     minimum_pot = MoneyField(default=Decimal("0.00"), help_text="Pots below this are not raked.")
     increment = MoneyField(default=Decimal("1.00"),
                            help_text="The rake is rounded down to this amount (the smallest chip taken).")
+    no_flop_no_drop = models.BooleanField(
+        default=False, help_text="No flop, no drop: no rake from a hold 'em or Omaha round that ends before the flop.")
 
     class Meta:
         constraints = [
@@ -54,7 +70,11 @@ class RakeStructure(models.Model):
 
     @property
     def label(self) -> str:
-        """The rake as posted on the table sign (14.14(c))."""
+        """The rake as posted on the table sign (14.14(c)), "no flop, no drop" (NO_FLOP_NO_DROP) last when posted."""
+        return self._terms + (f"; {NO_FLOP_NO_DROP}" if self.no_flop_no_drop else "")
+
+    @property
+    def _terms(self) -> str:
         if self.method == RakeMethod.INCREMENTAL:
             steps = ", ".join(f"${Decimal(lv['take']):,.2f} at ${Decimal(lv['pot']):,.2f}" for lv in self.levels)
             return f"Incremental: {steps}; maximum ${self.maximum:,.2f} per pot"

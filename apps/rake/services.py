@@ -17,6 +17,7 @@ from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable, RotationGame
 
 from .models import (
+    FLOP_GAMES,
     LEGAL_MAXIMUM_PERCENTAGE,
     RakeMethod,
     RakeRecord,
@@ -32,13 +33,21 @@ from .selectors import rake_structures_for
 
 def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: Decimal | None = None,
                           maximum: Decimal, minimum_pot: Decimal = ZERO, increment: Decimal = Decimal("1.00"),
-                          levels: list[dict] | None = None) -> list[dict]:
+                          levels: list[dict] | None = None, no_flop_no_drop: bool = False,
+                          games: Sequence[str] | None = None) -> list[dict]:
     """Check a posted rake structure and return its incremental levels normalised.
 
     Percentage (N.J.A.C. 13:69F-14.14(b)1): at most 10 % of the sums bet — a structure over the legal maximum
     is refused. Incremental (14.14(b)2): predetermined amounts at ascending pot levels, never taking more than
-    the pot. Raises DomainError naming the field.
+    the pot. `no_flop_no_drop` (either method, posted on the sign, 14.14(c); see RakeStructure): a bool, refused when
+    `games` — the game values the structure covers, None when not known — holds no flop game (FLOP_GAMES), since the
+    sign would post a term that never applies. Raises DomainError naming the field.
     """
+    if not isinstance(no_flop_no_drop, bool):
+        raise DomainError("No flop, no drop is posted or not: true or false.", field="no_flop_no_drop")
+    if no_flop_no_drop and games is not None and not FLOP_GAMES.intersection(games):
+        raise DomainError("No flop, no drop applies to hold 'em and Omaha rounds only: this rake covers no game "
+                          "dealt with a flop.", field="no_flop_no_drop")
     if maximum is None or maximum < 0:
         raise DomainError("The posted maximum rake may not be negative.", field="maximum")
     if minimum_pot < 0:
@@ -75,18 +84,21 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
 def post_rake_structure(*, table: PokerTable, maximum: Decimal, method: str = RakeMethod.PERCENTAGE,
                         percentage: Decimal | None = None, minimum_pot: Decimal = ZERO,
                         increment: Decimal = Decimal("1.00"), levels: list[dict] | None = None,
-                        rotation_game: RotationGame | None = None) -> RakeStructure:
+                        rotation_game: RotationGame | None = None, no_flop_no_drop: bool = False) -> RakeStructure:
     """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), (c)), or of one game of its rotation
-    (`rotation_game`, a mixed-game table); the sign follows. Raises DomainError."""
+    (`rotation_game`, a mixed-game table); the sign follows. `no_flop_no_drop`: no rake from a hold 'em or Omaha
+    round that ends before the flop (RakeStructure.no_flop_no_drop), refused for a rake that covers no such game (the
+    rotation game's, or every game the table posts). Raises DomainError."""
+    games = [rotation_game.game] if rotation_game is not None else [p.game for p in table.posted_games()]
     levels = verify_rake_structure(method=method, percentage=percentage, maximum=maximum, minimum_pot=minimum_pot,
-                                   increment=increment, levels=levels)
+                                   increment=increment, levels=levels, no_flop_no_drop=no_flop_no_drop, games=games)
     if rotation_game is not None and rotation_game.table_id != table.pk:
         raise DomainError("That game is not in this table's rotation.", field="rotation_game")
     structure, _ = RakeStructure.objects.select_for_update().update_or_create(
         table=table, rotation_game=rotation_game,
         defaults={"method": method, "percentage": percentage if method == RakeMethod.PERCENTAGE else None,
                   "maximum": money(maximum), "minimum_pot": money(minimum_pot),
-                  "increment": money(increment), "levels": levels})
+                  "increment": money(increment), "levels": levels, "no_flop_no_drop": no_flop_no_drop})
     return structure
 
 
@@ -136,9 +148,10 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
 
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)); its
     basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
-    post its own rake (the table's applies otherwise). One RakeRecord per round, also when nothing is taken, so that
-    every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push — the record's
-    unique round refuses a second when it is written). rounds: rounds being recorded (their ids may come with the
+    post its own rake (the table's applies otherwise); one that posts "no flop, no drop" takes nothing from a round
+    that ended before the flop (`ended_before_the_flop`, 14.14(c)). One RakeRecord per round, also when nothing is
+    taken, so that every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push —
+    the record's unique round refuses a second when it is written). rounds: rounds being recorded (their ids may come with the
     writer's flush: each record points at its round).
     """
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
@@ -164,11 +177,29 @@ def rake_hour(started_at: datetime) -> datetime:
     return started_at.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
 
 
+#: The explanation of a round not raked under "no flop, no drop" (RakeStructure.no_flop_no_drop).
+NO_FLOP_EXPLANATION = "No flop, no drop: the round ended before the flop; no rake."
+
+
+def ended_before_the_flop(round_of_play: RoundOfPlay) -> bool:
+    """Whether a round of play ended before the flop, as "no flop, no drop" reads it (N.J.A.C. 13:69F-14.14(c); see
+    RakeStructure.no_flop_no_drop): a round of a flop game (FLOP_GAMES) with no community card on its board and no
+    chips bet after its first betting round (`betting_rounds`, Decimal strings). False for a round that reached the
+    flop (everyone folding on the flop included, and an all-in before the flop whose board was dealt out) and for
+    every stud and draw round (no flop is dealt)."""
+    if round_of_play.game not in FLOP_GAMES or round_of_play.board.strip():
+        return False
+    return not any(Decimal(b) > 0 for b in round_of_play.betting_rounds[1:])
+
+
 def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tuple[Decimal, Decimal, str]:
-    """(computed, amount taken, how) of one round under a posted structure (14.14(b)1, 2)."""
+    """(computed, amount taken, how) of one round under a posted structure (14.14(b)1, 2); nothing from a round that
+    ended before the flop when the structure posts "no flop, no drop" (14.14(c))."""
     pot_total = round_of_play.pot_total
     if structure is None:
         return ZERO, ZERO, "No rake is posted at this table."
+    if structure.no_flop_no_drop and ended_before_the_flop(round_of_play):
+        return ZERO, ZERO, NO_FLOP_EXPLANATION
     if structure.method == RakeMethod.INCREMENTAL:
         computed, amount = compute_incremental_rake(basis=pot_total, levels=structure.levels, maximum=structure.maximum)
         reached = [lv for lv in structure.levels if pot_total >= Decimal(lv["pot"])]

@@ -211,7 +211,7 @@ class Command(BaseCommand):
                 betting_structure=structure, small_blind=sb, big_blind=bb, location=location,
                 bad_beat_participation=bad_beat)
             post_rake_structure(table=table, percentage=D("10"), maximum=D("5") if bb < 50 else D("15"),
-                                minimum_pot=D("10"))
+                                minimum_pot=D("10"), no_flop_no_drop=number == 9)  # high limit: no flop, no drop
             if is_open and not table.is_open:  # open already on a second run (opening an open table is refused)
                 table = open_table(table=table)  # the row as opened: rounds are dealt at an open table
             tables[number] = table
