@@ -110,12 +110,21 @@ bench: install
 	$(PY) bench/hands_benchmark.py
 
 # The engine against its references at full size: Omaha high and eight-or-better low against pokerkit on
-# OMAHA_REFERENCE_HANDS hands (the suite runs a bounded sample of 25,000; tests/hands/test_fast.py), with the other
-# 100,000-hand checks of that file.
+# OMAHA_REFERENCE_HANDS hands and every other rule set against treys or pokerkit on REFERENCE_HANDS hands (the suite
+# runs bounded samples of 8,000 and 25,000; tests/hands/test_fast.py).
 OMAHA_REFERENCE_HANDS ?= 100000
+REFERENCE_HANDS ?= 100000
 verify-engine: install
-	OMAHA_REFERENCE_HANDS=$(OMAHA_REFERENCE_HANDS) DJANGO_SECRET_KEY=test-only-secret \
+	REFERENCE_HANDS=$(REFERENCE_HANDS) OMAHA_REFERENCE_HANDS=$(OMAHA_REFERENCE_HANDS) DJANGO_SECRET_KEY=test-only-secret \
 	  $(PY) -m pytest -q -p no:cacheprovider tests/hands/test_fast.py
+
+# The bad beat fund under concurrency at full size: 50 writers add CONCURRENCY_CONTRIBUTIONS contributions beside counts
+# and a claim (the suite runs a bounded sample of 3,000; tests/counts/test_concurrency.py).
+CONCURRENCY_CONTRIBUTIONS ?= 10000
+concurrency: install services
+	CONCURRENCY_CONTRIBUTIONS=$(CONCURRENCY_CONTRIBUTIONS) TEST_DATABASE_URL='$(TEST_DATABASE_URL)' \
+	  REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false \
+	  DJANGO_SECURE_SSL_REDIRECT=false $(EMBEDDED_DB) suite -- $(PY) -m pytest -q -p no:cacheprovider tests/counts/test_concurrency.py
 
 # Bad beat odds by Monte Carlo (issue 16): hold'em and Omaha deals/s of apps/hands/odds.py and the Omaha batch's
 # hands/s against references in the same run, with the load. Options through ODDS_ARGS, e.g. ODDS_ARGS="--deals 200000".

@@ -227,16 +227,23 @@ class FaultProxy:
             pass
 
 
-def configure(deployments: dict[str, Deployment], workdir: Path) -> dict:
+def configure(deployments: dict[str, Deployment], workdir: Path, *, schema_from: str | None = None) -> dict:
     """Fresh databases with the demo room (migrated and seeded once, then copied), the system's configuration at
-    each and API tokens."""
+    each and API tokens. `schema_from`: the URL of a database migrated already (the suite passes its own test
+    database), whose tables are copied (pg_dump) instead of running every migration again."""
     host = deployments["host"]
     template = f"chaos_{BASE_PORT}_template"
     with psycopg.connect(pg_url("postgres"), autocommit=True) as conn:
         for name in [template, *(d.db for d in deployments.values())]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{template}"')
-        host.manage("migrate", "--noinput", database=template)
+        if schema_from:
+            dump = subprocess.run(["pg_dump", "--no-owner", "--no-privileges", schema_from],
+                                  capture_output=True, check=True).stdout
+            subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-o", os.devnull, pg_url(template)],
+                           input=dump, capture_output=True, check=True)
+        else:
+            host.manage("migrate", "--noinput", database=template)
         host.manage("seed_demo", "--no-rounds", database=template)
         for d in deployments.values():
             conn.execute(f'CREATE DATABASE "{d.db}" TEMPLATE "{template}"')
@@ -424,6 +431,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cut-seconds", type=float, default=4.0, help="How long the site stays cut off once suspended.")
     parser.add_argument("--drain-timeout", type=float, default=300)
+    parser.add_argument("--schema-from", metavar="URL", help="copy the tables of this migrated database (pg_dump) "
+                        "instead of running migrate: the suite passes its own test database")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     started = time.monotonic()
@@ -434,7 +443,7 @@ def main(argv: list[str] | None = None) -> dict:
     result: dict = {}
     try:
         log(f"configuring three deployments in {workdir}")
-        setup = configure(deployments, workdir)
+        setup = configure(deployments, workdir, schema_from=args.schema_from)
         proxy.start()
         for d in deployments.values():
             d.start()

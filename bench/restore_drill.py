@@ -432,9 +432,17 @@ def drill(args, workdir: Path) -> dict:
         django_env = app_env(cluster)
         started = time.perf_counter()
         # The migration's own commits need not wait for the disk (its session only; the rounds' commits do).
-        manage(django_env | {"DATABASE_URL": cluster.url(OWNER), "PGOPTIONS": "-c synchronous_commit=off"},
-               "migrate", "--noinput", "--skip-checks", "-v0")
-        log(f"roles made by deploy/postgres/init-roles.sh, migrated as {OWNER} in {time.perf_counter() - started:.1f} s")
+        owner_env = django_env | {"DATABASE_URL": cluster.url(OWNER), "PGOPTIONS": "-c synchronous_commit=off"}
+        if args.schema_from:  # a database migrated already (the suite's): its tables, as the owner, then grants
+            dump = subprocess.run(["pg_dump", "--no-owner", "--no-privileges", args.schema_from],
+                                  capture_output=True, check=True).stdout
+            subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-o", os.devnull, cluster.url(OWNER)],
+                           input=dump, capture_output=True, check=True, env=owner_env)
+            manage(owner_env, "grant_app_role")
+        else:
+            manage(owner_env, "migrate", "--noinput", "--skip-checks", "-v0")
+        log(f"roles made by deploy/postgres/init-roles.sh, schema {'copied' if args.schema_from else 'migrated'} "
+            f"as {OWNER} in {time.perf_counter() - started:.1f} s")
         start_django(django_env)
         from django.conf import settings
         from django.core.management import call_command
@@ -545,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="the cluster's port (default: a free one)")
     parser.add_argument("--pg-bin", help="PostgreSQL's bin directory (default: the newest /usr/lib/postgresql/*/bin)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (cluster, repository, logs)")
+    parser.add_argument("--schema-from", metavar="URL", help="copy the tables of this migrated database (pg_dump) "
+                        "instead of running migrate: the suite passes its own test database")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.before < 1 or args.after < 1:
         parser.error("--rounds, --before and --after must each be at least 1")

@@ -12,18 +12,19 @@ import httpx
 import pytest
 
 from tests.support.chaos import load_harness
+from tests.support.schema import suite_database_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.long]
 
 
 @pytest.fixture
-def system(monkeypatch):
+def system(monkeypatch, db):
     harness = load_harness(monkeypatch, base_port=18500)
     workdir = Path(tempfile.mkdtemp(prefix="pokerroom-browser-"))
     deployments = {name: harness.Deployment(name, i, workdir) for i, name in enumerate(["host", "site-a", "site-b"])}
     proxy = harness.FaultProxy(list(deployments.values()), drop=0.0, duplicate=0.0, rng=random.Random(1))
     try:
-        setup = harness.configure(deployments, workdir)
+        setup = harness.configure(deployments, workdir, schema_from=suite_database_url())
         proxy.start()
         for deployment in deployments.values():
             deployment.start()

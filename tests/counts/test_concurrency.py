@@ -1,5 +1,7 @@
 """Not a cent lost under concurrency, on PostgreSQL (N.J.A.C. 13:69F-14.19(c), (f), (i), (k)): 50 writers add
-10,000 contributions while counts and a claim run beside them."""
+contributions while counts and a claim run beside them — a bounded sample of 3,000 in the suite
+(CONCURRENCY_CONTRIBUTIONS), 10,000 with `make concurrency`."""
+import os
 import threading
 from decimal import Decimal
 
@@ -21,12 +23,12 @@ from apps.rounds.models import RoundOfPlay, RoundSource
 from tests.factories import CasinoFactory, JackpotFactory, PokerTableFactory, StaffFactory
 
 D = Decimal
-WRITERS, CONTRIBUTIONS = 50, 10_000
+WRITERS, CONTRIBUTIONS = 50, int(os.environ.get("CONCURRENCY_CONTRIBUTIONS", "3000"))
 
 
 @pytest.mark.long
 @pytest.mark.django_db(transaction=True)
-def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
+def test_50_writers_add_contributions_beside_counts_and_a_claim_and_lose_no_cent():
     casino = CasinoFactory()
     jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"), minimum_players_dealt=2, reset_percentage=D("10"))
     table = PokerTableFactory(casino=casino)
@@ -92,7 +94,7 @@ def test_50_writers_10000_contributions_with_counts_and_a_claim_lose_no_cent():
     contributions = Contribution.objects.filter(jackpot=jackpot)
     assert contributions.count() == CONTRIBUTIONS + 1
     total = contributions.aggregate(t=Sum("amount"))["t"]
-    assert total == D("10001.00")
+    assert total == CONTRIBUTIONS + D("1.00")  # a dollar from each round and from the bad beat's
     # The balance kept under the lock equals the records, to the cent.
     derived = ledger(jackpot=jackpot)
     assert (derived.balance, derived.reset_reserve) == (jackpot.balance, jackpot.reset_reserve)

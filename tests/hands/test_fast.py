@@ -1,7 +1,7 @@
 """The fast evaluators agree with the readable core, and with treys and pokerkit on 100,000 random hands per
-rule set (test-only references); the NumPy batch paths agree with the per-hand path. Omaha against pokerkit, whose
-pure-Python reference takes about 1.5 ms a hand, runs OMAHA_REFERENCE_HANDS hands: a bounded sample of 25,000 in the
-suite, 100,000 or more with `make verify-engine`."""
+rule set (test-only references); the NumPy batch paths agree with the per-hand path. The references are pure Python
+(pokerkit's Omaha about 1.5 ms a hand): the suite runs a bounded sample of REFERENCE_HANDS (25,000) hands per rule set
+and OMAHA_REFERENCE_HANDS (8,000) Omaha hands; `make verify-engine` runs 100,000 of each."""
 import os
 import random
 from collections import Counter
@@ -19,8 +19,8 @@ from apps.hands import evaluate, evaluate_badugi, fast
 from tests.hands.combinatorics import five_card_category_counts
 
 NAMES = [f"{'23456789TJQKA'[i // 4]}{'cdhs'[i % 4]}" for i in range(52)]
-N = 100_000
-OMAHA_REFERENCE_HANDS = int(os.environ.get("OMAHA_REFERENCE_HANDS", "25000"))
+N = int(os.environ.get("REFERENCE_HANDS", "25000"))
+OMAHA_REFERENCE_HANDS = int(os.environ.get("OMAHA_REFERENCE_HANDS", "8000"))
 
 
 def deals(seed, n, size):
@@ -75,7 +75,7 @@ def test_batch_enumeration_of_all_five_card_hands():
 
 
 @pytest.mark.parametrize(("size", "seed"), [(5, 1), (7, 2)], ids=["five_card", "seven_card"])
-def test_high_agrees_with_treys_on_100000_hands(size, seed):
+def test_high_agrees_with_treys_on_reference_hands(size, seed):
     hands = deals(seed, N, size)
     ev = Evaluator()
     ours = fast.high_scores(hands)
@@ -87,7 +87,7 @@ def test_high_agrees_with_treys_on_100000_hands(size, seed):
 @pytest.mark.parametrize(("scores", "reference"), [
     (lambda h: fast.ace_to_five_low_scores(h), RegularLowHand),
     (fast.deuce_to_seven_scores, StandardLowHand)], ids=["ace_to_five_low", "deuce_to_seven_low"])
-def test_lows_agree_with_pokerkit_on_100000_hands(scores, reference):
+def test_lows_agree_with_pokerkit_on_reference_hands(scores, reference):
     hands = deals(3, N, 5)
     refs = [reference(text(h)) for h in hands.tolist()]
     assert same_order(scores(hands), lambda i: refs[i]) == 0
@@ -102,7 +102,7 @@ def test_eight_or_better_qualifier_in_the_batch_path():
         evaluate("ace_to_five_low_8", parse_cards(text(h))).qualifies for h in hands.tolist()]
 
 
-def test_badugi_agrees_with_pokerkit_on_100000_hands():
+def test_badugi_agrees_with_pokerkit_on_reference_hands():
     from apps.hands.cards import parse_cards
 
     hands = deals(5, N, 4)

@@ -9,12 +9,14 @@ from decimal import Decimal
 import pytest
 
 from tests.support.chaos import load_harness
+from tests.support.schema import suite_database_url
 
 
 @pytest.mark.long
-def test_14_20_e_short_fault_run_keeps_every_invariant(monkeypatch):
+def test_14_20_e_short_fault_run_keeps_every_invariant(monkeypatch, db):
     harness = load_harness(monkeypatch, base_port=18300)
-    result = harness.main(["--contributions", "1000", "--writers", "20", "--host-kills", "3", "--seed", "7"])
+    result = harness.main(["--contributions", "1000", "--writers", "20", "--host-kills", "3", "--seed", "7",
+                           "--schema-from", suite_database_url()])
     assert result["contributions"] == 1002  # 1,000 rounds by the writers and the two claims' rounds
     assert result["host_kills"] == 3
     assert Decimal(result["host_pool"]) == Decimal(result["expected_pool"])

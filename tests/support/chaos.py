@@ -27,3 +27,4 @@ def load_harness(monkeypatch, *, base_port: int):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
