@@ -1,8 +1,9 @@
-"""`make demo` as it runs: on PostgreSQL with production's two roles — migrated by the owner, which grants the app role
+"""`make demo` as it runs: on PostgreSQL with production's two roles — the schema the owner's, which grants the app role
 its privileges, then seeded and served as the app role — with eager tasks and no Redis; the demo's pages after login,
 its books clean, and the History tab of the claim a supervisor verifies in the demo naming who did it (pghistory's
 triggers and middleware: the demo's audit trail is production's). On a database of its own on the suite's server,
-made by the suite's owner role; `make demo`'s embedded server is tests/test_embedded_db.py's."""
+made by the suite's owner role, holding the suite's migrated tables copied as the owner (pg_dump) and the grants of
+`grant_app_role`: `migrate` from nothing as the owner, on make demo's embedded server, is tests/test_embedded_db.py's."""
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from django.db import connection
 from psycopg import sql
 
 from tests.support import database_roles
+from tests.support.schema import suite_database_url
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = """
@@ -96,7 +98,7 @@ print("demo ok")
 
 @pytest.mark.slow
 @pytest.mark.long
-def test_demo_runs_on_postgresql_as_production_roles_and_shows_its_history(database_roles_in_use):
+def test_demo_runs_on_postgresql_as_production_roles_and_shows_its_history(database_roles_in_use, db):
     roles, settings_dict = database_roles_in_use, connection.settings_dict
     name = f"{settings_dict['NAME']}_demo"[:63]
 
@@ -111,7 +113,11 @@ def test_demo_runs_on_postgresql_as_production_roles_and_shows_its_history(datab
     env |= {"DJANGO_DEBUG": "true"}
     manage = [sys.executable, str(ROOT / "manage.py")]
     try:
-        for command, user in ((["migrate", "--noinput", "-v0"], roles.owner), (["seed_demo"], roles.app),
+        dump = subprocess.run(["pg_dump", "--no-owner", "--no-privileges", suite_database_url()],
+                              capture_output=True, check=True).stdout
+        subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", "-o", os.devnull, database_url(roles.owner)],
+                       input=dump, capture_output=True, check=True)
+        for command, user in ((["grant_app_role"], roles.owner), (["seed_demo"], roles.app),
                               (["shell", "-c", SMOKE], roles.app)):
             done = subprocess.run(manage + command, cwd=ROOT, capture_output=True, text=True, timeout=900,
                                   env=env | {"DATABASE_URL": database_url(user), "DATABASE_APP_ROLE": roles.app})
