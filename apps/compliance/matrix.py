@@ -1,16 +1,35 @@
-"""The compliance matrix: for each operative clause of N.J.A.C. 13:69F (clauses.toml), the code that implements it
-and the tests that prove it (found by `scanner`), with the last test run's result when a pytest JSON report is
-given. Pure Python (no Django): the command, the page and the exports all read `build_matrix`.
+"""The compliance matrix: for each operative clause of N.J.A.C. 13:69F (clauses.toml), what it requires, the code
+that implements each requirement and the tests that prove it (found by `scanner`), with the last test run's result
+when a pytest JSON report is given. Pure Python (no Django): the command, the page and the exports all read
+`build_matrix`.
 
-A clause's status:
+Requirements. A clause that asks for more than one thing lists its requirements in clauses.toml
+(`[[clause.requirement]]`, each with an `id` "<clause id>-<word>" such as "14.19(f)1-full" and its `text`), each
+needing its own evidence. A clause with no paragraphs under it and no requirements listed is one requirement: its
+own id. A lead-in clause (paragraphs under it) has only the requirements it lists; it is proven through them and
+its paragraphs, never by a test of a neighbour.
 
-- **covered**: a test cites it (by name or docstring) — with a report, a test that passed in it; or, for a clause
-  with paragraphs under it (14.19(b) over 14.19(b)1-4), every paragraph under it is covered or needs no code and at
-  least one is covered. A test of a paragraph proves that paragraph only; a test of the parent does not prove its
-  paragraphs (each needs its own test or reason).
-- **no code needed**: clauses.toml gives a reason (its own or its parent's), or every paragraph under it needs none;
-  never when code cites the clause (code that cites a clause needs a test).
-- **gap**: neither. `ratio` = covered / (covered + gap), the share of the clauses that need code and have a test.
+A requirement is:
+
+- **proven** when a test says so, `@pytest.mark.proves("14.19(f)1-daily")` (a registered marker; with a report, a
+  test that passed in it). A test's name or docstring that mentions the clause proves nothing.
+- **no code needed** when clauses.toml gives a reason: its own `no_code`, or its clause's or a clause's above it
+  (those do not hold when code cites the clause: code that cites a clause needs a test).
+- **not proven** otherwise: **not built** when clauses.toml writes why (`not_built`: the code does not exist yet),
+  else a **gap**. `Matrix.failures` lists the gaps (and a not-built reason a passing proving test contradicts):
+  the command's `--check`, which `make test` runs.
+
+The code that implements a requirement is the public definitions whose docstrings cite its clause (a roman item
+counts for its numbered paragraph), or, when none does, those citing the nearest clause above it (`code_from`); a
+requirement not built lists none. A marker naming a requirement clauses.toml
+does not list (a typo, a clause that lists its requirements, a lead-in) is an error (`Matrix.errors`), which fails
+the command whatever its options.
+
+A clause is **proven** when every requirement of it and of the paragraphs under it that needs code is proven,
+**partly proven** when some are, **not proven** when none are, and needs **no code** when none needs code.
+
+Mutation testing (issue 36, item 3) is not run yet: the summary's `mutants`, `killed`, `survived` and `equivalent`
+are None until it is.
 """
 import json
 import re
@@ -23,38 +42,92 @@ from .regulations import parent_ids, sort_key
 from .scanner import Scan, scan
 
 CLAUSES_FILE = Path(__file__).with_name("clauses.toml")
-COVERED, NO_CODE, GAP = "covered", "no_code", "gap"
-STATUS_LABELS = {COVERED: "covered", NO_CODE: "no code needed", GAP: "gap"}
+PROVEN, PARTLY_PROVEN, NOT_PROVEN, NO_CODE = "proven", "partly_proven", "not_proven", "no_code"
+STATUS_LABELS = {PROVEN: "proven", PARTLY_PROVEN: "partly proven", NOT_PROVEN: "not proven", NO_CODE: "no code needed"}
+_REQUIREMENT_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One thing a clause asks for: `id` ("14.19(f)1-full", or the clause's own id when it asks one thing), `text`
+    (what it asks), `no_code` (why it needs no code, ""), `not_built` (why its code is not there yet, "")."""
+
+    id: str
+    text: str
+    no_code: str = ""
+    not_built: str = ""
 
 
 @dataclass(frozen=True)
 class Clause:
-    """One listed clause: `id` ("14.19(b)3"), `title` (heading or shortened words), `no_code` (its own reason, "")."""
+    """One listed clause: `id` ("14.19(b)3"), `title` (heading or shortened words), `no_code` (its own reason, ""),
+    `not_built` (a clause that is one requirement: why its code is not there yet, ""), `requirements` (those it
+    lists, in order; () when it asks one thing or is only a lead-in)."""
 
     id: str
     title: str
     no_code: str = ""
+    not_built: str = ""
+    requirements: tuple[Requirement, ...] = ()
 
 
 @dataclass(frozen=True)
 class Proof:
-    """A test that cites a clause: `nodeid`, and `result` in the last report ("passed", "failed", "skipped", ...;
-    "" with no report, "not run" when the report does not have it)."""
+    """A test that proves a requirement (its `pytest.mark.proves` names it): `nodeid`, and `result` in the last
+    report ("passed", "failed", "skipped", ...; "" with no report, "not run" when the report does not have it)."""
 
     nodeid: str
     result: str = ""
 
 
 @dataclass
+class RequirementRow:
+    """The matrix's line for one requirement: status (PROVEN, NOT_PROVEN, NO_CODE), `reason` (why no code is
+    needed, or why it is not built), `not_built`, `code` ("apps/x/y.py:function", the code implementing it),
+    `tests` (Proof: the tests proving it), `note` (how the status was reached when not plain), `code_from` (when no
+    code cites the requirement's own clause: the clause above it whose citing code is listed, else "")."""
+
+    requirement: Requirement
+    status: str
+    reason: str = ""
+    not_built: bool = False
+    code: list[str] = field(default_factory=list)
+    tests: list[Proof] = field(default_factory=list)
+    note: str = ""
+    code_from: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.requirement.id
+
+    @property
+    def text(self) -> str:
+        return self.requirement.text
+
+    @property
+    def status_label(self) -> str:
+        return "not built" if self.not_built and self.status == NOT_PROVEN else STATUS_LABELS[self.status]
+
+    @property
+    def is_gap(self) -> bool:
+        """Not proven and no written reason why (what `--check` refuses)."""
+        return self.status == NOT_PROVEN and not self.not_built
+
+
+@dataclass
 class Row:
-    """The matrix's line for one clause: status (COVERED, NO_CODE, GAP), `reason` (why no code is needed),
-    `code` ("apps/x/y.py:function"), `tests` (Proof), `note` (how the status was reached when not plain)."""
+    """The matrix's line for one clause: status (PROVEN, PARTLY_PROVEN, NOT_PROVEN, NO_CODE) over every requirement
+    of it and of the paragraphs under it, `reason` (why no code is needed), `code` (the code citing the clause),
+    `requirements` (RequirementRow: its own, none for a lead-in that lists none), `proven` / `needs_code` (how many
+    of the requirements counted are proven / need code), `note`."""
 
     clause: Clause
     status: str
     reason: str = ""
     code: list[str] = field(default_factory=list)
-    tests: list[Proof] = field(default_factory=list)
+    requirements: list[RequirementRow] = field(default_factory=list)
+    proven: int = 0
+    needs_code: int = 0
     note: str = ""
 
     @property
@@ -65,49 +138,70 @@ class Row:
     def status_label(self) -> str:
         return STATUS_LABELS[self.status]
 
+    @property
+    def tests(self) -> list[Proof]:
+        """The tests proving any of its own requirements, each once."""
+        return list({t.nodeid: t for r in self.requirements for t in r.tests}.values())
+
     def matches(self, query: str) -> bool:
-        """Whether a search `query` finds this row: a clause id or the start of one ("14.19(b", "14.19 (b) 3"
-        ignoring spaces, "13:69F-14.19" too), else words of its title, reason, code or tests (any case)."""
+        """Whether a search `query` finds this row: a clause or requirement id or the start of one ("14.19(b",
+        "14.19 (b) 3" ignoring spaces, "13:69F-14.19" too, "14.19(f)1-full"), else words of its title, reason,
+        requirements, code or tests (any case)."""
         q = query.strip().lower()
         if not q:
             return True
         compact = re.sub(r"\s+", "", q).removeprefix("n.j.a.c.").removeprefix("13:69f-")
-        if self.id.lower().startswith(compact):
+        if any(i.lower().startswith(compact) for i in [self.id, *(r.id for r in self.requirements)]):
             return True
         haystack = " ".join([self.id, self.clause.title, self.reason, self.note, *self.code,
-                             *(t.nodeid for t in self.tests)]).lower()
+                             *(" ".join([r.id, r.text, r.reason, r.note, *r.code, *(t.nodeid for t in r.tests)])
+                               for r in self.requirements)]).lower()
         return all(word in haystack for word in q.split())
 
 
 @dataclass
 class Matrix:
-    """Every row in the regulation's order, `report` (the report's path, "" when none) and its `created` time."""
+    """Every row in the regulation's order, `report` (the report's path, "" when none) and its `created` time,
+    `unknown` (mentions of no listed clause), `errors` (proves markers naming no listed requirement)."""
 
     rows: list[Row]
     report: str = ""
     report_created: float | None = None
     unknown: dict[str, list[str]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
 
     def count(self, status: str) -> int:
         return sum(1 for row in self.rows if row.status == status)
 
     @property
-    def needs_code(self) -> int:
-        return len(self.rows) - self.count(NO_CODE)
+    def requirement_rows(self) -> list[RequirementRow]:
+        return [r for row in self.rows for r in row.requirements]
 
     @property
-    def ratio(self) -> float:
-        """Share (0-100, a percentage) of the clauses that need code and have a (passing) test; 100 when none do."""
-        return 100.0 if not self.needs_code else 100.0 * self.count(COVERED) / self.needs_code
+    def gaps(self) -> list[RequirementRow]:
+        """The requirements that need code and have neither a (passing) proving test nor a written reason."""
+        return [r for r in self.requirement_rows if r.is_gap]
 
-    @property
-    def gaps(self) -> list[Row]:
-        return [row for row in self.rows if row.status == GAP]
+    def failures(self) -> list[str]:
+        """What `--check` refuses, one line each: a gap, or a not-built reason a passing proving test
+        contradicts (the reason is stale)."""
+        return [f"{r.id}  {r.text[:70]} — {r.note}" for r in self.requirement_rows
+                if r.is_gap or (r.not_built and r.status == PROVEN)]
 
     def summary(self) -> dict:
-        """{"clauses", "covered", "no_code", "gaps", "needs_code", "percent" (2 places), "report"}."""
-        return {"clauses": len(self.rows), "covered": self.count(COVERED), "no_code": self.count(NO_CODE),
-                "gaps": self.count(GAP), "needs_code": self.needs_code, "percent": round(self.ratio, 2),
+        """The headline: clauses by status ("clauses", "proven", "partly_proven", "not_proven", "no_code"); the
+        requirements ("requirements", and "requirements_proven", "requirements_not_proven" of which
+        "requirements_not_built" have a written reason and "gaps" none, "requirements_no_code"); the mutation
+        figures "mutants", "killed", "survived", "equivalent" (None: mutation testing is not run yet); "report"."""
+        reqs = self.requirement_rows
+        by = {status: sum(1 for r in reqs if r.status == status) for status in (PROVEN, NOT_PROVEN, NO_CODE)}
+        return {"clauses": len(self.rows), "proven": self.count(PROVEN), "partly_proven": self.count(PARTLY_PROVEN),
+                "not_proven": self.count(NOT_PROVEN), "no_code": self.count(NO_CODE),
+                "requirements": len(reqs), "requirements_proven": by[PROVEN],
+                "requirements_not_proven": by[NOT_PROVEN],
+                "requirements_not_built": sum(1 for r in reqs if r.status == NOT_PROVEN and r.not_built),
+                "gaps": len(self.gaps), "requirements_no_code": by[NO_CODE],
+                "mutants": None, "killed": None, "survived": None, "equivalent": None,
                 "report": self.report or None}
 
     def search(self, query: str = "", status: str = "") -> list[Row]:
@@ -115,22 +209,61 @@ class Matrix:
         return [row for row in self.rows if row.matches(query) and (not status or row.status == status)]
 
 
+def _requirement(entry: dict, clause_id: str, path: Path) -> Requirement:
+    rid = str(entry.get("id", ""))
+    word = rid.removeprefix(f"{clause_id}-")
+    if word == rid or not _REQUIREMENT_WORD.fullmatch(word):
+        raise ValueError(f"{path.name}: requirement {rid!r} of {clause_id} is not named {clause_id}-<word> "
+                         "(lower-case letters, digits and hyphens).")
+    req = Requirement(id=rid, text=entry.get("text", ""), no_code=entry.get("no_code", ""),
+                      not_built=entry.get("not_built", ""))
+    if not req.text:
+        raise ValueError(f"{path.name}: requirement {rid} has no text.")
+    if req.no_code and req.not_built:
+        raise ValueError(f"{path.name}: requirement {rid} both needs no code and is not built: choose one.")
+    return req
+
+
 def load_clauses(path: Path = CLAUSES_FILE) -> list[Clause]:
-    """The listed clauses of a clauses.toml, in the file's order. ValueError for a duplicate id or one whose parent
-    is not listed before it."""
+    """The listed clauses of a clauses.toml, in the file's order, with their requirements. ValueError for a
+    duplicate clause or requirement id, a clause whose parent is not listed before it, a requirement not named
+    "<clause id>-<word>" or without text, or a `not_built` where it cannot apply (a clause that lists requirements
+    puts it on them; a lead-in clause that lists none has nothing of its own to build)."""
     with path.open("rb") as fh:
         data = tomllib.load(fh)
-    clauses, seen = [], set()
+    clauses, seen, requirement_ids = [], set(), set()
     for entry in data.get("clause", []):
-        clause = Clause(id=entry["id"], title=entry.get("title", ""), no_code=entry.get("no_code", ""))
+        cid = entry["id"]
+        requirements = tuple(_requirement(r, cid, path) for r in entry.get("requirement", []))
+        clause = Clause(id=cid, title=entry.get("title", ""), no_code=entry.get("no_code", ""),
+                        not_built=entry.get("not_built", ""), requirements=requirements)
         if clause.id in seen:
             raise ValueError(f"{path.name}: clause {clause.id} is listed twice.")
         parents = parent_ids(clause.id)
         if parents and not any(p in seen for p in parents):
             raise ValueError(f"{path.name}: clause {clause.id} is listed without its parent {parents[0]}.")
+        if clause.not_built and requirements:
+            raise ValueError(f"{path.name}: clause {cid} lists its requirements: write not_built on those.")
+        for req in requirements:
+            if req.id in requirement_ids:
+                raise ValueError(f"{path.name}: requirement {req.id} is listed twice.")
+            requirement_ids.add(req.id)
         seen.add(clause.id)
         clauses.append(clause)
+    parents_listed = {p for c in clauses for p in parent_ids(c.id)}
+    for clause in clauses:
+        if clause.not_built and clause.id in parents_listed:
+            raise ValueError(f"{path.name}: clause {clause.id} is a lead-in: write not_built on its paragraphs "
+                             "or on requirements it lists.")
     return clauses
+
+
+def requirements_of(clause: Clause, *, lead_in: bool) -> tuple[Requirement, ...]:
+    """The requirements a clause asks for itself: those it lists; else, for a clause with no paragraphs under it
+    (`lead_in` False), one requirement, its own id; else none (a lead-in is proven through its paragraphs)."""
+    if clause.requirements or lead_in:
+        return clause.requirements
+    return (Requirement(id=clause.id, text=clause.title, not_built=clause.not_built),)
 
 
 def load_report(path: Path) -> tuple[dict[str, str], float | None]:
@@ -157,6 +290,15 @@ def load_report(path: Path) -> tuple[dict[str, str], float | None]:
     return results, data.get("created")
 
 
+def _unknown_proof(rid: str, by_id: dict[str, Clause], lead_ins: set[str]) -> str:
+    """Why a proves marker's id names no requirement."""
+    if (clause := by_id.get(rid)) is not None and clause.requirements:
+        return f"{rid} lists its requirements; name one of {', '.join(r.id for r in clause.requirements)}"
+    if rid in lead_ins:
+        return f"{rid} is a lead-in clause; name the requirement of a paragraph under it"
+    return f"clauses.toml lists no requirement {rid}"
+
+
 def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, str] | None = None,
                  report: str = "", report_created: float | None = None) -> Matrix:
     """The matrix of `clauses` from a scan of the source tree (`scanner.scan`) and, when given, each test's result
@@ -167,35 +309,75 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
     for c in clauses:
         if parents := [p for p in parent_ids(c.id) if p in by_id]:
             children[parents[0]].append(c.id)
+    lead_ins = {cid for cid, kids in children.items() if kids}
+    own = {c.id: requirements_of(c, lead_in=c.id in lead_ins) for c in clauses}
+    known = {r.id for reqs in own.values() for r in reqs}
+    errors = [f"{t.nodeid} proves {rid!r}: {_unknown_proof(rid, by_id, lead_ins)}."
+              for rid, tests in sorted(found.proofs.items()) if rid not in known for t in tests]
     rows: dict[str, Row] = {}
-    # paragraphs before their parents: a parent's status may follow from theirs
+    # paragraphs before their parents: a parent's status follows from theirs
     for cid in sorted(by_id, key=lambda i: (-len(parent_ids(i)), sort_key(i))):
         clause = by_id[cid]
         code = list(dict.fromkeys(ref.ref for ref in found.code.get(cid, [])))
-        tests = [Proof(t.nodeid, "" if results is None else results.get(t.nodeid, "not run"))
-                 for t in found.tests.get(cid, [])]
-        reason = clause.no_code or next((by_id[p].no_code for p in parent_ids(cid)
-                                         if p in by_id and by_id[p].no_code), "")
-        kids = [rows[k] for k in children[cid]]
-        row = Row(clause=clause, status=GAP, code=code, tests=tests)
-        proven = [t for t in tests if results is None or t.result == "passed"]
-        if proven:
-            row.status = COVERED
-        elif kids and all(k.status in (COVERED, NO_CODE) for k in kids) and any(k.status == COVERED for k in kids):
-            row.status, row.note = COVERED, "covered by its paragraphs"
-        elif kids and all(k.status == NO_CODE for k in kids) and not code:
-            row.status, row.reason = NO_CODE, reason or "No paragraph under it needs code."
-        elif reason and not code:
-            row.status, row.reason = NO_CODE, reason
-        elif tests:
-            row.note = "none of its tests passed in the last run"
-        elif code:
-            row.note = "code cites it, but no test does"
-        else:
-            row.note = "no code and no test cite it"
+        inherited = clause.no_code or next((by_id[p].no_code for p in parent_ids(cid)
+                                            if p in by_id and by_id[p].no_code), "")
+        req_rows = [_requirement_row(req, code, inherited, found, results) for req in own[cid]]
+        if not code and (above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
+            for r in req_rows:  # the code implementing the clause above implements its paragraphs
+                if not r.not_built and r.status != NO_CODE:
+                    r.code, r.code_from = list(dict.fromkeys(ref.ref for ref in found.code[above])), above
+        counted = [*req_rows, *(r for k in children[cid] for r in _subtree(rows[k], rows, children))]
+        needing = [r for r in counted if r.status != NO_CODE]
+        proven = sum(1 for r in needing if r.status == PROVEN)
+        row = Row(clause=clause, status=NOT_PROVEN, code=code, requirements=req_rows, proven=proven,
+                  needs_code=len(needing))
+        if not needing:
+            own_reasons = list(dict.fromkeys(r.reason for r in req_rows if not children[cid]))
+            row.status = NO_CODE
+            row.reason = inherited or "; ".join(own_reasons) or "No requirement of it or under it needs code."
+        elif proven == len(needing):
+            row.status = PROVEN
+        elif proven:
+            row.status = PARTLY_PROVEN
+        if needing and len(counted) > 1:
+            row.note = f"{proven} of {len(needing)} requirements that need code proven"
+            if not req_rows:
+                row.note += " (through its paragraphs)"
         rows[cid] = row
     return Matrix(rows=[rows[c.id] for c in clauses], report=report, report_created=report_created,
-                  unknown=dict(found.unknown))
+                  unknown=dict(found.unknown), errors=errors)
+
+
+def _subtree(row: Row, rows: dict[str, Row], children: dict[str, list[str]]) -> list[RequirementRow]:
+    """The requirement rows of a clause and of every clause under it."""
+    return [*row.requirements, *(r for k in children[row.id] for r in _subtree(rows[k], rows, children))]
+
+
+def _requirement_row(req: Requirement, code: list[str], inherited: str, found: Scan,
+                     results: dict[str, str] | None) -> RequirementRow:
+    """One requirement's line (see the module): `code` cites its clause, `inherited` is its clause's (or a clause
+    above's) reason for needing no code."""
+    tests = [Proof(t.nodeid, "" if results is None else results.get(t.nodeid, "not run"))
+             for t in found.proofs.get(req.id, [])]
+    passing = [t for t in tests if results is None or t.result == "passed"]
+    row = RequirementRow(requirement=req, status=NOT_PROVEN, not_built=bool(req.not_built),
+                         code=[] if req.not_built else list(code), tests=tests)
+    if passing:
+        row.status = PROVEN
+        if req.not_built:
+            row.reason = req.not_built
+            row.note = "a test proves it, yet clauses.toml says it is not built: remove the not_built reason"
+    elif req.no_code or (inherited and not code):
+        row.status, row.reason = NO_CODE, req.no_code or inherited
+    elif req.not_built:
+        row.reason, row.note = req.not_built, "not built"
+    elif tests:
+        row.note = "none of its proving tests passed in the last run"
+    elif code:
+        row.note = "code cites its clause, but no test proves it"
+    else:
+        row.note = "no code cites its clause and no test proves it"
+    return row
 
 
 def matrix_for(root: Path, *, clauses_path: Path = CLAUSES_FILE, report_path: Path | None = None) -> Matrix:

@@ -13,6 +13,12 @@ How a citation is read:
   word that is not a paragraph (`test_14_19_i_a_dealer_...` is 14.19(i): "a" comes before "i", so it is a word).
 - A citation deeper than the listed clauses (a roman item) counts for the nearest listed clause above it; a
   citation of no listed clause is kept aside as unknown (`Scan.unknown`).
+
+What a test proves is read only from its `@pytest.mark.proves("14.19(f)1-daily", "14.3(a)")` marker (on the
+function, or on its `Test*` class for every test in it): requirement ids as clauses.toml lists them, written as
+string literals. A test's name and docstring only mention clauses; they are read for `Scan.unknown` (a mention of
+no listed clause) and prove nothing. A marker argument that is not a string literal is kept as "<not a string:
+...>", which no requirement matches, so the matrix refuses it.
 """
 import ast
 import re
@@ -114,14 +120,16 @@ class CodeRef:
 
 @dataclass(frozen=True)
 class CitingTest:
-    """A test function that cites clauses by its name or docstring: `nodeid` as pytest names it
+    """A test function that proves requirements or mentions clauses: `nodeid` as pytest names it
     ("tests/x/test_y.py::test_z" or "...::TestClass::test_z"), `named` the ids its name cites, `cites` those its
-    docstring cites (as written)."""
+    docstring cites (as written; mentions, which prove nothing), `proves` the requirement ids of its
+    `pytest.mark.proves` markers (its class's first, then its own; as written)."""
 
     nodeid: str
     line: int
     named: tuple[str, ...]
     cites: tuple[str, ...]
+    proves: tuple[str, ...] = ()
 
 
 #: A definition anyone may cite: a class, a function or a method.
@@ -172,15 +180,42 @@ def scan_code(root: Path, *, package: str = "apps", exclude: Iterable[str] = ("c
     return refs
 
 
+def _is_proves_marker(node: ast.expr) -> bool:
+    """Whether a decorator is a call of `pytest.mark.proves` (or `mark.proves`, imported from pytest)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute) or node.func.attr != "proves":
+        return False
+    owner = node.func.value
+    return (isinstance(owner, ast.Attribute) and owner.attr == "mark") or (isinstance(owner, ast.Name)
+                                                                            and owner.id == "mark")
+
+
+def proves_of(node: Definition) -> list[str]:
+    """The requirement ids the `pytest.mark.proves(...)` decorators of a function or class name, in order; an
+    argument that is not a string literal as "<not a string: SOURCE>" (no requirement has such an id)."""
+    found: list[str] = []
+    for decorator in node.decorator_list:
+        if not _is_proves_marker(decorator):
+            continue
+        assert isinstance(decorator, ast.Call)
+        for arg in [*decorator.args, *(k.value for k in decorator.keywords)]:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                found.append(arg.value.strip())
+            else:
+                found.append(f"<not a string: {ast.unparse(arg)}>")
+    return found
+
+
 def scan_tests(root: Path, *, package: str = "tests") -> list[CitingTest]:
     """The test functions under `root/package` (test_*.py; functions `test_*`, also methods of `Test*` classes)
-    that cite clauses by their name or their docstring."""
+    that prove requirements (`pytest.mark.proves` on the function or its class) or mention clauses by their name or
+    their docstring."""
     refs: list[CitingTest] = []
     for path in sorted((root / package).rglob("test_*.py")):
         tree = _parse(path)
         if tree is None:
             continue
         rel = path.relative_to(root).as_posix()
+        class_proves = {node.name: proves_of(node) for node in tree.body if isinstance(node, ast.ClassDef)}
         for name, node in _definitions(tree, public_only=False):
             if isinstance(node, ast.ClassDef):
                 continue
@@ -189,9 +224,10 @@ def scan_tests(root: Path, *, package: str = "tests") -> list[CitingTest]:
                 continue
             named = citations_in_test_name(func)
             cites = citations_in_text(ast.get_docstring(node) or "")
-            if named or cites:
+            proves = list(dict.fromkeys([*class_proves.get(owner, []), *proves_of(node)]))
+            if named or cites or proves:
                 refs.append(CitingTest(nodeid=f"{rel}::{name.replace('.', '::')}", line=node.lineno,
-                                       named=tuple(named), cites=tuple(cites)))
+                                       named=tuple(named), cites=tuple(cites), proves=tuple(proves)))
     return refs
 
 
@@ -216,17 +252,20 @@ def listed(clause_id: str, known: set[str] | frozenset[str], *, walk_up: bool = 
 
 @dataclass
 class Scan:
-    """What the source tree cites, per listed clause: `code[id]` -> [CodeRef], `tests[id]` -> [CitingTest]; the
-    citations of no listed clause in `unknown` (id as written -> where)."""
+    """What the source tree cites, per listed clause: `code[id]` -> [CodeRef], `tests[id]` -> [CitingTest] (tests
+    that mention it, which prove nothing); per requirement id as written in a marker, `proofs[id]` -> [CitingTest]
+    (the tests whose `pytest.mark.proves` names it; the matrix refuses an id clauses.toml does not list); the
+    mentions of no listed clause in `unknown` (id as written -> where)."""
 
     code: dict[str, list[CodeRef]] = field(default_factory=lambda: defaultdict(list))
     tests: dict[str, list[CitingTest]] = field(default_factory=lambda: defaultdict(list))
     unknown: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    proofs: dict[str, list[CitingTest]] = field(default_factory=lambda: defaultdict(list))
 
 
 def scan(root: Path, known: set[str] | frozenset[str]) -> Scan:
-    """Scan the code (apps/) and the tests (tests/) under `root` and file each citation under the listed clause it
-    counts for (`listed`)."""
+    """Scan the code (apps/) and the tests (tests/) under `root`: file each citation under the listed clause it
+    counts for (`listed`), and each test that proves requirements under the ids its markers name."""
     result = Scan()
     for ref in scan_code(root):
         for cited in dict.fromkeys(filter(None, (listed(c, known) for c in ref.cites))):
@@ -235,6 +274,8 @@ def scan(root: Path, known: set[str] | frozenset[str]) -> Scan:
             if listed(c, known) is None:
                 result.unknown[c].append(ref.ref)
     for test in scan_tests(root):
+        for requirement in test.proves:
+            result.proofs[requirement].append(test)
         mapped = [listed(c, known, walk_up=True) for c in test.named] + [listed(c, known) for c in test.cites]
         for cited in dict.fromkeys(filter(None, mapped)):
             result.tests[cited].append(test)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.core.policy import role_policy
 from apps.core.views import csv_response, pdf_bytes, pdf_response
 
-from .exports import CSV_HEADER, csv_rows
+from .exports import CSV_HEADER, csv_rows, summary_rows
 from .forms import MatrixSearchForm
 from .selectors import current_matrix
 
@@ -30,9 +30,11 @@ def _search(request):
 
 @role_policy(read="compliance.view_matrix")
 def matrix_page(request):
-    """The matrix: summary counts, the search (`?q=` clause id or words, `?status=`) and, for each clause found,
-    its title, status (covered / no code needed, with the reason / gap), the code that implements it
-    ("apps/x/y.py:function") and the tests that prove it with their last result."""
+    """The matrix: the headline (clauses and requirements proven, partly proven, not proven, needing no code), the
+    search (`?q=` clause or requirement id or words, `?status=`) and, for each clause found, its title and status
+    and each of its requirements: its status (with the reason it needs no code or is not built), the code that
+    implements it ("apps/x/y.py:function") and the tests that prove it (`pytest.mark.proves`) with their last
+    result."""
     form, matrix, rows, valid = _search(request)
     created = (datetime.fromtimestamp(matrix.report_created, tz=UTC) if matrix.report_created else None)
     context = {"form": form, "matrix": matrix, "summary": matrix.summary(), "rows": rows,
@@ -42,8 +44,8 @@ def matrix_page(request):
 
 @role_policy(read="compliance.view_matrix")
 def matrix_export(request, fmt: str):
-    """The rows the page's search finds, as CSV (`fmt` "csv": one line a clause, exports.CSV_HEADER) or PDF
-    ("pdf"). 400 for a search that cannot be read, as the page."""
+    """The rows the page's search finds, as CSV (`fmt` "csv": one line a requirement, exports.CSV_HEADER, then the
+    headline's "total" lines) or PDF ("pdf"). 400 for a search that cannot be read, as the page."""
     form, matrix, rows, valid = _search(request)
     if not valid:
         return render(request, "compliance/matrix.html", {"form": form, "matrix": matrix, "summary": matrix.summary(),
@@ -53,6 +55,7 @@ def matrix_export(request, fmt: str):
         response, writer = csv_response(f"compliance-matrix-{stamp}.csv")
         writer.writerow(CSV_HEADER)
         writer.writerows(csv_rows(rows))
+        writer.writerows(summary_rows(matrix.summary()))
         return response
     if fmt == "pdf":
         return pdf_response(_matrix_pdf(matrix, rows, form.cleaned_data if form.is_bound else {}),

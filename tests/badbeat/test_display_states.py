@@ -78,6 +78,7 @@ def public(casino) -> dict[str, tuple[Decimal, str]]:
     return {j.name: (j.amount, j.status) for j in public_jackpots(casino=casino)}
 
 
+@pytest.mark.proves("14.19(i)1", "14.19(b)-current-amount")
 def test_14_19_i_1_payout_pending_from_the_verification(client, room, supervisor, casino):
     """14.19(i)1: once the supervisor verifies the bad beat, every display says PAYOUT PENDING beside the amount
     accounting adjusted it to."""
@@ -91,6 +92,7 @@ def test_14_19_i_1_payout_pending_from_the_verification(client, room, supervisor
     assert tile.payout_pending and tile.amount == D("437.40")
 
 
+@pytest.mark.proves("14.19(i)1", "14.19(o)")
 def test_14_19_i_1_k_pending_adjustment_after_the_payout_until_accounting_adjusts(client, room, supervisor, casino):
     """14.19(i)1, (k): once the payout is delivered, the display no longer shows $437.40 as if it were live: it says
     PENDING ADJUSTMENT beside the amount displayed before (not lowered by itself, 14.19(o)), on the TV display, the
@@ -120,6 +122,7 @@ def test_14_19_i_1_k_pending_adjustment_after_the_payout_until_accounting_adjust
     assert not tile.pending_adjustment and tile.amount == D("48.60")
 
 
+@pytest.mark.proves("14.19(o)")
 def test_14_19_o_the_amount_shown_never_goes_down_unless_paid(client, room, supervisor, casino):
     """14.19(o): through active, payout pending (while rounds still contribute), pending adjustment and adjusted, the
     amount each display shows never goes down, but by accounting's adjustment once the payout was paid; an
@@ -190,6 +193,7 @@ def test_14_19_m_2_k_the_secondary_shows_accountings_amount_and_its_notice(clien
     assert public(casino)["Bad Beat Jackpot"][1] == "pending_adjustment"  # its own display: not adjusted yet
 
 
+@pytest.mark.proves("14.19(k)1")
 def test_14_19_k_the_floor_asks_for_the_adjustment_until_accounting_makes_it(client, room, supervisor, casino):
     """14.19(k): "Needs a person now" lists each display awaiting adjustment after a payout, counts it, and drops it
     once accounting has adjusted that display."""

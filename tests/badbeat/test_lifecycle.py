@@ -73,6 +73,7 @@ def fund(jackpot, table, rounds=10):
 
 
 class TestQualifying:
+    @pytest.mark.proves("14.19(b)3-applied", "14.19(a)-losing-hand")
     def test_14_19_b_3_quads_beaten_by_a_straight_flush_qualify_and_show_why(self, table, jackpot):
         round_of_play = play(table, **QUADS_BEATEN)
         verdict = judge_round(jackpot=jackpot, round_of_play=round_of_play)
@@ -83,12 +84,14 @@ class TestQualifying:
         assert [c.label for c in verdict.checks] == ["Players dealt in", "Winning hand", "Losing hand",
                                                      "Both hole cards play"]
 
+    @pytest.mark.proves("14.19(b)3-applied")
     def test_14_19_b_3_at_least_four_players_dealt_in(self, table, jackpot):
         round_of_play = play(table, board=QUADS_BEATEN["board"], hands=QUADS_BEATEN["hands"][:3], folded=(2,))
         verdict = judge_round(jackpot=jackpot, round_of_play=round_of_play)
         assert not verdict.qualifies
         assert "3 dealt in; at least 4 required" in verdict.checks[0].detail
 
+    @pytest.mark.proves("14.19(b)3-applied")
     def test_14_19_b_3_both_hole_cards_must_play(self, table, jackpot):
         """Quads on the board with an ace kicker from one hole card: only one hole card plays."""
         round_of_play = play(table, board="9h 9d 9s 9c 2d", hands=["Ah 3c", "As Kh", "4c 5d", "6h 7h"],
@@ -96,6 +99,7 @@ class TestQualifying:
         verdict = judge_round(jackpot=jackpot, round_of_play=round_of_play)
         assert not verdict.qualifies
 
+    @pytest.mark.proves("14.19(b)3-applied")
     def test_14_19_b_3_minimum_rank_within_the_category(self, table, casino):
         jackpot = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND,
                                  qualifying_minimum_rank=10, minimum_players_dealt=2)
@@ -112,6 +116,7 @@ class TestQualifying:
 
 
 class TestClaims:
+    @pytest.mark.proves("14.19(i)-verified", "14.19(i)2", "14.19(b)3-applied")
     def test_14_19_i_verification_freezes_amount_splits_shares_and_notifies(self, table, jackpot, supervisor):
         jackpot = fund(jackpot, table)
         assert jackpot.balance == D("10.00")
@@ -129,11 +134,13 @@ class TestClaims:
         row = display_rows(casino=jackpot.casino, gaming_day=round_of_play.gaming_day)[0]
         assert row.pending == claim  # the display shows "payout pending" (14.19(i)1)
 
+    @pytest.mark.proves("14.19(i)-verified")
     def test_14_19_i_a_dealer_cannot_verify(self, table, jackpot, staff):
         round_of_play = play(table, **QUADS_BEATEN)
         with pytest.raises(DomainError, match="poker shift supervisor"):
             verify_claim(claim=Claim.objects.get(round_of_play=round_of_play), supervisor=staff(Role.DEALER))
 
+    @pytest.mark.proves("14.19(i)-verified")
     def test_14_19_i_a_hand_that_does_not_qualify_is_refused_with_the_reason(self, table, jackpot, supervisor):
         round_of_play = play(table, board="2h 7d 9c Js Kd", hands=["As Ac", "Qh Qd", "3s 4s", "5c 6c"])
         claim = open_claim(jackpot=jackpot, round_of_play=round_of_play, opened_by=supervisor)
@@ -143,6 +150,7 @@ class TestClaims:
         rejected = reject_claim(claim=claim, supervisor=supervisor, note="Pair of aces is no bad beat.")
         assert rejected.status == ClaimStatus.REJECTED
 
+    @pytest.mark.proves("14.19(n)")
     def test_14_19_n_split_losing_share_between_two_qualifying_hands(self, table, casino, supervisor):
         jackpot = JackpotFactory(casino=casino, minimum_players_dealt=4, multiple_losers_rule=MultipleLosersRule.SPLIT_LOSING_SHARE,
                                  qualifying_hand=QualifyingHand.FULL_HOUSE, minimum_pot=D("0"))
@@ -156,6 +164,7 @@ class TestClaims:
         assert shares[1][1] + shares[3][1] == D("5.00")
         assert shares[2] == ("winning", D("2.50")) and shares[4] == ("table", D("2.50"))
 
+    @pytest.mark.proves("14.19(i)2", "14.19(j)", "14.19(p)-reset", "14.19(a)-separate-fund")
     def test_14_19_i_2_j_payout_recorded_by_security_seeds_the_reset(self, table, casino, staff, supervisor):
         jackpot = JackpotFactory(casino=casino, minimum_players_dealt=4, reset_percentage=D("10"), minimum_pot=D("0"))
         fund(jackpot, table)
@@ -187,6 +196,7 @@ class TestClaims:
 
 
 class TestSecondary:
+    @pytest.mark.proves("14.19(m)2-deducted", "14.19(j)")
     def test_14_19_m_2_secondary_funded_from_primary_is_deducted_when_won(self, table, casino, staff, supervisor):
         primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.STRAIGHT_FLUSH, minimum_pot=D("0"),
                                  minimum_players_dealt=4)
@@ -204,12 +214,14 @@ class TestSecondary:
         primary.refresh_from_db()
         assert primary.balance == D("18.90")
 
+    @pytest.mark.proves("14.19(m)-lesser-hand")
     def test_14_19_m_secondary_must_be_a_lesser_hand(self, casino):
         primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND)
         with pytest.raises(DomainError, match="lesser"):
             create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.ROYAL_FLUSH,
                                      funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"))
 
+    @pytest.mark.proves("14.19(m)2-both-qualify", "14.19(m)1")
     def test_14_19_m_2_i_both_qualify_pays_only_the_primary(self, table, casino):
         primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_players_dealt=4,
                                  minimum_pot=D("0"))
@@ -223,6 +235,7 @@ class TestSecondary:
 
 
 class TestPostedRules:
+    @pytest.mark.proves("14.19(q)-notice")
     def test_14_19_q_a_change_is_noticed_before_it_takes_effect(self, table, jackpot, supervisor):
         fund(jackpot, table, rounds=1)
         with pytest.raises(DomainError, match="notice"):
@@ -238,6 +251,7 @@ class TestPostedRules:
         change.refresh_from_db()
         assert jackpot.minimum_pot == D("25.00") and change.status == RuleChangeStatus.APPLIED
 
+    @pytest.mark.proves("14.19(q)-harder-after-won")
     def test_14_19_q_harder_qualifying_refused_until_won(self, table, jackpot, supervisor, staff):
         fund(jackpot, table, rounds=2)
         later = timezone.now() + timedelta(days=1)
@@ -269,6 +283,7 @@ class TestPostedRules:
 
 
 class TestDisplay:
+    @pytest.mark.proves("14.19(k)1", "14.19(k)2")
     def test_14_19_k_display_must_equal_accounting_record_with_a_supervisor_present(self, table, jackpot, staff,
                                                                                      supervisor):
         """14.19(k)1: accounting adjusts the displayed amount in a poker supervisor's presence (a floorperson, or the
@@ -290,6 +305,7 @@ class TestDisplay:
                                     supervisor_present=supervisor)
         assert adjustment.previous_amount == D("0.00") and adjustment.accounting_amount == D("3.00")
 
+    @pytest.mark.proves("14.19(o)")
     def test_14_19_o_display_goes_down_only_after_a_payout(self, table, jackpot, staff, supervisor):
         clerk, guard = staff(Role.ACCOUNTING), staff(Role.SECURITY)
         fund(jackpot, table, rounds=3)
@@ -303,6 +319,7 @@ class TestDisplay:
 
 
 class TestReset:
+    @pytest.mark.proves("14.19(p)-reset")
     def test_14_19_p_reset_parts_add_up_to_the_percentage_of_the_day(self):
         parts, total = [], D("0")
         for amount in [D("0.33")] * 10 + [D("1.00"), D("0.07")]:
@@ -311,6 +328,7 @@ class TestReset:
         assert total == D("4.37")
         assert sum(parts) == D("0.65")  # floor(15 % of $4.37 = $0.6555), whatever the order of the parts
 
+    @pytest.mark.proves("14.19(p)-documented")
     def test_14_19_p_daily_reset_documented_at_close(self, casino, table):
         from apps.counts.services import close_gaming_day
         jackpot = JackpotFactory(casino=casino, reset_percentage=D("20"), minimum_pot=D("0"))
@@ -323,6 +341,7 @@ class TestReset:
 
 
 class TestDiscontinuing:
+    @pytest.mark.proves("14.19(l)-discontinue", "14.19(c)-terminate", "14.19(a)-all-to-players")
     def test_14_19_l_transfer_moves_every_cent_and_stops_contributions(self, casino, table, supervisor):
         old = JackpotFactory(casino=casino, reset_percentage=D("10"), minimum_pot=D("0"))
         fund(old, table, rounds=5)
@@ -350,6 +369,7 @@ OPS = st.lists(st.sampled_from(["contribute", "contribute", "contribute", "adjus
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=OPS, reset=st.sampled_from([D("0"), D("7.5"), D("25")]))
+@pytest.mark.proves("14.19(o)", "14.19(a)-separate-fund", "14.19(p)-reset")
 def test_14_19_o_p_display_never_decreases_but_by_payout_and_ledger_agrees(db, ops, reset):
     """Property: for any sequence of contributions, display adjustments and paid claims, the displayed amount
     never goes down except after a payout (14.19(o)), and the balance equals contributions − reset parts −
@@ -388,6 +408,7 @@ def test_14_19_o_p_display_never_decreases_but_by_payout_and_ledger_agrees(db, o
                                supervisor_present=boss)
 
 
+@pytest.mark.proves("14.19(m)2-deducted")
 def test_14_19_m_2_ii_money_promised_to_a_secondary_is_not_paid_twice(table, casino, staff, supervisor):
     primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_pot=D("0"),
                              minimum_players_dealt=4)
@@ -409,6 +430,7 @@ def test_14_19_m_2_ii_money_promised_to_a_secondary_is_not_paid_twice(table, cas
     assert primary.balance == D("0.00") and ledger(jackpot=primary).balance == primary.balance
 
 
+@pytest.mark.proves("14.19(m)1")
 def test_14_19_m_1_a_secondary_payout_takes_its_own_contribution_from_each_pot(table, jackpot):
     """14.19(m)1: a secondary bad beat payout funded by contributions takes its own prescribed contribution from each
     pot at a participating table, beside the primary's, without touching the primary's fund."""

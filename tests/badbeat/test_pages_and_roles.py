@@ -51,6 +51,7 @@ def test_claim_page_shows_the_engines_verdict(client, supervisor, claim):
 
 
 @pytest.mark.parametrize("role", [r for r in Role if r != Role.POKER_SHIFT_SUPERVISOR])
+@pytest.mark.proves("14.19(i)-verified")
 def test_14_19_i_only_a_supervisor_verifies(api, staff, claim, role):
     api.force_authenticate(staff(role))
     assert api.post(f"/api/claims/{claim.pk}/verify/").status_code == 403
@@ -88,6 +89,7 @@ def test_14_19_k_only_accounting_adjusts_the_display(api, staff, claim, supervis
     assert response.status_code == 403
 
 
+@pytest.mark.proves("14.19(k)2")
 def test_14_19_k_display_adjustment_by_page_with_a_wrong_amount_is_a_form_error(client, staff, claim, supervisor):
     client.force_login(staff(Role.ACCOUNTING))
     signed = {"accounting_password": "pw-for-tests-1", "supervisor_password": "pw-for-tests-1"}  # both sign, 14.19(k)1
@@ -129,6 +131,7 @@ def test_14_19_l_only_an_administrator_discontinues_by_api(api, staff, claim, ro
     assert api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": 1, "reason": "x"}).status_code == 403
 
 
+@pytest.mark.proves("14.19(l)-discontinue")
 def test_14_19_l_administrator_discontinues_into_another_payout(api, staff, claim):
     from apps.badbeat.models import Funding, Jackpot, QualifyingHand
     from apps.badbeat.services import create_secondary_jackpot
@@ -143,6 +146,7 @@ def test_14_19_l_administrator_discontinues_into_another_payout(api, staff, clai
     assert Jackpot.objects.get(pk=claim.jackpot_id).status == "discontinued"
 
 
+@pytest.mark.proves("14.19(i)2")
 def test_14_19_i_2_security_sees_the_payout_to_deliver_on_the_dashboard(client, staff, supervisor, claim):
     from apps.badbeat.services import verify_claim
     verify_claim(claim=claim, supervisor=supervisor)
@@ -165,6 +169,7 @@ def test_bad_rule_changes_are_a_400_naming_the_field(api, supervisor, claim, cha
     assert response.status_code == 400 and field in response.json()
 
 
+@pytest.mark.proves("14.19(q)-notice")
 def test_rule_change_by_page_posts_a_notice_shown_on_the_display(client, supervisor, claim):
     client.force_login(supervisor)
     response = client.post("/jackpot/rules/", {"jackpot": claim.jackpot_id, "field": "minimum_pot", "value": "25.00",
@@ -177,6 +182,7 @@ def test_rule_change_by_page_posts_a_notice_shown_on_the_display(client, supervi
     assert bad.status_code == 400 and "whole number" in bad.content.decode()
 
 
+@pytest.mark.proves("14.19(b)4")
 def test_14_19_b_4_other_bonus_awards_funded_by_the_fund_are_posted(client, staff, casino):
     """14.19(b)4: other bonus awards funded through the bad beat fund are part of the posted rules: what the room
     posts is shown on the rules page to every role, several lines kept; a control character is refused."""

@@ -293,6 +293,7 @@ def test_14_19_j_the_payout_form_shows_the_amount_and_shares_and_needs_the_confi
 
 
 @pytest.mark.parametrize("role", [r for r in Role if r not in (Role.SECURITY, Role.ACCOUNTING)])
+@pytest.mark.proves("14.19(i)2")
 def test_14_19_i_2_only_security_or_accounting_records_the_payout(client, staff, verified, role):
     client.force_login(staff(role))
     assert "payout-form" not in client.get(url(verified)).content.decode()
@@ -302,6 +303,7 @@ def test_14_19_i_2_only_security_or_accounting_records_the_payout(client, staff,
     nothing_written(verified, status=ClaimStatus.VERIFIED)
 
 
+@pytest.mark.proves("14.19(m)2-signage", "14.19(m)2-deducted")
 def test_14_19_m_2_a_secondary_funded_from_the_primary_shows_its_portion_and_where_it_is_deducted(
         client, casino, table, supervisor, staff):
     from apps.badbeat.models import Funding, QualifyingHand
@@ -413,6 +415,7 @@ def test_14_19_k_the_signatures_are_required_beside_their_fields(client, clerk, 
     assert not DisplayAdjustment.objects.exists()
 
 
+@pytest.mark.proves("14.19(k)1")
 def test_14_19_k_the_supervisor_signs_as_a_poker_supervisor_not_as_anyone_else(client, clerk, staff, claim):
     """Someone else's own right password does not make them the poker supervisor present; nor does the clerk's."""
     client.force_login(clerk)
@@ -422,6 +425,7 @@ def test_14_19_k_the_supervisor_signs_as_a_poker_supervisor_not_as_anyone_else(c
     assert not DisplayAdjustment.objects.exists()
 
 
+@pytest.mark.proves("14.19(k)1", "14.19(k)2")
 def test_14_19_k_with_both_signatures_it_is_recorded_with_both_people(client, clerk, supervisor, claim):
     client.force_login(clerk)
     response = client.post("/jackpot/display/adjust/", adjustment(claim, supervisor))

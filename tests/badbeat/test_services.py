@@ -23,6 +23,7 @@ def heads_up(table, *, pot_each: str, a="As Ks", b="2c 7d", board="Ah Kd 5c 9s 3
 
 
 class TestContribution:
+    @pytest.mark.proves("14.19(c)-after-rake", "14.19(c)-per-pot")
     def test_14_19_c_taken_after_the_rake(self):
         """Pot $100, rake 10 % capped at $5, then 1 % of the $95 left: $0.95."""
         table = RakeStructureFactory().table
@@ -35,11 +36,13 @@ class TestContribution:
         assert contribution.amount == D("0.95")
         assert sum(p.amount for p in round_of_play.pots.all()) == D("94.05")
 
+    @pytest.mark.proves("14.19(b)2-applied")
     def test_14_19_b_2_minimum_pot_edge(self):
         jackpot = JackpotFactory(minimum_pot=D("20.00"))
         assert compute_contribution(jackpot=jackpot, pot_total=D("19.99"), after_rake=D("19.99"))[0] == D("0")
         assert compute_contribution(jackpot=jackpot, pot_total=D("20.00"), after_rake=D("18.00"))[0] == D("1.00")
 
+    @pytest.mark.proves("14.19(b)1-applied")
     def test_14_19_b_1_maximum_contribution_caps_a_percentage(self):
         jackpot = JackpotFactory(contribution_amount=None, contribution_percentage=D("5"), maximum_contribution=D("3"))
         amount, how = compute_contribution(jackpot=jackpot, pot_total=D("200"), after_rake=D("195"))
@@ -67,6 +70,7 @@ class TestContribution:
 
 
 class TestBadBeatClaim:
+    @pytest.mark.proves("14.19(a)-losing-hand")
     def test_14_19_a_losing_four_of_a_kind_opens_a_pending_claim(self):
         """Four nines lose to a straight flush: the engine finds the bad beat, a supervisor must verify (14.19(i))."""
         table = PokerTableFactory()
@@ -78,6 +82,7 @@ class TestBadBeatClaim:
         assert claim.losing_hand.lower().startswith("four")
         assert "straight flush" in claim.winning_hand.lower()
 
+    @pytest.mark.proves("14.19(a)-losing-hand", "14.19(b)3-applied")
     def test_14_19_b_3_a_lesser_losing_hand_does_not_qualify(self):
         table = PokerTableFactory()
         JackpotFactory(casino=table.casino)

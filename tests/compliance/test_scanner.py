@@ -1,10 +1,18 @@
-"""How citations of N.J.A.C. 13:69F are read from docstrings and test names (apps/compliance/scanner.py)."""
+"""How citations of N.J.A.C. 13:69F are read from docstrings and test names, and what a test proves from its
+`pytest.mark.proves` marker, registered for --strict-markers (apps/compliance/scanner.py)."""
 import textwrap
 
 import pytest
 
 from apps.compliance.regulations import parent_ids, sort_key, split_id
-from apps.compliance.scanner import citations_in_test_name, citations_in_text, listed, scan_code, scan_tests
+from apps.compliance.scanner import (
+    citations_in_test_name,
+    citations_in_text,
+    listed,
+    scan,
+    scan_code,
+    scan_tests,
+)
 
 
 @pytest.mark.parametrize("text,ids", [
@@ -100,3 +108,61 @@ def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_t
     tests = {t.nodeid: (t.named, t.cites) for t in scan_tests(tmp_path)}
     assert tests == {"tests/x/test_y.py::test_14_19_c_after_the_rake": (("14.19(c)",), ()),
                      "tests/x/test_y.py::TestDisplay::test_adjusted": ((), ("14.19(k)1",))}
+
+
+def test_the_proves_marker_is_registered_for_strict_markers(pytestconfig, request):
+    """`--strict-markers` (the project's addopts) accepts `pytest.mark.proves` because the pytest configuration
+    registers it (the suite's marked tests are collected at all only so); this test, unmarked, carries none."""
+    assert "--strict-markers" in pytestconfig.getini("addopts")
+    assert any(line.split(":")[0].strip().startswith("proves(") for line in pytestconfig.getini("markers"))
+    assert request.node.get_closest_marker("proves") is None
+
+
+def test_the_scan_reads_proves_markers_on_functions_and_classes(tmp_path):
+    """Markers on a function, on its `Test*` class (for each of its tests), `mark.proves` imported from pytest;
+    a marker argument that is not a string literal is kept as such (the matrix refuses it); mentions prove nothing."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_z.py").write_text(textwrap.dedent('''
+        import pytest
+        from pytest import mark
+
+        REQ = "14.19(c)"
+
+        @pytest.mark.proves("14.19(b)1", "14.19(f)1-daily")
+        @pytest.mark.parametrize("x", [1, 2])
+        def test_marked(x):
+            pass
+
+        @mark.proves(" 14.19(c) ")
+        def test_imported_mark():
+            pass
+
+        @pytest.mark.proves(REQ)
+        def test_not_a_literal():
+            pass
+
+        @pytest.mark.proves("14.20(d)1")
+        class TestPosting:
+            @pytest.mark.proves("14.20(d)1-information")
+            def test_information(self):
+                pass
+
+            def test_participants(self):
+                """Also mentions 14.20(e)2."""
+
+        def test_14_19_q_only_named():
+            """Cites 14.19(q) but proves nothing."""
+    '''))
+    found = {t.nodeid: (t.proves, t.named, t.cites) for t in scan_tests(tmp_path)}
+    assert found == {
+        "tests/test_z.py::test_marked": (("14.19(b)1", "14.19(f)1-daily"), (), ()),
+        "tests/test_z.py::test_imported_mark": (("14.19(c)",), (), ()),
+        "tests/test_z.py::test_not_a_literal": (("<not a string: REQ>",), (), ()),
+        "tests/test_z.py::TestPosting::test_information": (("14.20(d)1", "14.20(d)1-information"), (), ()),
+        "tests/test_z.py::TestPosting::test_participants": (("14.20(d)1",), (), ("14.20(e)2",)),
+        "tests/test_z.py::test_14_19_q_only_named": ((), ("14.19(q)",), ("14.19(q)",)),
+    }
+    result = scan(tmp_path, frozenset({"14.19", "14.19(q)", "14.19(c)"}))
+    assert sorted(result.proofs) == ["14.19(b)1", "14.19(c)", "14.19(f)1-daily", "14.20(d)1", "14.20(d)1-information",
+                                     "<not a string: REQ>"]
+    assert [t.nodeid for t in result.tests["14.19(q)"]] == ["tests/test_z.py::test_14_19_q_only_named"]

@@ -1,5 +1,6 @@
 """The compliance matrix page for auditors, its search and its CSV and PDF exports: who may read them (accounting,
-surveillance, administrators) and who may not; the last test run's results shown."""
+surveillance, administrators) and who may not; the headline of proven, partly proven and not proven; the last test
+run's results shown."""
 import csv
 import io
 import json
@@ -27,7 +28,11 @@ def test_auditors_read_the_matrix_with_its_summary(client, staff, role, no_repor
     assert response.status_code == 200
     html = response.content.decode()
     summary = selectors.current_matrix(use_report=False).summary()
-    assert f"<strong>{summary['clauses']}</strong> clauses" in html
+    assert f"<strong>{summary['clauses']}</strong> clauses: <strong>{summary['proven']}</strong> proven" in html
+    assert f"<strong>{summary['partly_proven']}</strong> partly proven" in html
+    assert f"<strong>{summary['requirements']}</strong> requirements" in html
+    headline = html.split('data-testid="compliance-summary"')[1].split("</section>")[0]
+    assert "Mutation testing has not been run" in headline and "%" not in headline  # counts, not one percentage
     assert 'data-clause="14.19(b)3"' in html and 'data-clause="27.3(c)"' in html
     assert "apps/badbeat/" in html and "test_14_19_b_3_" in html
     assert 'href="/compliance/"' in html  # in the header's navigation
@@ -56,6 +61,11 @@ def test_search_by_clause_id_or_words(client, staff, no_report):
     html = client.get("/compliance/", {"status": "no_code"}).content.decode()
     assert 'data-clause="14.5(b)1"' in html and 'data-clause="14.19(c)"' not in html
     assert "No clause matches" in client.get("/compliance/", {"q": "zzzz nothing"}).content.decode()
+    html = client.get("/compliance/", {"q": "14.19(f)1-full"}).content.decode()  # a requirement's id
+    assert html.count("data-clause=") == 1 and 'data-clause="14.19(f)1"' in html
+    assert 'data-requirement="14.19(f)1-full"' in html and "not built" in html
+    html = client.get("/compliance/", {"status": "partly_proven"}).content.decode()
+    assert 'data-clause="14.19(f)1"' in html and 'data-clause="14.19(c)"' not in html
 
 
 @pytest.mark.parametrize("params,field", [({"status": "bogus"}, "status"), ({"q": "x" * 101}, "q"),
@@ -73,9 +83,20 @@ def test_csv_export_of_the_search(client, staff, no_report):
     response = client.get("/compliance/matrix.csv", {"q": "14.19(b)"})
     assert response.status_code == 200 and response["Content-Type"] == "text/csv"
     lines = list(csv.reader(io.StringIO(response.content.decode())))
-    assert lines[0] == ["clause", "title", "status", "no_code_reason", "code", "tests", "test_results", "note"]
-    assert [line[0] for line in lines[1:]] == ["14.19(b)", "14.19(b)1", "14.19(b)2", "14.19(b)3", "14.19(b)4"]
-    assert "test_14_19_b_3_both_hole_cards_must_play" in lines[4][5]
+    assert lines[0] == ["clause", "title", "clause_status", "requirement", "requirement_text", "status", "reason",
+                        "code", "code_cites", "tests", "test_results", "note"]
+    found = [line for line in lines[1:] if line[0] != "total"]
+    assert [line[3] for line in found] == [
+        "14.19(b)-table-notice", "14.19(b)-current-amount", "14.19(b)-rules-posted", "14.19(b)1-posted",
+        "14.19(b)1-applied", "14.19(b)2-posted", "14.19(b)2-applied", "14.19(b)3-posted", "14.19(b)3-applied",
+        "14.19(b)4"]  # one line a requirement, each with its clause
+    assert [line[0] for line in found].count("14.19(b)3") == 2
+    applied = next(line for line in found if line[3] == "14.19(b)3-applied")
+    assert applied[5] == "proven" and "test_14_19_b_3_both_hole_cards_must_play" in applied[9]
+    totals = {line[1]: line[2] for line in lines if line[0] == "total"}
+    summary = selectors.current_matrix(use_report=False).summary()
+    assert totals["clauses"] == str(summary["clauses"]) and totals["requirements"] == str(summary["requirements"])
+    assert totals["clauses partly proven"] == str(summary["partly_proven"])
 
 
 def test_pdf_export(client, staff, no_report):
@@ -122,4 +143,4 @@ def test_the_last_runs_results_are_shown(client, staff, settings, tmp_path):
     assert f'{passed}</code> <span class="ok">passed</span>' in html
     assert f'{failed}</code> <span class="alert">failed</span>' in html
     lines = list(csv.reader(io.StringIO(client.get("/compliance/matrix.csv", {"q": "14.14(d)"}).content.decode())))
-    assert lines[1][6].split("; ")[:2] == ["passed", "failed"]
+    assert lines[1][10].split("; ")[:2] == ["passed", "failed"]

@@ -103,6 +103,7 @@ def test_the_app_role_is_no_superuser_owns_nothing_and_holds_only_its_privileges
 
 
 @pytest.mark.parametrize("table", APPEND_ONLY)
+@pytest.mark.proves("14.19(k)-official-record")
 def test_14_19_c_k_the_app_role_may_not_update_delete_or_truncate(database_roles_in_use, table):
     """N.J.A.C. 13:69F-14.19(c), (k) for the jackpot's records; the project's append-only rule for every money table:
     PostgreSQL refuses the app's UPDATE, DELETE and TRUNCATE, with the trigger silenced or not."""
@@ -130,6 +131,7 @@ def test_the_app_role_may_not_switch_triggers_off_with_session_replication_role(
                              'permission denied to set parameter "session_replication_role"')
 
 
+@pytest.mark.proves("14.19(k)-official-record")
 def test_14_19_c_the_app_login_cannot_tamper_with_contributions_it_just_recorded(database_roles_in_use):
     """The issue's attack, on real rows, through the app's own connection: `SET LOCAL pgtrigger.ignore` then UPDATE,
     TRUNCATE, `session_replication_role` then DELETE — each refused by PostgreSQL; the rows and the jackpot's balance
@@ -154,6 +156,7 @@ def test_14_19_c_the_app_login_cannot_tamper_with_contributions_it_just_recorded
     assert list(Payout.objects.values_list("pk", "amount")) == payouts
 
 
+@pytest.mark.proves("14.19(k)-official-record")
 def test_14_19_c_k_the_append_only_trigger_is_the_second_line_for_the_owner(database_roles_in_use):
     """The owner holds every privilege on its tables, yet each append-only table's trigger refuses its UPDATE and
     DELETE (raise_exception, not a permission error); nor may the owner, no superuser, switch triggers off with

@@ -96,6 +96,7 @@ def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, sta
     assert BadBeatCount.objects.order_by("-pk").first().signed_in_person
 
 
+@pytest.mark.proves("14.19(d)1-signed")
 def test_14_19_d_1_a_counter_s_signature_locks_after_wrong_passwords(client, staff, supervisor, day_with_form):
     """Each wrong counter's password counts toward the dealer's lockout (apps.core.signatures); once locked out, the
     right password signs nothing either, the page stays the count form with the reason beside the field, and no

@@ -130,6 +130,7 @@ def test_14_19_f_a_count_with_a_variance_is_recorded_only_once_confirmed(client,
     assert message and f"Form {count.serial_number} recorded with a variance of $5.00" in message.group(1)
 
 
+@pytest.mark.proves("14.19(f)-count-recorded")
 def test_14_19_f_a_count_that_matches_needs_no_confirmation(client, staff, supervisor, room):
     client.force_login(supervisor)
     play_a_round(room["tables"][3])
@@ -140,6 +141,7 @@ def test_14_19_f_a_count_that_matches_needs_no_confirmation(client, staff, super
     assert re.search(r'<li class="success">Form \d+ recorded: \$1\.00 counted', page)
 
 
+@pytest.mark.proves("14.19(h)-reconcile")
 def test_14_19_h_a_day_with_nothing_to_reconcile_is_not_listed_as_unreconciled(client, staff, room):
     """Two days later: the counts' day is not reconciled (in red); the day after it, with no count, has nothing to
     reconcile; today is open. Once reconciled, the day says so."""

@@ -62,6 +62,7 @@ def form(table, people, chips, witness="supervisor", kind=WitnessKind.SUPERVISOR
 
 
 class TestForms:
+    @pytest.mark.proves("14.19(f)3-serial", "14.19(f)-count-recorded")
     def test_14_19_f_3_forms_are_serial_and_compared_with_contributions(self, table, people):
         for _ in range(3):
             pot(table)
@@ -72,6 +73,7 @@ class TestForms:
         assert second.serial_number == first.serial_number + 1
         assert (second.expected, second.variance) == (D("1.00"), D("-0.50"))  # flagged: $0.50 short
 
+    @pytest.mark.proves("14.19(f)2-witness", "14.19(f)2-second-department")
     def test_14_19_f_2_witness_from_a_second_department(self, table, people, staff):
         pot(table)
         ok = form(table, people, {"1": 1}, witness="guard", kind=WitnessKind.SECOND_DEPARTMENT)
@@ -95,6 +97,7 @@ class TestForms:
                 form(table, people, {"1": 1}, witness=witness, kind=WitnessKind.SECOND_DEPARTMENT)
             assert refused.value.field == "witness"
 
+    @pytest.mark.proves("14.19(f)2-witness")
     def test_14_19_f_2_supervisor_witness_needs_surveillance(self, table, people):
         with pytest.raises(DomainError) as refused:
             record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=people["dealer"],
@@ -110,6 +113,7 @@ class TestForms:
 
 
 class TestBoxCounts:
+    @pytest.mark.proves("14.19(d)1-closed-table", "14.19(d)-place")
     def test_14_19_d_1_closed_table_count_by_dealer_and_supervisor(self, table, people):
         pot(table)
         with pytest.raises(DomainError, match="closed table"):
@@ -124,6 +128,7 @@ class TestBoxCounts:
                              transported_by=people["guard"], recorded_by=people["supervisor"])
         assert count.serial_number is None and count.variance == 0
 
+    @pytest.mark.proves("14.19(e)-cashier-counts", "14.19(d)-place")
     def test_14_19_e_cage_count_by_a_cashier(self, table, people):
         pot(table)
         with pytest.raises(DomainError, match="cashier"):
@@ -148,6 +153,7 @@ class TestReconciliation:
             forms.append(form(table, people, {"1": 1}))
         return forms
 
+    @pytest.mark.proves("14.19(g)", "14.19(h)-reconcile", "14.19(f)3-two-parts")
     def test_14_19_h_all_parts_match(self, table, people):
         """14.19(g): both parts of each Bad Beat Payout Contribution Form reach accounting, the original from the
         table's drop box and the duplicate from the locked accounting box, each recorded on receipt; (h) then
@@ -162,6 +168,7 @@ class TestReconciliation:
                                        reconciled_by=people["clerk"])
         assert rec.status == ReconciliationStatus.RECONCILED and rec.revenue_adjustment == 0
 
+    @pytest.mark.proves("14.19(h)-missing", "14.19(h)-revenue")
     def test_14_19_h_duplicate_without_original_adds_to_poker_revenue(self, table, people):
         RakeStructureFactory(table=table)
         forms = self._day_with_forms(table, people)
@@ -184,6 +191,7 @@ class TestReconciliation:
         assert report.totals["revenue"] == before + D("1.00")
         assert report.totals["adjustments"] == D("1.00")
 
+    @pytest.mark.proves("14.19(h)-missing")
     def test_14_19_h_original_without_duplicate_is_a_variance_not_revenue(self, table, people):
         forms = self._day_with_forms(table, people, n=2)
         for f in forms:
@@ -197,6 +205,7 @@ class TestReconciliation:
         assert rec.missing_duplicates == [forms[1].serial_number]
         assert rec.revenue_adjustment == 0 and rec.status == ReconciliationStatus.VARIANCE
 
+    @pytest.mark.proves("14.19(h)-reconcile")
     def test_14_19_h_only_accounting_reconciles_and_an_unknown_serial_is_refused(self, table, people):
         forms = self._day_with_forms(table, people, n=1)
         with pytest.raises(DomainError, match="accounting"):
@@ -208,6 +217,7 @@ class TestReconciliation:
 
 
 class TestGamingDayClose:
+    @pytest.mark.proves("14.19(d)-daily", "14.19(f)1-daily")
     def test_14_19_d_close_flags_uncounted_tables_and_is_idempotent(self, table, people, supervisor):
         """14.19(d) and (f)1: each container is counted at least once per gaming day; closing the day flags a table
         whose contributions were not all counted (and the day as not in order)."""
@@ -246,6 +256,7 @@ class TestGamingDayClose:
         assert first.summary["contributions"] == second.summary["contributions"] == "1.00"
 
 
+@pytest.mark.proves("14.19(d)2-supervisor-accounts")
 def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage(table, people):
     """14.19(d)2: boxes counted in the cashiers' cage are accounted for by a poker supervisor: a cage count witnessed
     by anyone else (a dealer, a guard) is refused naming the witness and writes nothing; with the supervisor it is
@@ -263,6 +274,7 @@ def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage
     assert count.witness == people["supervisor"] and count.transported_by == people["guard"]
 
 
+@pytest.mark.proves("14.19(d)2-security-transports")
 def test_14_19_d_2_security_transports_the_boxes_to_the_cage(table, people):
     """14.19(d)2: a representative of security transports the boxes to the cage: a cage count that names the dealer
     as the one who carried them is refused naming the field, and writes nothing."""

@@ -97,6 +97,7 @@ class TestWrongCount:
         record_deck_event(deck=red, kind="put_in_use", by=supervisor)
         return red
 
+    @pytest.mark.proves("14.6(e)4-wrong-count", "14.15(g)-deck-replaced")
     def test_14_6_e_4_asks_to_confirm_then_pulls_the_deck_with_a_warning_until_a_replacement_is_in_use(
             self, client, staff, supervisor, table, red):
         client.force_login(staff(Role.DEALER))
@@ -138,6 +139,7 @@ class TestWrongCount:
         page = text(client.post(f"/decks/{red.pk}/events/", {"kind": "counted", "card_count": "52"}, follow=True))
         assert '<li class="success">Deck R-3: Counted recorded.</li>' in page and "pulled" not in page
 
+    @pytest.mark.proves("14.6(e)4-wrong-count")
     def test_14_6_e_4_the_dealers_home_asks_the_same(self, client, staff, supervisor, table, red):
         dealer = staff(Role.DEALER)
         now = timezone.now()

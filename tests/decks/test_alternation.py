@@ -33,6 +33,7 @@ def deal(table, deck, minutes):
         players=[PlayerIn(seat=1, contributed=Decimal("2")), PlayerIn(seat=2, contributed=Decimal("1"), folded=True)]))
 
 
+@pytest.mark.proves("14.2(d)3")
 def test_14_2_d_3_alternating_decks_pass(shuffler_table):
     for minute, deck in enumerate(["R-8", "B-8", "R-8", "B-8"]):
         deal(shuffler_table, deck, minute)
@@ -40,6 +41,7 @@ def test_14_2_d_3_alternating_decks_pass(shuffler_table):
     assert refresh_deck_alerts(casino=shuffler_table.casino) == (0, 0)
 
 
+@pytest.mark.proves("14.2(d)3")
 def test_14_2_d_3_the_same_deck_twice_in_a_row_is_flagged_and_alerted(shuffler_table):
     rounds = [deal(shuffler_table, deck, minute) for minute, deck in enumerate(["R-8", "B-8", "B-8", "R-8", None])]
     breaks = alternation_breaks(table=shuffler_table)

@@ -26,6 +26,7 @@ def room(casino, staff):
     return high, main_a, main_b
 
 
+@pytest.mark.proves("14.2(c)-considerations")
 def test_14_2_c_proposal_considers_limits_location_and_game(casino, room):
     high, main_a, main_b = room
     proposal = propose_distribution(casino=casino)
@@ -39,6 +40,7 @@ def test_14_2_c_proposal_considers_limits_location_and_game(casino, room):
     assert "Limits" in proposal[0].reason
 
 
+@pytest.mark.proves("14.2(c)-daily-distribution")
 def test_14_2_c_the_supervisor_decides_and_it_is_recorded(casino, room, staff):
     proposal = propose_distribution(casino=casino)
     lines = [(p.table, p.deck) for p in proposal]

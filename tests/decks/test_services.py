@@ -51,6 +51,7 @@ def state_at(table, serial, clock_name, when):
 
 
 class TestClocks:
+    @pytest.mark.proves("14.2(b)-three-hours")
     def test_14_2_b_three_hours_without_suit_and_sequence(self, table, opened, dealer):
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=2, minutes=59)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3)) == ClockState.DUE_SOON
@@ -59,12 +60,14 @@ class TestClocks:
             record_deck_event(deck=opened, kind="sorted", by=dealer)
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3, minutes=1)) == ClockState.OK
 
+    @pytest.mark.proves("14.2(b)-six-hours")
     def test_14_2_b_six_hours_since_opened_and_sorting_does_not_reset_it(self, table, opened, dealer):
         with time_machine.travel(T0 + timedelta(hours=5), tick=False):
             record_deck_event(deck=opened, kind="sorted", by=dealer)
         assert state_at(table, "R-1", "change", T0 + timedelta(hours=5, minutes=59)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "change", T0 + timedelta(hours=6, minutes=1)) == ClockState.OVERDUE
 
+    @pytest.mark.proves("14.6(e)4-every-fifteen-minutes")
     def test_14_6_e_4_count_every_fifteen_minutes(self, table, opened, dealer):
         assert state_at(table, "R-1", "count", T0 + timedelta(minutes=14, seconds=59)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "count", T0 + timedelta(minutes=15, seconds=1)) == ClockState.OVERDUE
@@ -80,6 +83,7 @@ class TestClocks:
 
 
 class TestEvents:
+    @pytest.mark.proves("14.2(a)-stored")
     def test_14_2_a_putting_one_deck_in_use_rotates_the_other_out(self, table, opened, dealer):
         blue = table.decks.get(serial="B-1")
         with time_machine.travel(T0 + timedelta(minutes=30), tick=False):
@@ -88,6 +92,7 @@ class TestEvents:
         assert not opened.in_use
         assert DeckEvent.objects.filter(deck=opened, kind="rotated_out").count() == 1
 
+    @pytest.mark.proves("14.6(e)4-wrong-count")
     def test_14_6_e_4_wrong_count_removes_the_deck_and_raises_an_alert(self, table, opened, dealer):
         with time_machine.travel(T0 + timedelta(minutes=10), tick=False):
             record_deck_event(deck=opened, kind="counted", card_count=51, by=dealer)
@@ -96,6 +101,7 @@ class TestEvents:
         assert DeckAlert.objects.get(kind=AlertKind.WRONG_COUNT, cleared_at=None).deck == opened
         assert "51 cards" in DeckEvent.objects.get(deck=opened, kind="counted").note
 
+    @pytest.mark.proves("14.4(b)-inspected-verified")
     def test_14_4_b_verified_by_the_floorperson_after_the_dealer_inspects(self, table, opened, dealer, floor):
         with pytest.raises(DomainError, match="inspects the deck before"):
             record_deck_event(deck=opened, kind="verified", by=floor)
@@ -104,6 +110,7 @@ class TestEvents:
             record_deck_event(deck=opened, kind="verified", by=dealer)
         record_deck_event(deck=opened, kind="verified", by=floor)
 
+    @pytest.mark.proves("14.2(a)-two-decks", "14.2(a)-distinguishable")
     def test_14_2_a_two_decks_distinguishable_at_most(self, table, opened, floor):
         same = receive_deck(casino=table.casino, serial="R-2", back_colour="red", by=floor)
         with pytest.raises(DomainError, match="two decks"):
@@ -113,6 +120,7 @@ class TestEvents:
         with pytest.raises(DomainError, match="visually distinguishable"):
             assign_deck(deck=same, table=other, by=floor)
 
+    @pytest.mark.proves("14.2(d)1")
     def test_14_2_d_1_shuffler_needs_different_colours(self, casino, floor):
         table = PokerTableFactory(casino=casino, uses_automated_shuffler=True)
         deck_at_table(table, "R-1", "red", floor)
@@ -135,6 +143,7 @@ class TestAlerts:
             assert refresh_deck_alerts(casino=table.casino) == (0, 1)
         assert not DeckAlert.objects.filter(cleared_at=None).exists()
 
+    @pytest.mark.proves("14.2(a)-two-decks")
     def test_14_2_a_open_table_with_one_deck_is_alerted(self, casino, floor):
         table = PokerTableFactory(casino=casino)
         deck_at_table(table, "G-1", "green", floor)
@@ -143,6 +152,7 @@ class TestAlerts:
 
 
 class TestWrongCountDuringARound:
+    @pytest.mark.proves("14.15(g)-dead", "14.15(g)-deck-replaced")
     def test_14_15_g_the_round_must_be_called_dead_and_the_count_is_linked_to_it(self, table, opened, dealer):
         from decimal import Decimal
 

@@ -90,6 +90,7 @@ def test_14_2_a_assigning_needs_a_stored_deck_and_an_open_table(client, staff, d
     assert response.status_code == 400 and "visually distinguishable" in page and 'id="assign-deck_error"' in page
 
 
+@pytest.mark.proves("14.2(b)-three-hours")
 def test_14_2_b_alerts_are_computed_on_each_view_and_clear_at_once(client, casino, staff, supervisor):
     """No scheduled job runs here (DeckAlert rows are never refreshed): the board and the dashboard compute the
     clock alerts from the decks as they are. A deck in use for 3 hours 5 minutes without being placed into suit and

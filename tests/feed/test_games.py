@@ -47,6 +47,9 @@ FORMS = {
 
 
 @pytest.mark.parametrize("game", list(FORMS), ids=[f"{g.value}-{FORMS[g][3]}" for g in FORMS])
+@pytest.mark.proves("14.6(d)", "14.8(a)1", "14.8(a)2", "14.8(a)3", "14.8(a)4", "14.8(a)5", "14.8(a)6",
+                    "14.8(a)7", "14.9(i)1", "14.10(j)-winner", "14.11(f)1", "14.12(h)1", "14.12(h)2",
+                    "14.12A(l)", "14.12B(l)1", "14.13(h)", "14.6(e)5-award")
 def test_each_game_form_is_recorded_and_settled_from_the_json_feed(api, casino, staff, game):
     """One round of each permissible game (14.8, 14.8(a)1-7, 14.12A, 14.12B) posted as JSON: the cards fit the game,
     the draws of a draw game are kept, and the engine awards the pot to the hand the clause names (14.6(d); 14.9(i)1,
@@ -96,6 +99,7 @@ def horse(casino):
     return open_table(table=table)
 
 
+@pytest.mark.proves("14.14(c)-as-posted", "14.19(c)-designated")
 def test_14_8_a_mixed_game_table_deals_its_whole_rotation(api, casino, supervisor, horse):
     """A round of each game of the rotation: each records the game and the rotation game it was dealt in, pays the
     rake its game posts (14.14(c)) and contributes only where the game participates (14.19(b))."""
@@ -132,6 +136,7 @@ def test_a_mixed_game_table_needs_a_game_of_its_rotation(api, supervisor, horse,
     assert not RoundOfPlay.objects.exists()
 
 
+@pytest.mark.proves("14.9(b)-seat-maximum", "14.12A(b)-seat-maximum")
 def test_14_9_b_a_mixed_game_table_seats_no_more_than_its_smallest_game(casino):
     """Stud seats nine (14.9(b)), triple draw seven (14.12A(b)): a rotation with both seats at most seven."""
     from apps.core.exceptions import DomainError
@@ -144,6 +149,7 @@ def test_14_9_b_a_mixed_game_table_seats_no_more_than_its_smallest_game(casino):
         Game.STUD, Game.TRIPLE_DRAW_27]
 
 
+@pytest.mark.proves("14.17-limits-posted", "14.14(c)-sign")
 def test_14_17_the_sign_of_a_mixed_game_table_shows_the_rotation_with_each_games_limits(client, supervisor, horse):
     client.force_login(supervisor)
     page = client.get(f"/tables/{horse.pk}/sign/").content.decode()

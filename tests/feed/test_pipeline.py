@@ -28,6 +28,7 @@ def conserved(round_of_play: RoundOfPlay) -> None:
     assert awarded == sum(p.awarded for p in round_of_play.players.all())
 
 
+@pytest.mark.proves("14.7(c)4-side-pots", "14.6(e)5-award", "14.6(e)8", "14.6(e)9", "14.19(c)-per-pot")
 def test_14_7_c_4_side_pots_for_an_all_in_player():
     """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300. After the
     showdown each pot goes to its winning hand (14.6(e)5); the rake (14.6(e)8, 14.14) and the bad beat contribution
@@ -49,6 +50,7 @@ def test_14_7_c_4_side_pots_for_an_all_in_player():
     conserved(round_of_play)
 
 
+@pytest.mark.proves("14.10(j)-board-plays")
 def test_14_10_j_board_plays_splits_the_pot():
     table = PokerTableFactory()
     round_of_play = record_round_of_play(table=table, round_in=round_in([
@@ -59,6 +61,7 @@ def test_14_10_j_board_plays_splits_the_pot():
     conserved(round_of_play)
 
 
+@pytest.mark.proves("14.6(e)5-award", "14.6(d)")
 def test_everyone_folds_to_the_last_player_without_a_showdown():
     """14.6(e)5: when all other players have folded, the pot goes to the last player remaining, with no showdown
     (the uncalled part of the bet given back)."""
@@ -91,6 +94,7 @@ def test_everyone_folds_to_the_last_player_without_a_showdown():
     ([PlayerIn(seat=1, contributed=D("2"), hole_cards="As Kd"), PlayerIn(seat=2, contributed=D("2"))],
      "5h 6h 7h 8h 9h", "players", "hole cards of seat(s) 2"),
 ])
+@pytest.mark.proves("14.2(a)-one-deck")
 def test_bad_input_is_refused_with_the_field_and_nothing_is_stored(players, board, field, words):
     table = PokerTableFactory()
     with pytest.raises(DomainError) as exc:
@@ -109,6 +113,7 @@ def test_a_source_hand_is_stored_once():
     assert RoundOfPlay.objects.count() == 1
 
 
+@pytest.mark.proves("14.15(g)-dead", "14.15(g)-returned")
 def test_14_15_g_a_dead_round_returns_every_chip_and_takes_nothing():
     """Missing or extra cards found during a round: the round is called dead, every chip goes back."""
     table = RakeStructureFactory().table
@@ -129,6 +134,7 @@ def test_14_15_g_a_dead_round_returns_every_chip_and_takes_nothing():
     assert put_in == sum(p.returned for p in round_of_play.players.all()) == round_of_play.refunded_amount
 
 
+@pytest.mark.proves("14.19(c)-after-rake", "14.19(c)-per-pot")
 def test_14_19_c_the_contribution_is_computed_from_the_pot_after_the_rake():
     """The money path takes the rake first (14.14), then the bad beat contribution from what is left (14.19(c)):
     10 % of a $200 pot is $20 of rake; 5 % of the $180 left is $9.00 (it would be $10.00 from the whole pot)."""
@@ -170,6 +176,7 @@ def test_14_19_c_the_money_path_reads_in_the_regulations_order():
     assert not hasattr(settings, "POT_DEDUCTIONS") and not hasattr(settings, "BAD_BEAT_SHARED_PAYOUT")
 
 
+@pytest.mark.proves("14.6(b)-two-to-eleven")
 def test_14_6_b_a_round_of_play_has_two_to_eleven_players():
     """14.6(b): poker is played by two to 11 players. A table is set up with 2 to 11 seats (hold 'em), a round of one
     player is refused, and so is a seat numbered past 11; a round of two at the table is recorded."""
@@ -208,6 +215,8 @@ def _draw_table(game, number):
     ("triple_draw_27", 3, ("7h 5c 4c 3d 2c", "8h 6c 4d 3s 2d")),
     ("badugi", 3, ("As 2d 3h 4c", "Ks Qd Jh Tc")),
 ])
+@pytest.mark.proves("14.12(f)-draw", "14.12A(f)-draw", "14.12A(h)", "14.12A(j)", "14.12B(f)-draw",
+                    "14.12B(h)", "14.12B(j)")
 def test_14_12_f_the_draws_of_each_draw_game(game, draws, hands):
     """Each player of a draw game draws (keeps or discards, each discard replaced) once in five-card draw
     (14.12(f)), three times in triple draw (14.12A(f), (h), (j)) and in badugi (14.12B(f), (h), (j)): a round with
@@ -229,6 +238,7 @@ def test_14_12_f_the_draws_of_each_draw_game(game, draws, hands):
     assert RoundOfPlay.objects.count() == 1
 
 
+@pytest.mark.proves("14.12(f)2-reshuffle")
 def test_14_12_f_2_in_a_draw_game_discards_reshuffled_may_be_dealt_again():
     """14.12(f)2: when the deck runs short the discards are reshuffled and dealt again, so in a draw game a folded
     hand's card may be found in another player's final hand (refused as a duplicate in hold 'em, where no card is
@@ -248,6 +258,7 @@ def test_14_12_f_2_in_a_draw_game_discards_reshuffled_may_be_dealt_again():
             PlayerIn(seat=3, contributed=D("4"), hole_cards="Kd Kh")], board="2c 7d 9h Jc 3s"))
 
 
+@pytest.mark.proves("14.15(d)-shown", "14.15(d)-conceded")
 def test_14_15_d_the_winning_hand_is_shown_and_a_losing_hand_may_be_conceded():
     """14.15(d): at the showdown the winning hand is shown in its entirety: a contender still in without cards is
     refused (the showdown needs them); a player holding a losing hand may concede it unshown (mucked), and takes

@@ -63,6 +63,7 @@ def play(table, *, at=None, seats=2, bad_beat=False):
     ("count", timedelta(minutes=15), "due_soon"),              # 0:15 is in time (14.6(e)4)
     ("count", timedelta(minutes=15, seconds=1), "overdue"),
 ])
+@pytest.mark.proves("14.2(b)-three-hours", "14.2(b)-six-hours", "14.6(e)4-every-fifteen-minutes")
 def test_a_tiles_deck_clocks_turn_due_and_overdue_with_the_rotation_board(casino, supervisor, clock, elapsed, state):
     """14.2(b): placed into suit and sequence every 3 hours, changed every 6; 14.6(e)4: counted every 15 minutes. The
     tile's clock, its colour and the alert are those of the rotation board at the same moment (the same selector)."""
@@ -157,6 +158,7 @@ def test_14_18_seats_are_the_floors_record_flagged_while_the_newest_round_disagr
     assert 'data-testid="seats-5" data-seated="">0 of 9</dd>' in client.get("/").content.decode()
 
 
+@pytest.mark.proves("14.19(i)1")
 def test_a_verified_claim_is_a_payout_pending_on_the_tile_the_jackpot_and_the_strip(client, casino, supervisor):
     """14.19(i)1: once verified, the payout is pending until delivered; the floor map says so on the table's tile,
     on the jackpot and at the top of the page."""

@@ -92,6 +92,8 @@ def test_pages_of_another_casino_are_not_found(client, supervisor):
     assert client.get(f"/tables/{other_round_table.pk}/").status_code == 404
 
 
+@pytest.mark.proves("14.17-limits-posted", "14.17-raises-posted", "14.14(c)-sign", "14.11(b)-kill-posted",
+                    "14.19(b)-table-notice")
 def test_table_sign_is_generated_from_the_configuration(client, supervisor, casino):
     """N.J.A.C. 13:69F-14.14(c), 14.17, 14.19(b), 14.11(b): game, limits, raise cap, blinds, rake, bad beat, kill."""
     from apps.rake.services import post_rake_structure
@@ -170,6 +172,7 @@ def test_the_table_page_shows_the_newest_round_first_in_pages(client, supervisor
     assert client.get(f"/tables/{table.pk}/?cursor=not-ours").status_code == 400
 
 
+@pytest.mark.proves("14.10(d)-blinds-posted", "14.13(b)-ante-posted")
 def test_14_10_d_the_table_sign_posts_the_blinds_and_the_ante(client, casino, supervisor):
     """14.10(d): the amount and number of the blind bets are posted on the table's sign; 14.10(b), 14.12(b), 14.13(b):
     so is the ante rule (an ante, or none)."""

@@ -144,6 +144,7 @@ def _by_every_five(cards, combos):
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.permutations(range(52)), min_size=1, max_size=40))
+@pytest.mark.proves("14.11(f)-two-and-three")
 def test_14_11_f_omaha_high_batch_equals_every_two_plus_three_combination(decks):
     deal = np.array([deck[:9] for deck in decks])
     assert fast.omaha_high_scores(deal[:, :4], deal[:, 4:]).tolist() == _by_every_five(deal, fast._OMAHA).tolist()

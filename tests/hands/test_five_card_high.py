@@ -30,11 +30,14 @@ def value(text):
     ("Ac Kd Qh Js Tc", C.STRAIGHT), ("Ac 2d 3h 4s 5c", C.STRAIGHT), ("3c 3d 3h 9s 2c", C.THREE_OF_A_KIND),
     ("Ac Ad Kh Ks 2c", C.TWO_PAIR), ("2c 2d Kh Qs Jc", C.ONE_PAIR), ("Ac Kd Qh Js 9c", C.HIGH_CARD),
 ])
+@pytest.mark.proves("14.3(a)-ace-low", "14.3(b)1", "14.3(b)2", "14.3(b)3", "14.3(b)4", "14.3(b)5",
+                    "14.3(b)6-straight", "14.3(b)7", "14.3(b)8", "14.3(b)9")
 def test_14_3_b_categories(text, category):
     """Each five-card high hand of 14.3(b)1-9, royal flush to one pair (and no pair), is named as the rule names it."""
     assert value(text).category is category
 
 
+@pytest.mark.proves("14.3(b)-order")
 def test_14_3_b_order_of_categories_from_royal_flush_down():
     hands = ["As Ks Qs Js Ts", "9h Kh Qh Jh Th", "7c 7d 7h 7s 2c", "Ac Ad Ah Ks Kc", "2h 7h 9h Jh Ah",
              "Ac Kd Qh Js Tc", "3c 3d 3h 9s 2c", "Ac Ad Kh Ks 2c", "2c 2d Kh Qs Jc", "Ac Kd Qh Js 9c"]
@@ -43,17 +46,20 @@ def test_14_3_b_order_of_categories_from_royal_flush_down():
     assert len(set(values)) == len(values)
 
 
+@pytest.mark.proves("14.3(a)-ace-low", "14.3(b)2", "14.3(b)6-straight")
 def test_14_3_b_2_and_6_wheel_is_the_lowest_straight_and_straight_flush():
     assert value("Ac 2d 3h 4s 5c") < value("2c 3d 4h 5s 6c")
     assert value("Ad 2d 3d 4d 5d") < value("2h 3h 4h 5h 6h")
     assert value("Ac 2d 3h 4s 5c").cards[-1].rank == 14  # shown as 5 4 3 2 A
 
 
+@pytest.mark.proves("14.3(b)6-no-wrap")
 def test_14_3_b_6_no_wrap_around():
     assert value("Qc Kd Ah 2s 3c").category is C.HIGH_CARD
     assert value("Jc Qd Kh As 2c").category is C.HIGH_CARD
 
 
+@pytest.mark.proves("14.3(b)3", "14.3(b)4", "14.3(b)8")
 def test_14_3_b_3_to_9_ranks_within_a_category():
     assert value("As Ah Ad Ac 2s") > value("Ks Kh Kd Kc As")  # four aces highest, 14.3(b)3
     assert value("Ac Ad Ah Ks Kc") > value("Kc Kd Kh As Ac")  # aces full over kings full, 14.3(b)4
@@ -61,23 +67,28 @@ def test_14_3_b_3_to_9_ranks_within_a_category():
     assert value("3c 3d 2h 2s Ac") < value("4c 4d 2h 2s 3c")
 
 
+@pytest.mark.proves("14.3(d)-kicker", "14.3(d)-tie")
 def test_14_3_d_highest_card_not_in_the_other_hand_decides_and_identical_ranks_tie():
     assert value("Ac Kd Qh Js 9c") > value("Ac Kd Qh Js 8c")
     assert value("2c 2d Kh Qs Jc") > value("2h 2s Kd Qc Tc")
     assert value("Ac Kd Qh Js 9c") == value("Ad Kh Qs Jc 9d")
 
 
+@pytest.mark.proves("14.3(a)-suits")
 def test_14_3_a_suits_are_equal_in_rank():
     assert value("2h 7h 9h Jh Ah") == value("2s 7s 9s Js As")
 
 
 @pytest.mark.long
+@pytest.mark.proves("14.3(b)1", "14.3(b)2", "14.3(b)3", "14.3(b)4", "14.3(b)5", "14.3(b)6-straight",
+                    "14.3(b)7", "14.3(b)8", "14.3(b)9")
 def test_full_enumeration_of_the_2598960_five_card_hands():
     """Category counts derived by combinatorics, not by the code under test."""
     counts = Counter(evaluate_five_card_high(hand).category.name for hand in combinations(DECK, 5))
     assert dict(counts) == five_card_category_counts()
 
 
+@pytest.mark.proves("14.10(j)-best-hand")
 def test_14_10_j_best_five_of_seven_and_the_board_plays():
     board = parse_cards("As Ks Qs Js Ts")
     assert best_hands("holdem", parse_cards("2c 3d"), board).high == best_hands("holdem", parse_cards("4c 5d"), board).high
@@ -105,12 +116,14 @@ def test_the_order_is_total_and_transitive(a, b, c):
 
 
 @given(cards5, st.permutations("cdhs"))
+@pytest.mark.proves("14.3(a)-suits")
 def test_invariant_under_relabelling_suits(hand, suits):
     relabel = dict(zip("cdhs", suits, strict=True))
     renamed = parse_cards(" ".join(f"{c.rank.symbol}{relabel[c.suit.value]}" for c in hand))
     assert evaluate_five_card_high(hand) == evaluate_five_card_high(renamed)
 
 
+@pytest.mark.proves("14.3(g)")
 def test_14_3_g_a_hand_ranks_by_the_cards_it_holds():
     """14.3(g): a hand is ranked by the cards actually in it, not by what the player says it is. The engine takes
     cards and nothing else, and finds the best hand they make even when it is easy to misread: seven-deuce with a
@@ -122,3 +135,34 @@ def test_14_3_g_a_hand_ranks_by_the_cards_it_holds():
     omaha = best_hands("omaha", parse_cards("As Ks Qs Js"), parse_cards("2s 7d 8h 9c 3d")).high
     assert omaha.category is C.HIGH_CARD
     assert value("9c 9d 9h 9s 2c") == value("9s 9h 9d 9c 2c")  # the same cards, however they are given
+
+
+RANKS = "AKQJT98765432"
+
+
+@pytest.mark.proves("14.3(a)-ranks")
+def test_14_3_a_cards_rank_ace_down_to_two():
+    """14.3(a): the ranks, ace highest down to two: high-card hands led by an ace, a king, ... a seven (the same four
+    cards under them, no straight, no flush) rank in that order; so do the pairs, aces down to twos."""
+    leaders = [value(f"{top}c 6d 4h 3s 2c") for top in "AKQJT987"]
+    assert all(v.category is C.HIGH_CARD for v in leaders)
+    assert leaders == sorted(leaders, reverse=True) and len(set(leaders)) == len(leaders)
+    pairs = [value(f"{r}c {r}d " + " ".join(f"{k}{s}" for k, s in zip([k for k in RANKS if k != r][:3], "hsh",
+                                                                      strict=True)))
+             for r in RANKS]
+    assert pairs == sorted(pairs, reverse=True) and len(set(pairs)) == 13
+
+
+
+@pytest.mark.proves("14.3(b)3", "14.3(b)7", "14.3(b)9")
+def test_14_3_b_3_7_9_aces_highest_twos_lowest():
+    """14.3(b)3, 7, 9: four of a kind, three of a kind and one pair each rank from aces (highest) down to twos
+    (lowest), whatever the other cards."""
+    for size, category in ((4, C.FOUR_OF_A_KIND), (3, C.THREE_OF_A_KIND), (2, C.ONE_PAIR)):
+        hands = []
+        for r in RANKS:
+            others = [k for k in RANKS if k != r][:5 - size]
+            hands.append(value(" ".join([f"{r}{s}" for s in "cdhs"[:size]] + [f"{k}s" for k in others[:1]]
+                                        + [f"{k}h" for k in others[1:]])))
+        assert all(h.category is category for h in hands), size
+        assert hands == sorted(hands, reverse=True) and len(set(hands)) == 13, size

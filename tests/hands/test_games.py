@@ -15,12 +15,14 @@ P = parse_cards
 D = Decimal
 
 
+@pytest.mark.proves("14.9(k)1", "14.9(k)-same-five")
 def test_14_9_k_1_the_same_five_as_a_straight_and_a_high_ranking_low():
     hand = best_hands("stud_hilo8", P("2c 3d 4h 5s 6c Kd Kh"))
     assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.SIX_LOW
     assert {str(c) for c in hand.low.cards} == {"2c", "3d", "4h", "5s", "6c"}
 
 
+@pytest.mark.proves("14.9(k)2", "14.9(k)-same-five")
 def test_14_9_k_2_a_flush_of_eight_or_less_is_also_a_high_ranking_low():
     hand = best_hands("stud_hilo8", P("2h 4h 5h 7h 8h Kd Kc"))
     assert hand.high.category.label == "Flush" and hand.low.category is LowCategory.EIGHT_LOW
@@ -31,34 +33,40 @@ def test_14_9_l_the_ace_both_ways():
     assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FIVE_LOW
 
 
+@pytest.mark.proves("14.9(j)-high-takes-all")
 def test_14_9_j_no_eight_or_better_low_gives_the_whole_pot_to_the_high():
     result = award_pots("stud_hilo8", [Pot(D("100"), ("1", "2"))],
                         {"1": P("Kc Kd Kh 9s 9c 2d 3h"), "2": P("Ac 2c 3s 4d 9h Th Jh")})
     assert result.awards == {"1": D("100")}
 
 
+@pytest.mark.proves("14.9(i)2")
 def test_14_9_i_2_stud_low_the_best_low_takes_the_pot():
     result = award_pots("stud_low", [Pot(D("60"), ("1", "2"))],
                         {"1": P("Ac 2c 3s 4d 6h Th Jh"), "2": P("Ad 2d 3c 4s 7h Qh Kh")})
     assert result.awards == {"1": D("60")} and result.pots[0].low_winners == ("1",)
 
 
+@pytest.mark.proves("14.13A(l)1", "14.13A(l)-same-three")
 def test_14_13a_l_1_two_three_four_is_a_straight_and_a_high_ranking_low():
     hand = best_hands("mambo_stud", P("2c 3d 4h"), P("Ks"))
     assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FOUR_LOW
 
 
+@pytest.mark.proves("14.13A(l)2", "14.13A(l)-ace-both-ways")
 def test_14_13a_l_2_suited_ace_four_five_is_a_flush_and_a_low():
     hand = best_hands("mambo_stud", P("Ah 4h 5h"), P("Kc"))
     assert hand.high.category.label == "Flush" and hand.low.category is LowCategory.FIVE_LOW
 
 
+@pytest.mark.proves("14.13A(k)-six-or-better", "14.13A(k)-high-takes-all")
 def test_14_13a_k_no_six_or_better_low_and_the_high_takes_all():
     assert best_hands("mambo_stud", P("7h 8h 9c"), P("Kc")).low is None
     result = award_pots("mambo_stud", [Pot(D("30"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("7d 8c Ts")}, P("2c"))
     assert result.awards == {"1": D("30")}
 
 
+@pytest.mark.proves("14.13A(j)-split", "14.13A(j)1")
 def test_14_13a_j_mambo_split_with_the_odd_unit_to_the_high():
     """14.13A(j)1: a pot that cannot be divided equally gives the excess unit (here $1, at most $1.00) to the best
     high hand."""
@@ -91,6 +99,7 @@ def test_a_rule_set_that_does_not_fit_the_game_is_a_typed_error():
 
 # --- stud betting order --------------------------------------------------------------------------------------
 
+@pytest.mark.proves("14.9(d)-suit-ties", "14.9(d)1", "14.9(d)2", "14.9(d)3", "14.9(d)4", "14.13(d)")
 def test_14_9_d_forced_bet_by_up_card_and_suit():
     """Who makes the forced bet in each stud game: 14.9(d)1-4, and 14.13(d) in five-card stud."""
     up = [("1", P("5h")[0]), ("2", P("2d")[0]), ("3", P("2s")[0]), ("4", P("Ac")[0])]
@@ -103,12 +112,14 @@ def test_14_9_d_forced_bet_by_up_card_and_suit():
         forced_bet("holdem", up)
 
 
+@pytest.mark.proves("14.9(f)1", "14.9(f)2", "14.9(f)3")
 def test_14_9_f_best_hand_showing_acts_first_and_ties_go_to_the_dealers_left():
     showing = [("1", P("Ks Qd")), ("2", P("9c 9d")), ("3", P("9h 9s"))]
     assert first_to_act("stud", showing) == "2"
     assert first_to_act("stud_low", [("1", P("Ks Qd")), ("2", P("5c 3d")), ("3", P("5h 2s"))]) == "3"
 
 
+@pytest.mark.proves("14.13A(f)-highest-up-card", "14.13A(f)-suit-ties", "14.13A(h)1")
 def test_14_13a_f_and_h_mambo_first_to_act():
     """14.13A(f) the highest up-card, ties by suit; 14.13A(h)1 the up-card that pairs the community card first."""
     showing = [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]
@@ -154,6 +165,7 @@ def test_14_12a_l_single_draw_deuce_to_seven_ranks_as_triple_draw():
     assert result.awards == {"1": D("40")} and result.pots[0].low_winners == ("1",)
 
 
+@pytest.mark.proves("14.9(i)-best-five", "14.10(j)-best-hand", "14.11(f)-two-and-three")
 def test_the_fast_pick_of_the_best_five_is_the_engines_own_choice():
     """Hold 'em, Omaha and seven-card stud pick the five that play with the table-driven scores; the hand and the
     cards shown are exactly those of ranking every five (14.10(j), 14.11(f), 14.9(i))."""
@@ -178,6 +190,7 @@ def test_the_fast_pick_of_the_best_five_is_the_engines_own_choice():
 
 # --- clause by clause: stud betting order, mambo settlement, Omaha high-low, badugi ties -----------------------------
 
+@pytest.mark.proves("14.13(f)-highest-showing", "14.13(f)-ties-left")
 def test_14_13_f_five_card_stud_best_hand_showing_bets_first_ties_to_the_dealers_left():
     """Five-card stud, 14.13(f): after the first betting round the best high hand showing bets first (a pair of
     fours over ace-king); of equal hands showing, the player closest to the dealer's left (the first seat given)."""
@@ -186,6 +199,7 @@ def test_14_13_f_five_card_stud_best_hand_showing_bets_first_ties_to_the_dealers
     assert first_to_act("five_card_stud", [("6", P("Js 9d")), ("5", P("Jh 9c"))]) == "6"  # seat order, not suit
 
 
+@pytest.mark.proves("14.9(f)1", "14.9(f)2", "14.9(f)3")
 def test_14_9_f_1_to_3_stud_first_to_act_high_low_and_ties():
     """Seven-card stud, 14.9(f)1: the best high hand showing bets or checks first (trips over two pair over a pair;
     four suited cards showing are no flush); 14.9(f)2: in seven-card stud low, the best low showing; 14.9(f)3: equal
@@ -197,6 +211,7 @@ def test_14_9_f_1_to_3_stud_first_to_act_high_low_and_ties():
     assert first_to_act("stud", [("4", P("Qs Jd")), ("2", P("Qc Jh"))]) == "4"
 
 
+@pytest.mark.proves("14.13A(d)-lowest-up-card", "14.13A(d)-suit-ties")
 def test_14_13a_d_mambo_forced_bet_on_the_lowest_up_card_ties_by_suit():
     """Mambo stud, 14.13A(d): the lowest up-card (the ace high, 14.3(a)) makes the forced bet; of equal up-cards, the
     lowest suit (spades, hearts, diamonds, clubs from highest)."""
@@ -206,6 +221,7 @@ def test_14_13a_d_mambo_forced_bet_on_the_lowest_up_card_ties_by_suit():
     assert forced_bet("mambo_stud", [("1", P("Ac")[0]), ("2", P("Kd")[0])]) == "2"
 
 
+@pytest.mark.proves("14.13A(h)1", "14.13A(h)2", "14.13A(f)-suit-ties")
 def test_14_13a_h_2_final_round_ties_go_to_the_dealers_left():
     """Mambo stud, final round: 14.13A(h)1, the highest pair of an up-card with the community card (a pair of nines
     over a lone ace), else the highest up-card; 14.13A(h)2, equal pairs or up-cards go to the player closest to the
@@ -217,6 +233,7 @@ def test_14_13a_h_2_final_round_ties_go_to_the_dealers_left():
     assert first_to_act("mambo_stud", [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]) == "2"  # (f): by suit
 
 
+@pytest.mark.proves("14.13A(j)2", "14.13A(j)4")
 def test_14_13a_j_2_and_4_tied_highs_share_the_high_half_the_excess_to_the_highest_card_by_suit():
     """Mambo stud, 14.13A(j)2: tied high hands share the high half; the excess unit goes to the highest high card by
     suit, spades first (14.13A(j)4). A $21 pot, $1 units: $10 low half to the six-or-better low, $11 high half
@@ -227,6 +244,7 @@ def test_14_13a_j_2_and_4_tied_highs_share_the_high_half_the_excess_to_the_highe
     assert result.awards == {"1": D("5"), "2": D("6"), "3": D("10")}
 
 
+@pytest.mark.proves("14.13A(j)3", "14.13A(j)4")
 def test_14_13a_j_3_and_4_tied_lows_share_the_low_half_the_excess_to_the_lowest_low_card_by_suit():
     """Mambo stud, 14.13A(j)3: tied lows share the low half; the excess unit goes to the lowest low card by suit,
     clubs lowest (14.13A(j)4). A $23 pot: $12 high half; the $11 low half split $6 to the ace of clubs, $5."""
@@ -236,6 +254,7 @@ def test_14_13a_j_3_and_4_tied_lows_share_the_low_half_the_excess_to_the_lowest_
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
 
 
+@pytest.mark.proves("14.11(h)1", "14.11(f)-two-and-three")
 def test_14_11_h_1_two_different_fives_each_with_two_hole_and_three_board_cards():
     """Omaha high-low, 14.11(h)1: a player may form two different hands for the high and the low, each of exactly two
     hole cards and three board cards (14.11(f)): three kings with K-K, and an 8-7-3-2-A low with A-2; the player
@@ -251,6 +270,7 @@ def test_14_11_h_1_two_different_fives_each_with_two_hole_and_three_board_cards(
     assert result.awards == {"1": D("40")}
 
 
+@pytest.mark.proves("14.12B(l)5")
 def test_14_12b_l_5_a_badugi_tie_splits_the_pot_evenly():
     """Badugi, 14.12B(l)5: players tied at the end of the round of play split the pot evenly (odd cents by the
     engine's odd-chip rule)."""
@@ -261,6 +281,7 @@ def test_14_12b_l_5_a_badugi_tie_splits_the_pot_evenly():
 
 
 @pytest.mark.parametrize("game", ["draw_high", "draw_low", "single_draw_27", "triple_draw_27"])
+@pytest.mark.proves("14.12(d)-five-cards")
 def test_14_12_d_a_draw_hand_is_five_cards(game):
     """14.12(d): each player of five-card draw (and of the draw games dealt like it) is dealt five cards, and holds
     five after drawing: a hand of four or six cards is refused with a typed error, five are ranked."""

@@ -181,6 +181,7 @@ def test_14_19_b_3_a_tie_for_the_best_hand_is_no_bad_beat():
     assert qualifying_deals(LOOSE, deal("2c 3d", "4h 5s", board=board), players=2).tolist() == [False]
 
 
+@pytest.mark.proves("14.11(f)-two-and-three")
 def test_14_11_f_omaha_uses_exactly_two_hole_cards_and_three_board_cards():
     board = "Ah Kh 7h 6h 6d"
     one_heart = deal("Qh 3c 8c 8d", "7s 7c 2s 3s", board=board)   # one heart: no flush in Omaha; sevens full wins

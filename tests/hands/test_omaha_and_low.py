@@ -25,23 +25,27 @@ def low(text, rule="ace_to_five_low"):
     return evaluate(rule, parse_cards(text))
 
 
+@pytest.mark.proves("14.3(e)-ace-low", "14.3(f)-inverse", "14.3(f)-straights-flushes")
 def test_14_3_e_f_ace_is_low_and_straights_and_flushes_do_not_count():
     assert low("As 2s 3s 4s 5s").category is LowCategory.FIVE_LOW  # the wheel, suited: the best low
     assert low("As 2d 3h 4s 5c") > low("As 2d 3h 4s 6c") > low("2c 3d 4h 5s 7c")
     assert low("Kc Qd Jh Ts 8c") > low("2c 2d 3h 4s 5c")  # any unpaired hand beats a pair
 
 
+@pytest.mark.proves("14.3(d)-kicker", "14.3(e)-suits")
 def test_14_3_d_low_ties_compare_the_highest_card_first():
     assert low("8c 5d 4h 3s 2c") > low("8c 6d 3h 2s Ac")  # 8-5 beats 8-6
     assert low("7c 6d 4h 3s 2c") == low("7d 6h 4s 3c 2d")
 
 
+@pytest.mark.proves("14.9(j)-qualifier")
 def test_14_9_j_eight_or_better_qualifier():
     assert low("8c 7d 6h 5s 4c", "ace_to_five_low_8").qualifies
     assert not low("9c 4d 3h 2s Ac", "ace_to_five_low_8").qualifies
     assert not low("8c 8d 3h 2s Ac", "ace_to_five_low_8").qualifies
 
 
+@pytest.mark.proves("14.11(f)-two-and-three")
 def test_14_11_f_exactly_two_hole_and_three_board_cards():
     # four spades in the hand and a spade-free board: no flush, because only two hole cards play
     hand = best_hands("omaha", parse_cards("As Ks Qs Js"), parse_cards("2s 7d 8h 9c 3d"))
@@ -52,6 +56,7 @@ def test_14_11_f_exactly_two_hole_and_three_board_cards():
         best_hands("omaha", parse_cards("As Kd Qc"), parse_cards("2s 7s 8s 9s 3d"))
 
 
+@pytest.mark.proves("14.11(h)2")
 def test_14_11_h_the_ace_both_ways_and_the_same_five_for_high_and_low():
     """14.11(h)2: the same five cards (a wheel) make both the high hand (a straight) and the low hand."""
     hand = best_hands("omaha_hilo8", parse_cards("As 2s Kd Kc"), parse_cards("3h 4h 5c Qd Jc"))
@@ -59,6 +64,7 @@ def test_14_11_h_the_ace_both_ways_and_the_same_five_for_high_and_low():
     assert set(hand.high.cards) == set(hand.low.cards)
 
 
+@pytest.mark.proves("14.11(h)3")
 def test_14_11_h_3_the_ace_high_in_the_high_hand_and_low_in_the_low_hand_at_once():
     """14.11(h)3: one ace counts as a high card for the high hand (an ace-high flush with A-K of spades) and as a low
     card for the low hand (8-4-3-2-A with A-2) at the same time."""
@@ -69,12 +75,14 @@ def test_14_11_h_3_the_ace_high_in_the_high_hand_and_low_in_the_low_hand_at_once
     assert ace in hand.high.cards and ace in hand.low.cards
 
 
+@pytest.mark.proves("14.11(g)-high-takes-all")
 def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():
     result = award_pots("omaha_hilo8", [Pot(D("90"), ("1", "2"))],
                         {"1": parse_cards("As Ks Qd Qc"), "2": parse_cards("Jd Jh 2c 3c")}, parse_cards("Ts 9s 9d Kh Qh"))
     assert result.awards == {"1": D("90")} and result.pots[0].low_winners == ()
 
 
+@pytest.mark.proves("14.11(f)2-split", "14.11(f)2-odd-to-high")
 def test_14_11_f_2_i_odd_unit_to_the_high_half():
     result = award_pots("omaha_hilo8", [Pot(D("10.01"), ("1", "2"))],
                         {"1": parse_cards("Ks Kd Qc Qh"), "2": parse_cards("As 2d 9c 9h")}, parse_cards("3h 4h 8c Kc Jd"),
@@ -88,6 +96,7 @@ def _cmp(a, b):
 
 
 @pytest.mark.parametrize("seed", range(3))
+@pytest.mark.proves("14.11(g)-qualifier")
 def test_omaha_high_and_low_agree_with_pokerkit(seed):
     """Random deals: the order of the players' best Omaha high and eight-or-better low hands equals pokerkit's."""
     rng = random.Random(seed)

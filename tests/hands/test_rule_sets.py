@@ -37,6 +37,8 @@ def v(rule_set, text):
 
 # --- 14.3(c): three-card high (mambo stud) -------------------------------------------------------------------
 
+@pytest.mark.proves("14.3(c)-order", "14.3(c)1", "14.3(c)2", "14.3(c)3", "14.3(c)4-straight", "14.3(c)5",
+                    "14.3(c)6")
 def test_14_3_c_order_from_royal_flush_down():
     """The three-card high hands of 14.3(c)1-6 in the rule's order: royal flush, straight flush, three of a kind,
     straight, flush, one pair."""
@@ -48,12 +50,15 @@ def test_14_3_c_order_from_royal_flush_down():
     assert values == sorted(values, reverse=True)
 
 
+@pytest.mark.proves("14.3(a)-ace-low", "14.3(c)2", "14.3(c)4-straight", "14.3(c)4-no-wrap")
 def test_14_3_c_a_2_3_lowest_straight_and_k_a_2_no_straight():
     assert v("three_card_high", "Ac 2d 3h") < v("three_card_high", "2c 3d 4h")
     assert v("three_card_high", "Ad 2d 3d").category is ThreeCardCategory.STRAIGHT_FLUSH
     assert v("three_card_high", "Kc Ad 2h").category is ThreeCardCategory.HIGH_CARD
 
 
+@pytest.mark.proves("14.3(c)1", "14.3(c)2", "14.3(c)3", "14.3(c)4-straight", "14.3(c)4-no-wrap", "14.3(c)5",
+                    "14.3(c)6", "20.3(b)1", "20.3(b)2", "20.3(b)3", "20.3(b)4", "20.3(b)5")
 def test_three_card_enumerations_under_14_3_c_and_20_3():
     sequences = 12  # A-2-3 up to Q-K-A
     rank_sets = comb(13, 3)
@@ -74,6 +79,7 @@ def test_three_card_enumerations_under_14_3_c_and_20_3():
 
 # --- 20.3: three-card poker ----------------------------------------------------------------------------------
 
+@pytest.mark.proves("20.3(b)1", "20.3(b)3")
 def test_20_3_b_straight_above_flush_and_a_k_q_highest_straight_flush():
     """Three-card poker: a straight flush (A-K-Q the highest, 20.3(b)1), a straight above a flush (20.3(b)3, 4)."""
     assert v("three_card_poker", "As Ks Qs") > v("three_card_poker", "Ks Qs Js")
@@ -82,6 +88,7 @@ def test_20_3_b_straight_above_flush_and_a_k_q_highest_straight_flush():
     assert v("three_card_poker", "Ac 2d 3h") < v("three_card_poker", "2c 3d 4h")
 
 
+@pytest.mark.proves("20.3(c)-kicker", "20.3(c)-draw")
 def test_20_3_c_highest_card_not_in_the_other_hand():
     assert v("three_card_poker", "Ac Jd 9h") > v("three_card_poker", "Ad Jh 8c")
     assert v("three_card_poker", "Ac Jd 9h") == v("three_card_poker", "Ah Jc 9d")
@@ -89,6 +96,7 @@ def test_20_3_c_highest_card_not_in_the_other_hand():
 
 # --- 27.3: four-card poker -----------------------------------------------------------------------------------
 
+@pytest.mark.proves("27.3(b)-order", "27.3(b)1")
 def test_27_3_b_four_of_a_kind_outranks_a_straight_flush_and_flush_outranks_straight():
     """The four-card poker hands of 27.3(b)1-7 in the rule's order: four of a kind, straight flush, three of a kind,
     flush, straight, two pair, pair."""
@@ -99,12 +107,14 @@ def test_27_3_b_four_of_a_kind_outranks_a_straight_flush_and_flush_outranks_stra
     assert values[0].category is FourCardCategory.FOUR_OF_A_KIND
 
 
+@pytest.mark.proves("27.3(a)-ace-low", "27.3(b)5")
 def test_27_3_b_a_2_3_4_lowest_straight():
     assert v("four_card_poker", "Ac 2d 3h 4s").category is FourCardCategory.STRAIGHT
     assert v("four_card_poker", "Ac 2d 3h 4s") < v("four_card_poker", "2c 3d 4h 5s")
     assert v("four_card_poker", "Kc Ad 2h 3s").category is FourCardCategory.HIGH_CARD
 
 
+@pytest.mark.proves("27.3(b)1", "27.3(b)2", "27.3(b)3", "27.3(b)4", "27.3(b)5", "27.3(b)6", "27.3(b)7")
 def test_four_card_enumeration_under_27_3():
     sequences = 11  # A-2-3-4 up to J-Q-K-A
     rank_sets = comb(13, 4)
@@ -119,6 +129,7 @@ def test_four_card_enumeration_under_27_3():
 
 # --- 14.3(e)(f): lows, with 14.9(j) and 14.13A(k) ---------------------------------------------------------------
 
+@pytest.mark.proves("14.13A(k)-six-or-better")
 def test_14_13a_k_six_or_better():
     assert v("three_card_low_6", "As 2d 6c").qualifies
     assert not v("three_card_low_6", "As 2d 7c").qualifies
@@ -127,6 +138,7 @@ def test_14_13a_k_six_or_better():
     assert v("three_card_low_6", "Ac 2d 3h") > v("three_card_low_6", "Ac 2d 4h")
 
 
+@pytest.mark.proves("14.3(e)-deuce-to-seven", "14.3(f)-inverse", "14.3(f)-straights-flushes")
 def test_14_12a_deuce_to_seven_the_ace_is_high_and_straights_and_flushes_count():
     assert v("deuce_to_seven_low", "7c 5d 4h 3s 2c").category is DeuceToSevenCategory.SEVEN_LOW
     assert v("deuce_to_seven_low", "7c 5d 4h 3s 2c") > v("deuce_to_seven_low", "7c 6d 4h 3s 2c")
@@ -138,6 +150,7 @@ def test_14_12a_deuce_to_seven_the_ace_is_high_and_straights_and_flushes_count()
 
 # --- 14.12B(l): badugi ---------------------------------------------------------------------------------------------
 
+@pytest.mark.proves("14.12B(l)1", "14.12B(l)2", "14.12B(l)3", "14.12B(l)4")
 def test_14_12b_l_1_to_4_badugi_order():
     best = v("badugi", "As 2d 3h 4c")
     assert best.category is BadugiCategory.BADUGI and best > v("badugi", "As 2d 3h 5c")
@@ -160,6 +173,7 @@ def _max_matching_size(cards):
     return best
 
 
+@pytest.mark.proves("14.12B(l)1", "14.12B(l)2", "14.12B(l)3", "14.12B(l)4")
 def test_badugi_enumeration_of_all_270725_four_card_hands():
     counts = Counter(evaluate_badugi(h).category.strength for h in combinations(DECK, 4))
     assert counts[4] == comb(13, 4) * 24  # four ranks, the four suits in any order
@@ -224,6 +238,7 @@ def test_seven_card_high_agrees_with_treys():
 
 @pytest.mark.parametrize("rule_set", ["three_card_high", "three_card_poker", "four_card_poker", "badugi",
                                       "deuce_to_seven_low", "ace_to_five_low"])
+@pytest.mark.proves("14.3(e)-suits", "20.3(a)-suits", "27.3(a)-suits")
 def test_orders_are_invariant_under_relabelling_suits(rule_set):
     size = {"three_card_high": 3, "three_card_poker": 3, "four_card_poker": 4, "badugi": 4}.get(rule_set, 5)
     relabels = list(permutations("cdhs"))
@@ -239,6 +254,7 @@ def test_orders_are_invariant_under_relabelling_suits(rule_set):
 RANKS_HIGH_TO_LOW = "AKQJT98765432"
 
 
+@pytest.mark.proves("20.3(a)-ranks", "20.3(a)-suits", "20.3(a)-ace-low", "20.3(b)1")
 def test_20_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3():
     """20.3(a): cards rank ace down to two (an ace-high hand beats a king-high one, and so on down the ranks), all
     suits are equal, and an ace completes a straight or a straight flush with a two and a three."""
@@ -250,6 +266,7 @@ def test_20_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3():
     assert v("three_card_poker", "Ah 2h 3h").category is ThreeCardPokerCategory.STRAIGHT_FLUSH
 
 
+@pytest.mark.proves("20.3(b)2", "20.3(b)5")
 def test_20_3_b_2_and_5_three_of_a_kind_and_pair_aces_highest_twos_lowest():
     """20.3(b)2: three of a kind, three aces highest and three twos lowest; 20.3(b)5: a pair, two aces highest and
     two twos lowest, whatever the suits."""
@@ -263,6 +280,7 @@ def test_20_3_b_2_and_5_three_of_a_kind_and_pair_aces_highest_twos_lowest():
     assert v("three_card_poker", "2c 2d 3h") > v("three_card_poker", "Ac Kd Jh")  # the lowest pair beats no pair
 
 
+@pytest.mark.proves("27.3(a)-ranks", "27.3(a)-suits", "27.3(a)-ace-low", "27.3(b)2")
 def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
     """27.3(a): cards rank ace down to two, all suits are equal, and an ace completes a straight or straight flush
     with a two, three and four (and with nothing else: K-A-2-3 is no straight)."""
@@ -275,6 +293,7 @@ def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
     assert v("four_card_poker", "Kc Ad 2h 3s").category is FourCardCategory.HIGH_CARD
 
 
+@pytest.mark.proves("27.3(c)-kicker", "27.3(c)-tie")
 def test_27_3_c_highest_card_not_in_the_other_hand_then_a_tie():
     """27.3(c): between hands of the same rank (or of none of 27.3(b)), the hand with the highest card not in the
     other is higher; hands of equal ranks throughout tie."""
@@ -283,3 +302,25 @@ def test_27_3_c_highest_card_not_in_the_other_hand_then_a_tie():
     assert v("four_card_poker", "Tc Td 4h 4s") > v("four_card_poker", "Th Ts 3d 3c")
     assert v("four_card_poker", "Ac Kd Qh 9s") == v("four_card_poker", "As Kh Qd 9c")
     assert v("four_card_poker", "2h 7h 9h Jh") == v("four_card_poker", "2s 7s 9s Js")
+
+
+@pytest.mark.proves("27.3(b)6")
+def test_27_3_b_6_two_pair_is_two_pairs_above_any_pair():
+    """27.3(b)6: two pairs are a hand of their own: the lowest two pair (threes and twos) is named so and beats the
+    best pair (aces with king-queen), and two pairs compare by the higher pair first."""
+    lowest = v("four_card_poker", "2c 2d 3h 3s")
+    assert lowest.category is FourCardCategory.TWO_PAIR
+    assert lowest > v("four_card_poker", "Ac Ad Kh Qs")
+    assert v("four_card_poker", "Ac Ad 2h 2s") > v("four_card_poker", "Kc Kd Qh Qs")
+
+
+@pytest.mark.proves("20.3(b)-order")
+def test_20_3_b_order_straight_flush_down_to_pair():
+    """20.3(b): the hands of three-card poker in the rule's order: straight flush, three of a kind, straight, flush,
+    pair, and below them no hand."""
+    order = ["Qs Js Ts", "2c 2d 2h", "Ac Kd Qh", "Ah Kh 9h", "2c 2d 3h", "Ac Kd Jh"]
+    p = ThreeCardPokerCategory
+    values = [v("three_card_poker", h) for h in order]
+    assert [x.category for x in values] == [p.STRAIGHT_FLUSH, p.THREE_OF_A_KIND, p.STRAIGHT, p.FLUSH, p.PAIR,
+                                            p.HIGH_CARD]
+    assert values == sorted(values, reverse=True) and len(set(values)) == len(values)

@@ -1,6 +1,7 @@
 """Pots, side pots (N.J.A.C. 13:69F-14.7(c)4), the uncalled bet (14.14(d)) and odd chips (14.9(i)2, 14.11(f)2)."""
 from decimal import Decimal
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -9,18 +10,21 @@ from apps.hands import DECK, Pot, award_pots, build_pots, format_cards, parse_ca
 D = Decimal
 
 
+@pytest.mark.proves("14.7(c)4-side-pots")
 def test_14_7_c_4_side_pots_and_eligibility():
     build = build_pots({"1": D("50"), "2": D("200"), "3": D("200"), "4": D("20")}, folded={"4"})
     assert [(p.amount, p.eligible) for p in build.pots] == [(D("170"), ("1", "2", "3")), (D("300"), ("2", "3"))]
     assert build.uncalled == {}
 
 
+@pytest.mark.proves("14.14(d)")
 def test_14_14_d_the_uncalled_final_bet_is_returned():
     build = build_pots({"1": D("300"), "2": D("100")})
     assert build.uncalled == {"1": D("200")}
     assert sum(p.amount for p in build.pots) == D("200")
 
 
+@pytest.mark.proves("14.3(d)-tie")
 def test_14_9_i_2_ii_odd_chip_to_the_highest_card_by_suit():
     """Two tied straights split $10.01: the excess cent goes to the holder of the highest card by suit (spades)."""
     board = parse_cards("5c 6d 7h 8c 2d")
@@ -58,6 +62,7 @@ def test_settlement_conserves_every_chip_in_every_kind_of_pot(game, amounts, rng
     assert all(result.awards[s] == 0 for s in set(result.awards) & folded)
 
 
+@pytest.mark.proves("14.14(d)")
 def test_14_14_d_a_feed_may_give_the_uncalled_bet_it_tracked():
     """The feed knows from the betting rounds what was given back; the pots are built from the rest."""
     build = build_pots({"1": D("300"), "2": D("100"), "3": D("40")}, folded={"3"}, uncalled={"1": D("200")})

@@ -20,6 +20,7 @@ def table(casino):
     return PokerTableFactory(casino=casino, number=2)
 
 
+@pytest.mark.proves("14.15(g)-dead")
 def test_14_15_g_a_dead_round_from_the_feed_is_logged(table):
     dead = record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), dead_reason="52nd card missing", players=[
         PlayerIn(seat=1, contributed=Decimal("4")), PlayerIn(seat=2, contributed=Decimal("4"))]))

@@ -20,6 +20,7 @@ SiteEvent = apps.get_model("multicasino", "SiteEvent")
 SystemEvent = apps.get_model("multicasino", "BadBeatSystemEvent")
 
 
+@pytest.mark.proves("14.20(e)1")
 def test_14_20_e_1_key_rotation_is_on_record_by_fingerprint_never_by_secret(at_site):  # noqa: F811
     system, me, host, _ = at_site
     link = Link.objects.get(peer=host)

@@ -86,6 +86,7 @@ def notices_to(site, kind):
 
 
 class TestHostOrdersClaims:
+    @pytest.mark.proves("14.20(e)4-two-claims", "14.20(e)4-notify")
     def test_14_20_e_4_first_received_is_frozen_second_is_answered_not_dropped(self, host_system):
         system, _, a, b = host_system
         with time_machine.travel(T0, tick=False):
@@ -105,6 +106,7 @@ class TestHostOrdersClaims:
             assert [n["claim"]["site"] for n in notices_to(site, NoticeKind.REFUSED)] == ["tropicana"]
         assert Notice.objects.filter(system=system).count() == 2
 
+    @pytest.mark.proves("14.20(e)4-two-claims")
     def test_14_20_c_1_split_rule_shares_the_frozen_amount_equally_to_the_cent(self, host_system):
         system, _, a, b = host_system
         BadBeatSystem.objects.filter(pk=system.pk).update(two_claims_rule=TwoClaimsRule.SPLIT)
@@ -125,6 +127,7 @@ class TestHostOrdersClaims:
         assert receive(headers=again[0], raw=again[1])[0] == 200
         assert SystemClaim.objects.get().arrival == 1 and Notice.objects.count() == 1
 
+    @pytest.mark.proves("14.20(e)4-document", "14.20(e)4-notify")
     def test_14_20_e_4_iii_payout_leaves_the_pool_once_reset_seeds_and_every_casino_is_told(self, host_system):
         system, _, a, b = host_system
         headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
@@ -146,6 +149,7 @@ class TestHostOrdersClaims:
         for site in (a, b):
             assert len(notices_to(site, NoticeKind.PAID)) == 1
 
+    @pytest.mark.proves("14.20(e)4-notify")
     def test_14_20_e_4_i_a_notice_to_a_suspended_casino_is_recorded_for_other_means(self, host_system, staff):
         system, _, a, b = host_system
         with time_machine.travel(T0, tick=False):
@@ -233,6 +237,7 @@ def notice_from_host(seq, *, claim, kind, status, amount=None, answer="", site="
 
 
 class TestSiteClaims:
+    @pytest.mark.proves("14.20(e)4-notify")
     def test_14_20_e_4_i_no_claim_is_opened_while_suspended(self, at_site, supervisor):
         system, me, host, claim = at_site
         with pytest.raises(DomainError, match="suspended"):
@@ -241,6 +246,7 @@ class TestSiteClaims:
         assert claim.status == ClaimStatus.PENDING and not SystemClaim.objects.exists()
         assert not OutboxMessage.objects.filter(kind="claim").exists()
 
+    @pytest.mark.proves("14.20(e)4-notify", "14.20(e)4-document")
     def test_14_20_e_4_verified_here_sent_to_host_told_pending_paid_and_reported(self, at_site, supervisor, staff,
                                                                                  client):
         system, me, host, claim = at_site
@@ -272,6 +278,7 @@ class TestSiteClaims:
                                   recorded_by=accountant)
         assert OutboxMessage.objects.filter(kind="payout").count() == 1
 
+    @pytest.mark.proves("14.20(e)4-two-claims")
     def test_14_20_e_4_a_claim_answered_by_the_host_is_rejected_here_with_the_answer(self, at_site, supervisor):
         system, me, host, claim = at_site
         hear_host(system, host, timezone.now())

@@ -52,6 +52,7 @@ def pool(system):
 
 
 class TestSigning:
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_signed_message_is_applied_and_acknowledged_with_the_body_hash(self, host):
         system, _ = host
         headers, raw = message(1, "2.50")
@@ -60,6 +61,7 @@ class TestSigning:
         assert pool(system) == D("2.50")
 
     @pytest.mark.parametrize("case", ["tampered", "wrong_key", "stale", "future", "unknown_sender", "unsigned"])
+    @pytest.mark.proves("14.20(e)3")
     def test_14_20_e_3_rejections_change_nothing_and_are_logged(self, host, case):
         system, _ = host
         now = datetime.now(UTC)
@@ -82,6 +84,7 @@ class TestSigning:
         assert pool(system) == 0 and not InboxMessage.objects.exists() and not PoolEntry.objects.exists()
         assert RejectedMessage.objects.get().body_hash == body_hash(raw)
 
+    @pytest.mark.proves("14.20(e)3")
     def test_14_20_e_3_replayed_id_is_rejected_but_acknowledged(self, host):
         system, _ = host
         headers, raw = message(1, "3.00")
@@ -106,6 +109,7 @@ class TestSigning:
 
 
 class TestOrdering:
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_exactly_once_in_order_under_duplicates_and_reordering(self, host):
         system, peer = host
         rng = random.Random(2026)
@@ -121,6 +125,7 @@ class TestOrdering:
         peer.link.refresh_from_db()
         assert peer.link.next_in_sequence == 61 and PoolEntry.objects.count() == 60
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_a_gap_asks_the_sender_to_resend(self, host):
         system, _ = host
         assert receive(headers=message(1)[0], raw=message(1)[1])[0] == 200
@@ -221,6 +226,7 @@ def batch(seqs, *, mid="batch_1", secrets=(SITE_TO_HOST,), ids=None):
 
 
 class TestBatches:
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_batch_items_are_stored_once_applied_in_order_and_acknowledged_each(self, host):
         system, _ = host
         headers, raw, items = batch([1, 2, 4, 5])
@@ -233,6 +239,7 @@ class TestBatches:
         assert status == 200 and set(answer["acks"]) == {"msg_3", "msg_4"}
         assert pool(system) == D("15.00") and PoolEntry.objects.count() == 5
 
+    @pytest.mark.proves("14.20(e)3")
     def test_14_20_e_3_replayed_or_tampered_batch_changes_nothing(self, host):
         system, _ = host
         headers, raw, _ = batch([1, 2])

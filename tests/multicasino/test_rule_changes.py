@@ -67,6 +67,7 @@ class TestProposing:
     @pytest.mark.parametrize("role,licensed,allowed", [(Role.POKER_SHIFT_SUPERVISOR, False, False),
                                                        (Role.POKER_SHIFT_SUPERVISOR, True, True),
                                                        (Role.ADMIN, False, True), (Role.ACCOUNTING, True, False)])
+    @pytest.mark.proves("14.20(c)1", "14.20(f)")
     def test_14_20_c_1_only_a_designated_key_employee_proposes(self, host, staff, role, licensed, allowed):
         """14.20(c)1 with 14.20(f): the casino's designated key employees (an administrator, or a poker shift
         supervisor holding a casino key employee license) act for it in the system; others are refused."""
@@ -96,6 +97,7 @@ class TestProposing:
         assert error.value.field == field
         assert not SystemRuleChange.objects.exists() and not OutboxMessage.objects.filter(kind="rules").exists()
 
+    @pytest.mark.proves("14.19(q)-harder-after-won")
     def test_14_19_q_harder_qualifying_hand_refused_until_the_payout_is_won(self, host, key_employee):
         system, a, _ = host
         with time_machine.travel(T0, tick=False):
@@ -116,6 +118,7 @@ class TestProposing:
 
 
 class TestApproval:
+    @pytest.mark.proves("14.20(c)1")
     def test_14_20_c_1_in_effect_only_when_every_casino_approved_then_everyone_holds_it(self, host, key_employee):
         system, a, b = host
         old_hash = system.rules_hash

@@ -13,6 +13,7 @@ from tests.multicasino.test_inbox import RULES
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.proves("14.20(b)-recorded", "14.20(c)2", "14.20(c)3")
 def test_14_20_b_c_2_c_3_the_agreement_is_recorded_with_its_rules_funds_and_record_keeper(settings, casino, client,
                                                                                             staff):
     """14.20(b): the system runs under one written agreement, executed by each participating casino: it is recorded

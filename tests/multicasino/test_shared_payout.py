@@ -53,6 +53,7 @@ def test_the_registered_system_implements_every_method_of_the_interface():
 
 
 class TestContributionsReachTheOutbox:
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_a_contribution_and_its_message_are_written_and_rolled_back_together(
             self, at_site, casino, django_capture_on_commit_callbacks):  # noqa: F811
         system, me, host, calls = at_site
@@ -110,6 +111,7 @@ class TestContributionsReachTheOutbox:
                 "site_total": f"{total:.2f}"}
         assert total == sum(c.amount for c in Contribution.objects.all())
 
+    @pytest.mark.proves("14.20(e)2-identified")
     def test_14_20_d_a_batch_at_the_host_enters_the_pool_in_order_with_the_running_total(
             self, host_system, casino):  # noqa: F811
         system, me, _, _ = host_system

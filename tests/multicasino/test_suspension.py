@@ -48,6 +48,7 @@ def status(site):
 
 
 class TestSuspension:
+    @pytest.mark.proves("14.20(e)4-notify")
     def test_14_20_e_4_i_silence_suspends_after_the_timeout_and_the_link_resumes(self, at_site):
         system, me, host, _ = at_site
         with time_machine.travel(T0, tick=False):
@@ -93,6 +94,7 @@ class TestSuspension:
             assert OutboxMessage.objects.filter(acked_at__isnull=True).count() == 1
             assert Link.objects.get(pk=host.link.pk).backlog_until is None
 
+    @pytest.mark.proves("14.20(a)")
     def test_14_20_a_rules_hash_mismatch_suspends(self, at_site):
         system, me, host, _ = at_site
         other = rules_hash(rules={**RULES, "minimum_pot": "25.00"}, two_claims_rule="first_received",
@@ -109,6 +111,7 @@ class TestSuspension:
         assert headers["webhook-signature"].startswith("v1,")
 
 
+    @pytest.mark.proves("14.20(d)1-participants")
     def test_14_20_d_1_the_hosts_heartbeat_names_every_participating_casino(self, at_site, client, staff):
         from apps.core.roles import Role
         system, me, host, _ = at_site
@@ -209,6 +212,7 @@ def test_14_20_d_1_every_role_reads_the_posting_and_status(client, at_site, staf
     assert client.get(url).status_code == 302
 
 
+@pytest.mark.proves("14.20(e)1")
 def test_14_20_e_1_only_administrators_configure_links_and_keys(client, at_site, staff):
     from apps.core.roles import Role
     system, me, host, _ = at_site

@@ -30,6 +30,7 @@ def url(casino) -> str:
 
 
 class TestContent:
+    @pytest.mark.proves("14.18", "14.19(i)1", "14.19(b)-current-amount")
     def test_14_18_games_limits_seats_waitlists_and_jackpots(self, client, public_room):
         """The games running (one line for tables 3 and 5 at $1/$2, one for table 7 at $2/$5; closed table 8 not
         listed), their seats and vacant seats (the floor's record: table 3, the round's two players; table 5, one

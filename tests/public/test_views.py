@@ -21,6 +21,7 @@ def page_url(casino) -> str:
     return f"/public/{casino.code}/"
 
 
+@pytest.mark.proves("14.18", "14.19(b)-current-amount")
 def test_14_18_the_page_shows_the_feeds_games_seats_waits_and_jackpots(client, public_room):
     response = client.get(page_url(public_room.casino))
     html = response.content.decode()

@@ -67,6 +67,7 @@ RAKE_AS_POSTED = {RakeMethod.PERCENTAGE: (D("5.00"), D("2.00"), D("5.00")),
 
 
 @pytest.mark.parametrize("method", [RakeMethod.PERCENTAGE, RakeMethod.INCREMENTAL])
+@pytest.mark.proves("14.14(c)-as-posted")
 def test_14_14_c_no_flop_no_drop_waives_the_rake_of_a_round_that_ends_before_the_flop(method):
     """N.J.A.C. 13:69F-14.14(c): posted "no flop, no drop", a round that ends before the flop pays no rake however big
     its pot ($120 here), and its record says why; a round that saw the flop is raked as posted, also when everyone
@@ -90,6 +91,7 @@ def test_14_14_c_no_flop_no_drop_waives_the_rake_of_a_round_that_ends_before_the
 
 
 @pytest.mark.parametrize("method", [RakeMethod.PERCENTAGE, RakeMethod.INCREMENTAL])
+@pytest.mark.proves("14.14(c)-as-posted")
 def test_14_14_c_without_the_term_a_round_that_ends_before_the_flop_is_raked_as_before(method):
     """N.J.A.C. 13:69F-14.14(b), (c): a rake that does not post "no flop, no drop" rakes the same rounds as posted."""
     table = PokerTableFactory(bad_beat_participation=False)
@@ -126,6 +128,7 @@ def flop_dealt_by_hand() -> dict[str, bool]:
     return seen
 
 
+@pytest.mark.proves("14.14(c)-as-posted", "14.14(b)1-ten-percent", "14.14(b)1-per-betting-round")
 def test_14_14_c_no_flop_no_drop_on_real_rounds():
     """N.J.A.C. 13:69F-14.14(b)1, (c): real hands (Pluribus PHH) at a table posting 10 % to $500 with "no flop, no
     drop": the hands pokerkit ended before dealing a board card pay nothing, the others the percentage rake of each
@@ -161,6 +164,7 @@ def mixed(casino):
     return open_table(table=table)
 
 
+@pytest.mark.proves("14.14(c)-as-posted")
 def test_14_14_c_stud_rounds_are_raked_as_posted_under_the_term(mixed):
     """N.J.A.C. 13:69F-14.14(c): at a table posting "no flop, no drop" for its hold 'em and its stud, the hold 'em
     round that ends before the flop pays nothing; a stud round that ends in its first betting round (no flop is dealt
@@ -198,6 +202,7 @@ def test_14_14_c_what_ended_before_the_flop_means(game, board, betting_rounds, b
 
 
 @pytest.mark.parametrize("method", [RakeMethod.PERCENTAGE, RakeMethod.INCREMENTAL])
+@pytest.mark.proves("14.14(c)-sign")
 def test_14_14_c_the_sign_posts_no_flop_no_drop(client, supervisor, casino, method):
     """N.J.A.C. 13:69F-14.14(c): the term is printed on the table sign and the table page with the rest of the rake."""
     table = PokerTableFactory(casino=casino)

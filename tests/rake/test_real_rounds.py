@@ -57,6 +57,7 @@ def records(table):
     return {r.round_of_play.source_name: r for r in RakeRecord.objects.filter(table=table).select_related("round_of_play")}
 
 
+@pytest.mark.proves("14.14(b)1-ten-percent", "14.14(b)1-per-betting-round")
 def test_14_14_b_1_percentage_rake_on_real_rounds_betting_round_by_betting_round(expected_hands):
     """At most 10 % of the sums bet in each betting round, each rounded down to the $1 chip, at most $500."""
     table = PokerTableFactory(bad_beat_participation=False)
@@ -79,6 +80,7 @@ def test_14_14_b_1_percentage_rake_on_real_rounds_betting_round_by_betting_round
     assert several_rounds > 10  # many hands are raked over several betting rounds
 
 
+@pytest.mark.proves("14.14(b)2-levels")
 def test_14_14_b_2_incremental_rake_on_real_rounds(expected_pots):
     table = PokerTableFactory(bad_beat_participation=False)
     levels = [{"pot": "200", "take": "1"}, {"pot": "500", "take": "1"}, {"pot": "1000", "take": "2"},

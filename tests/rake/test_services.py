@@ -21,11 +21,13 @@ def rake(basis, percentage="10", maximum="5", minimum_pot="0", increment="1"):
 
 
 class TestPercentageRake:
+    @pytest.mark.proves("14.14(b)1-ten-percent")
     def test_14_14_b_1_i_never_more_than_ten_percent_rounded_down(self):
         assert rake("49.00") == D("4.00")  # 4.90 rounds down to the $1 chip: never above 10 %
         assert rake("49.00", increment="0.25") == D("4.75")
         assert rake("9.99") == D("0.00")
 
+    @pytest.mark.proves("14.14(c)-as-posted")
     def test_14_14_c_posted_maximum_caps_the_rake(self):
         assert rake("50.00") == D("5.00")
         assert rake("59.99") == D("5.00")
@@ -35,6 +37,7 @@ class TestPercentageRake:
         assert rake("19.99", minimum_pot="20") == D("0.00")
         assert rake("20.00", minimum_pot="20") == D("2.00")
 
+    @pytest.mark.proves("14.14(b)1-ten-percent")
     def test_14_14_b_1_i_structure_over_legal_maximum_is_refused(self):
         table = PokerTableFactory()
         with pytest.raises(DomainError) as exc:
@@ -49,6 +52,7 @@ def record(table, players, board=""):
 
 
 class TestRakeRound:
+    @pytest.mark.proves("14.14(d)")
     def test_14_14_d_uncalled_final_bet_is_not_raked(self):
         """Seat 1 bets $30 more on the river and seat 2 folds: the $30 is returned, never raked."""
         table = RakeStructureFactory(maximum=D("100")).table
@@ -69,6 +73,7 @@ class TestRakeRound:
 
 
 class TestPerBettingRound:
+    @pytest.mark.proves("14.14(b)1-per-betting-round")
     def test_14_14_b_1_i_ten_percent_of_each_betting_round(self):
         """$15 bet in each of two betting rounds: $1 + $1 with $1 chips, not the $3 of the whole $30."""
         assert compute_percentage_rake(basis=D("30"), percentage=D("10"), maximum=D("5"), minimum_pot=D("0"),
@@ -90,6 +95,7 @@ class TestPerBettingRound:
         assert exc.value.field == "players[0].streets"
 
 
+@pytest.mark.proves("14.14(e)")
 def test_14_14_e_nothing_is_raked_after_the_pot_is_pushed():
     """14.14(e): no rake is taken after the pot is pushed: a round has one rake record at most, its round unique in
     PostgreSQL, so a second rake of a recorded round is refused when written, and writes nothing."""

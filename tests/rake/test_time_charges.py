@@ -39,6 +39,7 @@ def table(casino):
     return PokerTableFactory(casino=casino, number=5, seats=9)
 
 
+@pytest.mark.proves("14.14(b)3-basis", "14.14(b)3-hourly")
 def test_14_14_b_3_i_per_player_charges_every_seated_player(table, staff):
     post_time_charge_structure(table=table, hourly_fee=D("12.00"), interval_minutes=30)
     charge = collect_time_charge(table=table, period_start=AT, players_seated=7, collected_by=staff(Role.DEALER))
@@ -46,6 +47,7 @@ def test_14_14_b_3_i_per_player_charges_every_seated_player(table, staff):
     assert "7 seated" in charge.explanation
 
 
+@pytest.mark.proves("14.14(b)3-basis", "14.14(b)3-hourly")
 def test_14_14_b_3_i_per_table_charge(table, staff):
     post_time_charge_structure(table=table, hourly_fee=D("30.00"), interval_minutes=20, basis=TimeChargeBasis.PER_TABLE)
     charge = collect_time_charge(table=table, period_start=AT, players_seated=4, collected_by=staff(Role.DEALER))
@@ -55,12 +57,14 @@ def test_14_14_b_3_i_per_table_charge(table, staff):
 @pytest.mark.parametrize(("fee", "minutes", "field"), [
     (D("12.00"), 15, "interval_minutes"), (D("12.00"), 60, "interval_minutes"), (D("10.00"), 20, "hourly_fee"),
     (D("0"), 30, "hourly_fee")])
+@pytest.mark.proves("14.14(b)3-fractional")
 def test_14_14_b_3_iii_every_20_or_30_minutes_in_whole_cents(table, fee, minutes, field):
     with pytest.raises(DomainError) as exc:
         post_time_charge_structure(table=table, hourly_fee=fee, interval_minutes=minutes)
     assert exc.value.field == field
 
 
+@pytest.mark.proves("14.14(b)3-verified")
 def test_14_14_b_3_v_verified_by_a_floorperson_not_the_collector(table, staff):
     post_time_charge_structure(table=table, hourly_fee=D("12.00"), interval_minutes=30)
     dealer, floor = staff(Role.DEALER), staff(Role.FLOORPERSON)

@@ -64,6 +64,7 @@ def test_a_bad_day_is_a_400(client, staff):
     assert client.get("/rake/export.csv?day=yesterday").status_code == 400
 
 
+@pytest.mark.proves("14.14(c)-as-posted")
 def test_14_14_rake_by_game_at_a_mixed_game_table(client, staff, casino):
     """A mixed-game table's rake is shown game by game, each game paying the rake it posts (14.14(c))."""
     from apps.rake.selectors import rake_by_game

@@ -35,6 +35,8 @@ SPLIT = {1: "Ks Kd Qc Qh", 2: "As 2d 9c 9h", 3: "Js Ts Tc Td"}       # seat 1 hi
 SCOOP_2 = {1: "Qs Qd Tc Th", 2: "Ks Kd 2c As", 3: "Js 9h 9c 9d"}
 
 
+@pytest.mark.proves("14.11(i)-placed", "14.11(i)-limits", "14.11(i)-moves", "14.11(i)-collected",
+                    "14.1-kill-limits")
 def test_14_11_i_the_kill_follows_a_player_who_wins_an_entire_qualifying_pot(table):
     assert kill_limits(table=table)[:2] == (D("4.00"), D("8.00"))
     play(table, "20", SCOOP, 1)                                  # $60 pot qualifies, seat 1 scoops
@@ -48,6 +50,7 @@ def test_14_11_i_the_kill_follows_a_player_who_wins_an_entire_qualifying_pot(tab
         KillMove.PLACED, KillMove.MOVED, KillMove.COLLECTED]
 
 
+@pytest.mark.proves("14.11(i)-collected")
 def test_14_11_i_a_pot_that_does_not_qualify_collects_the_kill(table):
     play(table, "20", SCOOP, 1)
     play(table, "10", SCOOP, 2)                                  # $30 pot: below the $60 qualifying amount
@@ -55,6 +58,7 @@ def test_14_11_i_a_pot_that_does_not_qualify_collects_the_kill(table):
     assert "does not qualify" in KillRecord.objects.get(move=KillMove.COLLECTED).reason
 
 
+@pytest.mark.proves("14.1-kill-limits", "14.11(i)-limits")
 def test_14_1_half_kill_raises_limits_by_one_half(table):
     table.kill_option = KillOption.HALF_KILL
     table.save()

@@ -143,6 +143,7 @@ class TestGamesBoard:
     """14.18: the games offered, their minimum/maximum wagers and the vacant seats at the open tables, one line a game
     and limits (or rotation), from apps.seats.selectors.room_board; how many wait, initials only."""
 
+    @pytest.mark.proves("14.18")
     def test_14_18_game_lines_their_limits_tables_and_vacant_seats(self, casino):
         holdem = PokerTableFactory(casino=casino, number=3, seats=9, small_blind=D("1"), big_blind=D("2"))
         other_holdem = PokerTableFactory(casino=casino, number=5, seats=9, small_blind=D("1"), big_blind=D("2"))

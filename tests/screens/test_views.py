@@ -73,6 +73,7 @@ class TestScreensWithoutASession:
         room["jackpot_link"].refresh_from_db()
         assert room["jackpot_link"].last_seen_at is not None
 
+    @pytest.mark.proves("14.18")
     def test_14_18_the_games_board_shows_games_limits_seats_and_waits_initials_only(self, client, room):
         """One line a game and limits: its open tables, vacant seats and how many wait, with initials, never a name
         or a phone (the round's players, the floor's seated player, the list's players)."""
@@ -157,6 +158,7 @@ class TestScreensWithoutASession:
         assert f'hx-get="{path}?tick=6"' in turned
         assert f'hx-get="{path}?tick=0"' in client.get(f"{path}?tick=9", **HX).content.decode()  # back to page 1
 
+    @pytest.mark.proves("14.19(i)1")
     def test_14_19_i_1_a_payout_pending_is_on_the_first_page_at_once(self, client, room):
         """A payout pending is shown at the next poll whatever page the rotation is on: its panel comes first."""
         primary = room["jackpot"]  # its claim is verified: payout pending

@@ -17,6 +17,9 @@ def new_table(**overrides):
     ("holdem", 11, "14.10(b)"), ("omaha", 10, "14.11(b)"), ("stud", 9, "14.9(b)"), ("draw_high", 8, "14.12(b)"),
     ("triple_draw_27", 7, "14.12A(b)"), ("badugi", 9, "14.12B(b)"), ("five_card_stud", 8, "14.13(b)"),
     ("mambo_stud", 11, "14.13A(b)")])
+@pytest.mark.proves("14.9(b)-seat-maximum", "14.10(b)-seat-maximum", "14.11(b)-seat-maximum",
+                    "14.12(b)-seat-maximum", "14.12A(b)-seat-maximum", "14.12B(b)-seat-maximum",
+                    "14.13(b)-seat-maximum", "14.13A(b)-seat-maximum")
 def test_seat_maximum_per_game(api, supervisor, game, maximum, clause):
     """Each game's table seats at most the players its section allows: 14.9(b) seven-card stud 9, 14.10(b) hold 'em
     11, 14.11(b) Omaha 10, 14.12(b) five-card draw 8, 14.12A(b) triple draw 7, 14.12B(b) badugi 9, 14.13(b) five-card
