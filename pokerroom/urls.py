@@ -52,6 +52,7 @@ urlpatterns = [
     path("", include("apps.floor.urls")),
     path("decks/", include("apps.decks.urls")),
     path("rake/", include("apps.rake.urls")),
+    path("rake-audit/", include("apps.feed.urls")),
     path("irregularities/", include("apps.irregularities.urls")),
     path("dealers/", include("apps.dealers.urls")),
     path("jackpot/", include("apps.badbeat.urls")),

@@ -67,6 +67,7 @@ percent: dict[str, Any] = dict(max_digits=5, decimal_places=2)
 #: The fields of the posted rules (14.19(b)1-4, (m), (n), (p)) a rule change may set.
 RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_percentage", "maximum_contribution",
                "qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play", "minimum_players_dealt",
+               "straddled_pots_qualify", "bomb_pots_qualify", "multiple_runs_qualify",
                "losing_share", "winning_share", "table_share", "multiple_losers_rule", "when_both_qualify",
                "primary_portion_percentage", "reset_percentage", "other_bonus_awards")
 
@@ -124,6 +125,18 @@ class Jackpot(models.Model):
         help_text="Within the qualifying category, the lowest rank that qualifies (e.g. four eights).")
     both_hole_cards_must_play = models.BooleanField(default=True)
     minimum_players_dealt = models.PositiveSmallIntegerField(default=4)
+    # Which pots can be a bad beat (14.19(b)3). The defaults keep what held before a round could say it was
+    # straddled, a bomb pot or run more than once: a straddled pot or a bomb pot was judged like any other, and no
+    # hand could be run more than once, so none qualifies until the room posts that it does (a notice that makes
+    # qualifying easier, which 14.19(q) allows at any time).
+    straddled_pots_qualify = models.BooleanField(
+        "straddled pots qualify", default=True, help_text="A straddled pot can be a bad beat (14.19(b)3).")
+    bomb_pots_qualify = models.BooleanField(
+        "bomb pots qualify", default=True, help_text="A bomb pot can be a bad beat (14.19(b)3).")
+    multiple_runs_qualify = models.BooleanField(
+        "hands run more than once qualify", default=False,
+        help_text="A hand run two or three times can be a bad beat: each run's board is judged, and the hand "
+                  "qualifies when the showdown of any run does (14.19(b)3).")
     losing_share = models.DecimalField(**percent, default=Decimal("50.00"))
     winning_share = models.DecimalField(**percent, default=Decimal("25.00"))
     table_share = models.DecimalField(**percent, default=Decimal("25.00"),
@@ -181,6 +194,15 @@ class Jackpot(models.Model):
         if self.both_hole_cards_must_play:
             text += ", both hole cards must play"
         return text + f", at least {self.minimum_players_dealt} players dealt in"
+
+    @property
+    def eligibility_label(self) -> str:
+        """Which pots can be a bad beat, in words (14.19(b)3), e.g. "straddled pots qualify; bomb pots do not
+        qualify; a hand run more than once qualifies when any run's showdown does"."""
+        runs = ("a hand run more than once qualifies when any run's showdown does" if self.multiple_runs_qualify
+                else "a hand run more than once does not qualify")
+        return (f"straddled pots {'qualify' if self.straddled_pots_qualify else 'do not qualify'}; "
+                f"bomb pots {'qualify' if self.bomb_pots_qualify else 'do not qualify'}; {runs}")
 
     @property
     def shares_label(self) -> str:

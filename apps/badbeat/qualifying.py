@@ -23,13 +23,17 @@ RANK_NAMES = {14: "aces", 13: "kings", 12: "queens", 11: "jacks", 10: "tens", 9:
 @dataclass(frozen=True, slots=True)
 class QualifyingRule:
     """A jackpot's qualifying requirements: the weakest losing hand (a five-card high category and, within it,
-    the lowest principal rank, e.g. four eights), whether both hole cards must play (hold 'em) and how many
-    players must be dealt in."""
+    the lowest principal rank, e.g. four eights), whether both hole cards must play (hold 'em), how many
+    players must be dealt in, and which pots can be a bad beat: straddled pots, bomb pots, hands run more than once
+    (the defaults are the Jackpot columns' own)."""
 
     category: hands.FiveCardCategory
     minimum_rank: int | None = None
     both_hole_cards_must_play: bool = False
     minimum_players_dealt: int = 2
+    straddled_pots_qualify: bool = True
+    bomb_pots_qualify: bool = True
+    multiple_runs_qualify: bool = False
 
     def describe(self) -> str:
         rank = f" of {RANK_NAMES[self.minimum_rank]}" if self.minimum_rank else ""
@@ -44,23 +48,29 @@ class QualifyingRule:
         return self.minimum_rank is None or value.key[1] >= self.minimum_rank
 
     def is_harder_than(self, other: QualifyingRule) -> bool:
-        """True when this rule makes qualifying harder than `other` in any respect (14.19(q))."""
+        """True when this rule makes qualifying harder than `other` in any respect (14.19(q)): a higher hand, both
+        hole cards to play, more players dealt in, or a kind of pot (straddled, bomb pot, run more than once) that
+        qualified and no longer does."""
         mine = (self.category.strength, self.minimum_rank or 0)
         theirs = (other.category.strength, other.minimum_rank or 0)
+        excluded = any(theirs_ and not mine_ for mine_, theirs_ in (
+            (self.straddled_pots_qualify, other.straddled_pots_qualify), (self.bomb_pots_qualify, other.bomb_pots_qualify),
+            (self.multiple_runs_qualify, other.multiple_runs_qualify)))
         return (mine > theirs or (self.both_hole_cards_must_play and not other.both_hole_cards_must_play)
-                or self.minimum_players_dealt > other.minimum_players_dealt)
+                or self.minimum_players_dealt > other.minimum_players_dealt or excluded)
 
 
 @dataclass(frozen=True, slots=True)
 class SeatCards:
-    """One player dealt in: seat, name, cards held (hole cards, and up-cards in stud), whether at the showdown,
-    and whether eligible for the main pot."""
+    """One player dealt in: seat, name, cards held (hole cards, and up-cards in stud; none when not recorded),
+    whether at the showdown, whether eligible for the main pot, and whether the player folded."""
 
     seat: int
     hole: tuple[hands.Card, ...]
     at_showdown: bool
     eligible_for_main_pot: bool = True
     name: str = ""
+    folded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +115,9 @@ def _played_text(value: hands.HandValue, hole: Sequence[hands.Card]) -> str:
             f"{'' if len(from_hole) == 1 else 's'} played ({hands.format_cards(from_hole) or 'none'})")
 
 
-def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: Sequence[SeatCards]) -> Verdict:
+def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: Sequence[SeatCards], *,
+          boards: Sequence[Sequence[hands.Card]] = (), straddled: bool = False, bomb_pot: bool = False,
+          from_another_system: bool = False) -> Verdict:
     """Judge a round of play against a qualifying rule (N.J.A.C. 13:69F-14.19(b)3).
 
     A losing hand is a hand at the showdown, eligible for the main pot, ranked below the best high hand there.
@@ -113,7 +125,62 @@ def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: S
     play where the rule asks it (hold 'em: the best hand that uses both must be as good as the best hand), and
     enough players were dealt in. Returns a Verdict whose checks say why; never raises for a hand that does not
     qualify. Raises hands.HandError for impossible cards.
+
+    The kind of pot, as the posted rules take it: a straddled pot (`straddled`) and a bomb pot (`bomb_pot`) qualify
+    only where the rule says they do; each adds a check, first, naming the term that decided. A hand run two or three
+    times (`boards`: each run's board; `board` is then ignored) qualifies only where the rule says hands run more
+    than once do; it is then judged on each run's board as a hand of its own, and qualifies when any run's showdown
+    qualifies: the verdict is that run's (its losing and winning seats, which the payout shares follow), the run
+    with the highest qualifying losing hand, the earlier run on a tie (the first run when none qualifies). Every run's
+    checks are kept, each named by its run.
+
+    A round recorded by another system's hand history (`from_another_system`: a PHH source) in which two players or
+    more did not fold, one of them without cards in the history (shown as `pN sm ????`, or never shown), cannot
+    qualify (14.19(i)): the supervisor has nothing to verify. A check, "Cards revealed", first, names the seats.
     """
+    terms = [check for check in (_cards_revealed(seats),) if check is not None] if from_another_system else []
+    if straddled:
+        terms.append(Check("Straddled pot", rule.straddled_pots_qualify,
+                           f"Straddled pots {'' if rule.straddled_pots_qualify else 'do not '}qualify under the posted "
+                           "rules."))
+    if bomb_pot:
+        terms.append(Check("Bomb pot", rule.bomb_pots_qualify,
+                           f"Bomb pots {'' if rule.bomb_pots_qualify else 'do not '}qualify under the posted rules."))
+    if len(boards) > 1:
+        terms.append(Check(f"Run {len(boards)} times", rule.multiple_runs_qualify,
+                           "Hands run more than once qualify under the posted rules, on any run's board."
+                           if rule.multiple_runs_qualify else
+                           "Hands run more than once do not qualify under the posted rules."))
+        runs = [_judge_board(rule, game, run, seats) for run in boards]
+        qualifying = [index for index, run in enumerate(runs) if run.qualifies]
+        chosen = max(qualifying, key=lambda index: (runs[index].losing_hand, -index)) if qualifying else 0
+        verdict = runs[chosen]
+        verdict.checks = [Check(f"Run {index + 1}: {check.label}", check.passed, check.detail)
+                          for index, run in enumerate(runs) for check in run.checks]
+        verdict.checks.append(Check("Runs", bool(qualifying),
+                                    f"Run {chosen + 1} of {len(boards)} qualifies "
+                                    f"({hands.format_cards(boards[chosen])})." if qualifying else
+                                    "No run's showdown qualifies."))
+    else:
+        verdict = _judge_board(rule, game, boards[0] if boards else board, seats)
+    verdict.checks[:0] = terms
+    verdict.qualifies = verdict.qualifies and all(term.passed for term in terms)
+    return verdict
+
+
+def _cards_revealed(seats: Sequence[SeatCards]) -> Check | None:
+    """The failed check of a showdown whose cards another system's history does not reveal: two players or more did
+    not fold and some of them have no cards recorded; None otherwise."""
+    standing = [s for s in seats if not s.folded]
+    hidden = [s.seat for s in standing if not s.hole]
+    if len(standing) < 2 or not hidden:
+        return None
+    return Check("Cards revealed", False,
+                 f"Seat {', '.join(map(str, sorted(hidden)))}: the cards were not revealed: nothing to verify.")
+
+
+def _judge_board(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: Sequence[SeatCards]) -> Verdict:
+    """`judge` on one board (one run of the hand)."""
     checks: list[Check] = []
     game = hands.Game(game)
     dealt = sorted(s.seat for s in seats)

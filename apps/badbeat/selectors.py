@@ -14,7 +14,7 @@ from apps.casinos.models import Casino
 from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO, dollars, floor_to
 from apps.core.writer import total_differences
-from apps.rounds.models import RoundOfPlay
+from apps.rounds.models import RoundOfPlay, RoundSource
 
 from .models import (
     Claim,
@@ -55,7 +55,10 @@ def qualifying_rule(*, jackpot: Jackpot, values: dict | None = None) -> Qualifyi
     return QualifyingRule(category=QUALIFYING_CATEGORY[QualifyingHand(get("qualifying_hand"))],
                           minimum_rank=get("qualifying_minimum_rank"),
                           both_hole_cards_must_play=get("both_hole_cards_must_play"),
-                          minimum_players_dealt=get("minimum_players_dealt"))
+                          minimum_players_dealt=get("minimum_players_dealt"),
+                          straddled_pots_qualify=get("straddled_pots_qualify"),
+                          bomb_pots_qualify=get("bomb_pots_qualify"),
+                          multiple_runs_qualify=get("multiple_runs_qualify"))
 
 
 def qualifies_as_bad_beat(*, jackpot: Jackpot, losing: hands.HandValue) -> bool:
@@ -69,16 +72,28 @@ def round_seats(*, round_of_play: RoundOfPlay) -> tuple[Sequence[hands.Card], li
     main = round_of_play.pots.filter(index=0).first()
     eligible = set(main.eligible_seats) if main else None
     seats = [SeatCards(seat=p.seat, name=p.name, hole=tuple(hands.parse_cards(p.hole_cards)) if p.hole_cards else (),
-                       at_showdown=p.at_showdown, eligible_for_main_pot=eligible is None or p.seat in eligible)
+                       at_showdown=p.at_showdown, eligible_for_main_pot=eligible is None or p.seat in eligible,
+                       folded=p.folded)
              for p in round_of_play.players.order_by("seat")]
     board = hands.parse_cards(round_of_play.board) if round_of_play.board else []
     return board, seats
 
 
+def run_boards(*, round_of_play: RoundOfPlay) -> list[tuple[hands.Card, ...]]:
+    """Each run's board of a hand run more than once, as recorded; [] for a hand run once."""
+    return [hands.parse_cards(board) for board in round_of_play.run_boards]
+
+
 def judge_round(*, jackpot: Jackpot, round_of_play: RoundOfPlay) -> Verdict:
-    """The engine's verdict on a recorded round under the jackpot's rules (N.J.A.C. 13:69F-14.19(b)3, (i))."""
+    """The engine's verdict on a recorded round under the jackpot's rules (N.J.A.C. 13:69F-14.19(b)3, (i)): with the
+    kind of pot the round was (straddled, a bomb pot, run more than once on its run boards) as the posted rules take
+    it (qualifying.judge), and, for a round from another system's hand history (a PHH source), whether its showdown's
+    cards were revealed (a player who did not fold without cards in the history: nothing to verify). Two queries: the
+    main pot and the players."""
     board, seats = round_seats(round_of_play=round_of_play)
-    return judge(qualifying_rule(jackpot=jackpot), round_of_play.game, board, seats)
+    return judge(qualifying_rule(jackpot=jackpot), round_of_play.game, board, seats,
+                 boards=run_boards(round_of_play=round_of_play), straddled=round_of_play.straddles > 0,
+                 bomb_pot=round_of_play.bomb_pot, from_another_system=round_of_play.source == RoundSource.PHH)
 
 
 def jackpot_of(*, casino: Casino) -> Jackpot | None:

@@ -67,6 +67,7 @@ NAVIGATION: tuple[Entry, ...] = (
     # offered to the roles that read balances (badbeat.view_balance: not the dealers, 14.19(k))
     Entry("multicasino:status", "Multi-casino", group=JACKPOT, perm="badbeat.view_balance"),
     Entry("rake:revenue", "Rake", group=ACCOUNTING),
+    Entry("feed:rake-audit", "Rake audit", home=False, group=ACCOUNTING),
     Entry("counts:counts", "Counts", group=ACCOUNTING),
     Entry("floor:contributions", "Contributions", group=ACCOUNTING),
     Entry("counts:reconciliation", "Reconciliation", group=ACCOUNTING),

@@ -1,5 +1,6 @@
 """The hand feed's API: a round of play as JSON, PHH text, and import jobs. Thin: validate, call one service."""
 import hashlib
+from decimal import Decimal
 
 from django.db.models import prefetch_related_objects
 from django.http import Http404
@@ -64,6 +65,13 @@ class PlayerInput(serializers.Serializer):
     streets = serializers.ListField(child=money_decimal(min_value=0),
                                     required=False, default=list, max_length=8,
                                     help_text="What the player put in each betting round (they add up to contributed).")
+    straddle = column_decimal(RoundPlayer, "straddle", min_value=0, required=False, default=Decimal("0.00"),
+                              help_text="The straddle posted (a live blind raise before the cards), part of "
+                                        "contributed and of the first betting round; refused where the game does not "
+                                        "allow it as posted.")
+    dead_blind = column_decimal(RoundPlayer, "dead_money", min_value=0, required=False, default=Decimal("0.00"),
+                                help_text="A returning player's dead blind (a missed small blind posted dead): it goes "
+                                          "to the main pot unmatched. Part of contributed, as is the live part.")
 
 
 def _tables_of(request, ids: list[int], field) -> dict[int, PokerTable]:
@@ -85,12 +93,15 @@ def _round_in(values: dict, table: PokerTable) -> RoundIn:
     becomes a digest unique in the casino."""
     external_id = values["external_id"]
     digest = hashlib.sha256(f"json:{table.casino_id}:{external_id}".encode()).hexdigest() if external_id else None
-    players = [PlayerIn(**(p | {"streets": tuple(p["streets"]), "draws": tuple(DrawIn(**d) for d in p["draws"])}))
+    players = [PlayerIn(**({k: v for k, v in p.items() if k != "dead_blind"}
+                           | {"streets": tuple(p["streets"]), "draws": tuple(DrawIn(**d) for d in p["draws"]),
+                              "dead": p["dead_blind"]}))
                for p in values["players"]]
     return RoundIn(players=players, started_at=values.get("started_at") or timezone.now(), board=values["board"],
                    game=values["game"], betting_structure=values["betting_structure"], source=RoundSource.JSON,
                    source_name=external_id, source_digest=digest, dead_reason=values["dead_reason"],
-                   deck=values["deck"])
+                   deck=values["deck"], boards=tuple(values["boards"]), bomb_pot=values["bomb_pot"],
+                   button=values["button"])
 
 
 class RoundsApi(IdempotentPostMixin, generics.ListAPIView):
@@ -111,6 +122,21 @@ class RoundsApi(IdempotentPostMixin, generics.ListAPIView):
         started_at = aware_datetime(required=False, help_text="When the round started, with its offset from UTC "
                                                              "(e.g. 2026-11-20T21:30:00-05:00); now when left out.")
         board = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+        boards = serializers.ListField(
+            child=serializers.CharField(max_length=40), required=False, default=list, max_length=3,
+            help_text="A hand run two or three times (players all in): each run's full board, e.g. ['Ah Kd 5c 9s 3h', "
+                      "'Ah Kd 5c 2d Jc'] when all in on the flop. The boards share the cards dealt before the all-in "
+                      "and differ after; `board` is then empty or the first run's. Each pot is split into equal "
+                      "shares, one per run (the odd chip to the first run), after the rake and the bad beat "
+                      "contribution are taken once.")
+        bomb_pot = serializers.BooleanField(
+            required=False, default=False,
+            help_text="A bomb pot: every player dealt in puts in the game's posted bomb-pot ante (each player's first "
+                      "betting round in `streets`), no betting before the flop.")
+        button = serializers.IntegerField(
+            min_value=1, max_value=11, required=False, allow_null=True, default=None,
+            help_text="The seat of the dealer button; needed for a straddle where the game allows one under the gun "
+                      "or on the button only.")
         players = PlayerInput(many=True, max_length=11)  # type: ignore[call-arg]  # many=True: the ListSerializer's bounds (not in DRF's stubs)
         external_id = text(max_length=120, required=False, allow_blank=True, default="",
                            help_text="The feed's id of this round; a repeated id is refused (409 with the stored "
@@ -154,7 +180,8 @@ class RoundSummaryOutput(ModelOutput):
     class Meta:
         model = RoundOfPlay
         fields = ["id", "table", "game", "betting_structure", "started_at", "gaming_day", "total_bet",
-                  "uncalled_amount", "refunded_amount", "pot_total", "went_to_showdown", "is_dead", "source_name"]
+                  "uncalled_amount", "refunded_amount", "pot_total", "went_to_showdown", "is_dead", "straddles",
+                  "bomb_pot", "run_boards", "source_name"]
 
 
 class RoundBatchApi(IdempotentPostMixin, APIView):

@@ -30,7 +30,10 @@ class PlayerIn:
     blinds in the first); they add up to `contributed`; with them the percentage rake is limited betting round
     by betting round (14.14(b)1.ii). returned: the uncalled bet given back (14.14(d)) when the feed tracked the
     betting itself (PHH); None to derive it. dead: chips that went to the main pot unmatched (antes posted as
-    dead money). dealt_cards and draws: a draw game's hand as dealt and each draw.
+    dead money, the dead part of a missed blind posted by a returning player: the JSON feed's `dead_blind`); they
+    are part of `contributed`, the live part of the blind too. straddle: the straddle the player posted, a live
+    blind raise before the cards (Decimal dollars, 0 for none), part of `contributed` and of the first betting round.
+    dealt_cards and draws: a draw game's hand as dealt and each draw.
     """
 
     seat: int
@@ -45,6 +48,7 @@ class PlayerIn:
     dead: Decimal = Decimal("0.00")
     dealt_cards: str = ""
     draws: tuple[DrawIn, ...] = ()
+    straddle: Decimal = Decimal("0.00")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +58,11 @@ class RoundIn:
     game / betting_structure: the game dealt (tables.models.Game and BettingStructure values); None for the
     table's game, required at a mixed-game table whose rotation deals several. deck: serial of the deck dealt,
     '' when the feed does not say (14.2(d)3). dead_reason: non-empty when the round was called dead (14.15(g)).
-    source_digest: SHA-256 of the source hand, so that each is stored once.
+    source_digest: SHA-256 of the source hand, so that each is stored once. boards: a hand run two or three times,
+    each run's full board (they share the cards dealt before the all-in; `board` is then '' or the first run's).
+    bomb_pot: every player dealt in put in the table's posted bomb-pot ante and nothing else before the flop.
+    button: the seat of the dealer button, which places the straddles of a table that allows them under the gun or
+    on the button only; None when the feed does not say.
     """
 
     players: Sequence[PlayerIn]
@@ -67,3 +75,6 @@ class RoundIn:
     source_digest: str | None = None
     dead_reason: str = ""
     deck: str = ""
+    boards: tuple[str, ...] = ()
+    bomb_pot: bool = False
+    button: int | None = None

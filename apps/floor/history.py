@@ -15,6 +15,7 @@ POSTING_FIELDS = {
     "game": "Game", "betting_structure": "Betting structure", "small_blind": "Small blind", "big_blind": "Big blind",
     "ante": "Ante", "bring_in": "Bring-in", "minimum_wager": "Minimum wager", "maximum_wager": "Maximum wager",
     "raise_cap": "Raises per betting round", "bad_beat_participation": "Bad beat payout",
+    "straddles": "Straddles", "maximum_straddles": "Most straddles a round", "bomb_pot_ante": "Bomb-pot ante",
 }
 TABLE_FIELDS = {
     "number": "Number", "is_open": "Open", "opened_at": "Opened at", "seats": "Seats", "location": "Area",

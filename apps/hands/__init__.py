@@ -45,7 +45,19 @@ from .rankings import (
                     evaluate_three_card_low,
                     evaluate_three_card_poker,
 )
-from .settlement import Pot, PotBuild, PotResult, Settlement, award_pots, build_pots, settle, showdown_hands
+from .settlement import (
+                    Pot,
+                    PotBuild,
+                    PotResult,
+                    Settlement,
+                    award_pots,
+                    award_runs,
+                    build_pots,
+                    settle,
+                    showdown_hands,
+                    split_runs,
+                    verify_run_boards,
+)
 from .stud import first_to_act, forced_bet
 
 __all__ = [
@@ -54,9 +66,9 @@ __all__ = [
     "HandError", "HandNameError", "HandValue", "LowCategory", "OddsInputError", "Pot", "PotBuild", "PotResult",
     "Rank", "RuleSet", "RuleSetError",
     "Settlement", "ShowdownHand", "Suit", "ThreeCardCategory", "ThreeCardPokerCategory", "UnknownCardError",
-    "award_pots", "best_hands", "best_holdem", "best_omaha", "best_omaha_hilo8", "build_pots", "check_distinct",
+    "award_pots", "award_runs", "best_hands", "best_holdem", "best_omaha", "best_omaha_hilo8", "build_pots", "check_distinct",
     "evaluate", "evaluate_ace_to_five_low", "evaluate_badugi", "evaluate_deuce_to_seven_low",
     "evaluate_five_card_high", "evaluate_four_card_poker", "evaluate_three_card_high", "evaluate_three_card_low",
     "evaluate_three_card_poker", "first_to_act", "forced_bet", "format_cards", "parse_cards", "settle",
-    "showdown_hands",
+    "showdown_hands", "split_runs", "verify_run_boards",
 ]

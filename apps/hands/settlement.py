@@ -1,7 +1,9 @@
 """Showdown settlement: the main pot and side pots, their winners, and odd chips. Amounts are Decimal dollars.
 
 N.J.A.C. 13:69F-14.7(c)4 (all-in players and side pots), 14.14(d) (the uncalled final bet is no part of the
-pot), 14.10(j) (tied hands share the pot), 14.9(i)2 and 14.11(f)2 (odd chips).
+pot), 14.10(j) (tied hands share the pot), 14.9(i)3 and 14.11(f)2 (odd chips). A hand run more than once (all in
+before the last card, the players agree to deal the rest of the board two or three times): `verify_run_boards`,
+`split_runs`, `award_runs`.
 """
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .cards import Card
-from .errors import HandError
+from .cards import Card, check_distinct
+from .errors import CardCountError, HandError, RuleSetError
 from .games import LOW_GAMES, SPLIT_GAMES, Game, ShowdownHand, best_hands
 from .rankings import HandValue
 
@@ -44,10 +46,15 @@ class PotResult:
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
+    """Each pot as awarded, the awards by seat (Decimal dollars), the showdown hands and the uncalled bet returned.
+    A hand run more than once (`award_runs`) keeps each run's own settlement in `runs` (its pots are that run's
+    shares); its `hands` are then the first run's."""
+
     pots: tuple[PotResult, ...]
     awards: dict[Seat, Decimal]
     hands: Mapping[Seat, ShowdownHand]
     uncalled: dict[Seat, Decimal] = field(default_factory=dict)
+    runs: tuple[Settlement, ...] = ()
 
 
 def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] = (), *,
@@ -99,12 +106,12 @@ def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] =
 
 
 def _card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
-    """Highest card by rank, then suit (spades > hearts > diamonds > clubs), 14.9(i)2.iv."""
+    """Highest card by rank, then suit (spades > hearts > diamonds > clubs), 14.9(i)3.iv."""
     return max((int(c.rank), c.suit.order) for c in cards)
 
 
 def _low_card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
-    """The lowest low card (ace lowest), then the lowest suit, as a key where greater comes first (14.9(i)2.iii)."""
+    """The lowest low card (ace lowest), then the lowest suit, as a key where greater comes first (14.9(i)3.iii)."""
     lowest = min(((1 if c.rank == 14 else int(c.rank)), c.suit.order) for c in cards)
     return (-lowest[0], -lowest[1])
 
@@ -156,7 +163,7 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g)).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
-    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)2.ii, iv, 14.11(f)2).
+    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3.ii, iv, 14.11(f)2).
     In a high-low game the pot is halved between the best high and the best qualifying low, the odd unit to
     the high half (14.11(f)2.i); tied lows share the low half, the excess to the holder of the lowest low card
     by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)). In a low game the
@@ -208,8 +215,103 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
 
 def settle(game: Game | str, contributions: Mapping[Seat, Decimal], hands: Mapping[Seat, Sequence[Card]],
            board: Sequence[Card] = (), folded: Collection[Seat] = (), *,
-           odd_chip: Decimal = Decimal("0.01")) -> Settlement:
-    """build_pots then award_pots; the uncalled bet is on `Settlement.uncalled`."""
+           odd_chip: Decimal = Decimal("0.01"), boards: Sequence[Sequence[Card]] = ()) -> Settlement:
+    """build_pots then award_pots (award_runs when `boards` gives two or three run boards); the uncalled bet is on
+    `Settlement.uncalled`."""
     build = build_pots(contributions, folded)
-    result = award_pots(game, build.pots, hands, board, odd_chip=odd_chip)
-    return Settlement(pots=result.pots, awards=result.awards, hands=result.hands, uncalled=build.uncalled)
+    if len(boards) > 1:
+        result = award_runs(game, build.pots, hands, boards, odd_chip=odd_chip)
+    else:
+        result = award_pots(game, build.pots, hands, board, odd_chip=odd_chip)
+    return Settlement(pots=result.pots, awards=result.awards, hands=result.hands, uncalled=build.uncalled,
+                      runs=result.runs)
+
+
+# --- a hand run more than once -----------------------------------------------------------------------------------
+
+#: How many times a hand may be run: twice or three times.
+RUNS = (2, 3)
+#: The community cards of a full board (hold 'em, Omaha), and the cards that may be shared by the runs: none (all in
+#: before the flop), the flop, or the flop and the turn.
+FULL_BOARD = 5
+SHARED_BEFORE_RUN = (0, 3, 4)
+
+
+def verify_run_boards(boards: Sequence[Sequence[Card]], *held: Sequence[Card]) -> int:
+    """Check the boards of a hand run two or three times; the number of cards they share (0, 3 or 4: those dealt
+    before the run-out).
+
+    Each board is a full board of five cards. The boards agree on the cards dealt before the players were all in
+    (their common beginning: none, the flop, or the flop and the turn) and differ in every card after it; no card
+    appears twice across the shared cards, every run's own cards and `held` (the players' hole cards): one deck
+    deals every run. Raises CardCountError (not two or three boards, a board not full), RuleSetError (boards that
+    share one or two cards, or all five) or DuplicateCardError.
+
+    >>> from .cards import parse_cards
+    >>> verify_run_boards([parse_cards("As Kd 7c 2h 3s"), parse_cards("As Kd 7c 9h Td")], parse_cards("Ah Ac"))
+    3
+    """
+    if len(boards) not in RUNS:
+        raise CardCountError(f"A hand is run two or three times, not {len(boards)}.")
+    for index, board in enumerate(boards):
+        if len(board) != FULL_BOARD:
+            raise CardCountError(f"Run {index + 1}: a run's board has {FULL_BOARD} cards, got {len(board)}.")
+    shared = 0
+    while shared < FULL_BOARD and all(board[shared] == boards[0][shared] for board in boards):
+        shared += 1
+    if shared not in SHARED_BEFORE_RUN:
+        raise RuleSetError("The runs share the cards dealt before the all-in (none, the flop, or the flop and the "
+                           f"turn) and differ after them; these share {shared}.")
+    check_distinct(boards[0][:shared], *(board[shared:] for board in boards), *held)
+    return shared
+
+
+def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) -> tuple[Decimal, ...]:
+    """A pot's equal shares, one per run, in units of `odd_chip` (Decimal dollars); what does not divide evenly goes
+    to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3, 14.10(j)) and
+    the odd chip of a high-low split to the first half, the high (14.11(f)2.i). The shares add up to `amount`.
+
+    >>> split_runs(Decimal("100.03"), 2)
+    (Decimal('50.02'), Decimal('50.01'))
+    >>> split_runs(Decimal("100.00"), 3)
+    (Decimal('33.34'), Decimal('33.33'), Decimal('33.33'))
+    """
+    if runs < 1:
+        raise HandError("A hand is run at least once.")
+    shares = _split(amount, [str(run) for run in range(runs)], [str(run) for run in range(runs)], odd_chip)
+    return tuple(shares[str(run)] for run in range(runs))
+
+
+def award_runs(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
+               boards: Sequence[Sequence[Card]], *, odd_chip: Decimal = Decimal("0.01"),
+               showdowns: Sequence[Mapping[Seat, ShowdownHand]] | None = None) -> Settlement:
+    """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j), 14.11(f)-(g)).
+
+    `pots`: the pots as they are awarded, the rake and the bad beat contribution already taken from them once
+    (14.14, 14.19(c)). Each pot and side pot is split into equal shares, one per run (`split_runs`: the excess to the
+    first run); each run's share goes to the winners of that run's board, as `award_pots` awards it, with that run's
+    own odd chips. `showdowns`: each run's best hands when already ranked. The settlement's pots are the pots
+    given, their awards summed over the runs, their winners those of any run (first run first); `runs` holds each
+    run's settlement. Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for fewer than two
+    boards, missing or bad cards.
+    """
+    if len(boards) < 2:
+        raise CardCountError("A hand run more than once has two or three boards.")
+    shares = [split_runs(pot.amount, len(boards), odd_chip) for pot in pots]
+    runs = tuple(award_pots(game, [Pot(shares[p][run], pot.eligible) for p, pot in enumerate(pots)], hands, board,
+                            odd_chip=odd_chip, showdown=showdowns[run] if showdowns is not None else None)
+                 for run, board in enumerate(boards))
+    results: list[PotResult] = []
+    totals: dict[Seat, Decimal] = {}
+    for p, pot in enumerate(pots):
+        awards: dict[Seat, Decimal] = {}
+        high: list[Seat] = []
+        low: list[Seat] = []
+        for run in runs:
+            result = run.pots[p]
+            _add(awards, result.awards)
+            high += [s for s in result.high_winners if s not in high]
+            low += [s for s in result.low_winners if s not in low]
+        results.append(PotResult(pot=pot, high_winners=tuple(high), low_winners=tuple(low), awards=awards))
+        _add(totals, awards)
+    return Settlement(pots=tuple(results), awards=totals, hands=runs[0].hands, runs=runs)

@@ -3,7 +3,7 @@ from django import forms
 
 from apps.badbeat.models import QualifyingHand
 
-from .models import TwoClaimsRule
+from .models import ELIGIBILITY_DEFAULTS, TwoClaimsRule
 
 
 class SystemRulesForm(forms.Form):
@@ -14,6 +14,11 @@ class SystemRulesForm(forms.Form):
                                                  help_text="2 (deuces) to 14 (aces); empty for any.")
     both_hole_cards_must_play = forms.BooleanField(required=False)
     minimum_players_dealt = forms.IntegerField(min_value=2, max_value=10)
+    straddled_pots_qualify = forms.BooleanField(required=False, help_text="A straddled pot can be a bad beat.")
+    bomb_pots_qualify = forms.BooleanField(required=False, help_text="A bomb pot can be a bad beat.")
+    multiple_runs_qualify = forms.BooleanField(required=False, label="Hands run more than once qualify",
+                                               help_text="A hand run two or three times can be a bad beat, on any "
+                                                         "run's board.")
     contribution_amount = forms.DecimalField(required=False, max_digits=10, decimal_places=2, min_value=0,
                                              help_text="Dollars per pot, or empty for a percentage.")
     contribution_percentage = forms.DecimalField(required=False, max_digits=5, decimal_places=2, min_value=0)
@@ -32,7 +37,7 @@ class SystemRulesForm(forms.Form):
         data = self.cleaned_data
         out = {}
         for name in ("qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play",
-                     "minimum_players_dealt"):
+                     "minimum_players_dealt", *ELIGIBILITY_DEFAULTS):
             out[name] = data[name]
         for name in ("contribution_amount", "contribution_percentage", "minimum_pot", "maximum_contribution",
                      "reset_percentage", "losing_share", "winning_share", "table_share"):

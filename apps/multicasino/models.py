@@ -16,6 +16,18 @@ from django.db import models
 from apps.badbeat.models import Jackpot
 from apps.core.fields import MoneyField
 
+#: The terms of which pots can be a bad beat (14.19(b)3) — straddled pots, bomb pots, hands run more than once — with
+#: the Jackpot columns' defaults. They joined the system's rule set after it was first defined: a rule set without
+#: one (stored before, or sent by a casino whose software does not know it) holds the default, and its hash is the
+#: same with the term at its default or without it (services.setup.rules_hash).
+ELIGIBILITY_DEFAULTS: dict[str, bool] = {"straddled_pots_qualify": True, "bomb_pots_qualify": True,
+                                         "multiple_runs_qualify": False}
+
+
+def with_eligibility_defaults(rules: dict) -> dict:
+    """A system's rule set with every term of which pots qualify: a term it does not hold reads as its default."""
+    return {**rules, **{k: v for k, v in ELIGIBILITY_DEFAULTS.items() if k not in rules}}
+
 
 class TwoClaimsRule(models.TextChoices):
     """Two qualifying claims for the same payout at different casinos (14.20(c)1, (e)4)."""
@@ -66,6 +78,12 @@ class BadBeatSystem(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def posted_rules(self) -> dict:
+        """The system's rule set as every casino posts it, with each term of which pots qualify (a term it does not
+        hold reads as its default: ELIGIBILITY_DEFAULTS)."""
+        return with_eligibility_defaults(self.rules)
 
 
 # Every change of a casino's configuration and every suspension or resumption is in the audit trail (14.20(e)),

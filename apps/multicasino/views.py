@@ -36,7 +36,7 @@ def status(request):
             "system": s, "ledgers": selectors.site_ledgers(system=s), "claims": selectors.claims(system=s)[:20],
             "notices": selectors.notices(system=s), "undelivered": selectors.undelivered_notices(system=s),
             "hosting": hosting, "rule_changes": selectors.rule_changes(system=s),
-            "rules_form": SystemRulesForm(initial={**s.rules, "two_claims_rule": s.two_claims_rule},
+            "rules_form": SystemRulesForm(initial={**s.posted_rules, "two_claims_rule": s.two_claims_rule},
                                           prefix=s.code) if hosting and may_approve else None})
     return render(request, "multicasino/status.html", {
         "systems": systems, "rejections": selectors.recent_rejections(20)})  # its forms: {% may_post %}

@@ -17,8 +17,9 @@ class RoundPlayerOutput(ModelOutput):
 
     class Meta:
         model = RoundPlayer
-        fields = ["seat", "name", "starting_stack", "contributed", "returned", "hole_cards", "dealt_cards", "draws",
-                  "folded", "at_showdown", "high_hand", "high_cards", "low_hand", "low_cards", "awarded"]
+        fields = ["seat", "name", "starting_stack", "contributed", "returned", "straddle", "dead_money", "hole_cards",
+                  "dealt_cards", "draws", "folded", "at_showdown", "high_hand", "high_cards", "low_hand", "low_cards",
+                  "awarded"]
 
 
 class PotAwardOutput(ModelOutput):
@@ -31,17 +32,18 @@ class PotAwardOutput(ModelOutput):
 
 class PotOutput(ModelOutput):
     """The main pot (index 0) or a side pot (N.J.A.C. 13:69F-14.7(c)4): what was bet into it, the rake and bad beat
-    contribution deducted, and its awards."""
+    contribution deducted, and its awards; for a hand run more than once, each run's share and its awards (`runs`)."""
 
     awards = PotAwardOutput(many=True, read_only=True, source="awards_list")
 
     class Meta:
         model = Pot
-        fields = ["index", "gross", "deducted", "amount", "eligible_seats", "awards"]
+        fields = ["index", "gross", "deducted", "amount", "eligible_seats", "awards", "runs"]
 
 
 class RoundOutput(ModelOutput):
-    """A round of play as recorded: its game, time, gaming day, board, sums, seats and pots."""
+    """A round of play as recorded: its game, time, gaming day, board (a hand run more than once: `run_boards`, each
+    run's, `board` the first's), straddles, bomb pot, sums, seats and pots."""
 
     players = RoundPlayerOutput(many=True, read_only=True, source="players_list")
     pots = PotOutput(many=True, read_only=True, source="pots_list")
@@ -49,7 +51,7 @@ class RoundOutput(ModelOutput):
     class Meta:
         model = RoundOfPlay
         fields = ["id", "table", "game", "betting_structure", "rotation_game", "started_at", "gaming_day", "board",
-                  "total_bet", "uncalled_amount",
+                  "run_boards", "straddles", "bomb_pot", "button", "total_bet", "uncalled_amount",
                   "refunded_amount", "pot_total", "betting_rounds", "went_to_showdown", "is_dead", "dead_reason", "source",
                   "source_name", "players", "pots"]
 

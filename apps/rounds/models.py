@@ -41,6 +41,15 @@ class RoundOfPlay(models.Model):
     went_to_showdown = models.BooleanField(default=False)
     betting_rounds = models.JSONField(default=list, blank=True,
                                       help_text="Sums bet in each betting round, uncalled bet excluded, as Decimal strings.")
+    straddles = models.PositiveSmallIntegerField(
+        default=0, help_text="Straddles posted (live blind raises before the cards); 0 for an unstraddled round.")
+    bomb_pot = models.BooleanField(default=False, help_text="A bomb pot: every player put in the posted bomb-pot ante, "
+                                                            "no betting before the flop.")
+    run_boards = models.JSONField(default=list, blank=True,
+                                  help_text="A hand run two or three times: each run's board, in order (`board` is the "
+                                            "first run's); empty for a hand run once.")
+    button = models.PositiveSmallIntegerField(null=True, blank=True,
+                                              help_text="The seat of the dealer button, when the feed gave it.")
     source = models.CharField(max_length=12, choices=RoundSource.choices)
     source_name = models.CharField(max_length=300, blank=True, help_text="File and hand number, or the client's id.")
     source_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
@@ -69,6 +78,11 @@ class RoundOfPlay(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.pk} at table {self.table.number}"
+
+    @property
+    def runs(self) -> int:
+        """How many times the hand was run: the run boards, or 1."""
+        return len(self.run_boards) or 1
 
     @property
     def returned_amount(self) -> Decimal:
@@ -129,6 +143,10 @@ class RoundPlayer(models.Model):
     low_hand = models.CharField(max_length=40, blank=True, help_text="Best (qualifying) low hand, where the game has one.")
     low_cards = models.CharField(max_length=20, blank=True)
     awarded = MoneyField(default=Decimal("0.00"), help_text="Won from the pots.")
+    straddle = MoneyField(default=Decimal("0.00"), help_text="The straddle posted, part of what was put in.")
+    dead_money = MoneyField(default=Decimal("0.00"),
+                            help_text="Posted as dead money (a dead blind, an ante posted dead): in the main pot, "
+                                      "unmatched; part of what was put in.")
 
     class Meta:
         ordering = ["round_of_play", "seat"]
@@ -153,6 +171,10 @@ class Pot(models.Model):
     deducted = MoneyField(default=Decimal("0.00"), help_text="Rake and bad-beat contribution taken.")
     amount = MoneyField(help_text="Awarded to the winners: gross less deducted.")
     eligible_seats = models.JSONField(default=list)
+    runs = models.JSONField(default=list, blank=True,
+                            help_text='A hand run more than once: each run\'s share of the pot and its awards, '
+                                      '[{"run": 1, "amount": "50.01", "awards": [{"seat": 3, "amount": "50.01"}]}, '
+                                      '...] (Decimal dollars as strings); empty for a hand run once.')
 
     class Meta:
         ordering = ["round_of_play", "index"]

@@ -4,7 +4,7 @@ the records and knows nothing of rake or the bad beat payouts."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from decimal import Decimal
 
 from apps.core.money import CENT
@@ -41,12 +41,15 @@ class SeatRow:
     low_hand: str
     low_cards: str
     awarded: Decimal
+    straddle: Decimal = Decimal("0.00")
+    dead_money: Decimal = Decimal("0.00")
 
 
 @dataclass(frozen=True, slots=True)
 class PotRow:
     """The main pot (index 0) or a side pot of a round (14.7(c)4), and the chips pushed from it to each winning seat:
-    awards [(seat, Decimal dollars)]."""
+    awards [(seat, Decimal dollars)]. runs: a hand run more than once, each run's share of the pot and its awards
+    ({"run": 1, "amount": "50.01", "awards": [{"seat": 3, "amount": "50.01"}]}, Decimal dollars as strings)."""
 
     index: int
     gross: Decimal
@@ -54,6 +57,7 @@ class PotRow:
     amount: Decimal
     eligible_seats: list[int]
     awards: list[tuple[int, Decimal]]
+    runs: list[dict] = field(default_factory=list)
 
 
 _SEAT_FIELDS = tuple(f.name for f in fields(SeatRow))

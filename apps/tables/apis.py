@@ -15,22 +15,24 @@ from apps.core.permissions import RulesPermission
 from .models import BettingStructure, Game, PokerTable, RotationGame, TableStatusChange
 from .services import close_table, create_table, open_table, post_rotation, update_table
 
-ROTATION_HELP = ("A mixed-game table's games in the order dealt (14.8, 14.17); each with its own limits, forced bets "
-                 "and bad beat eligibility.")
+ROTATION_HELP = ("A mixed-game table's games in the order dealt (14.8, 14.17); each with its own limits, forced bets, "
+                 "straddles, bomb-pot ante and bad beat eligibility.")
 
 
 class RotationGameInput(serializers.ModelSerializer):
     class Meta:
         model = RotationGame
         fields = ["game", "betting_structure", "small_blind", "big_blind", "ante", "bring_in", "minimum_wager",
-                  "maximum_wager", "raise_cap", "bad_beat_participation"]
+                  "maximum_wager", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles",
+                  "bomb_pot_ante"]
 
 
 class RotationGameOutput(serializers.ModelSerializer):
     class Meta:
         model = RotationGame
         fields = ["id", "position", "game", "betting_structure", "small_blind", "big_blind", "ante", "bring_in",
-                  "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation"]
+                  "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation", "straddles",
+                  "maximum_straddles", "bomb_pot_ante"]
         read_only_fields = ["id", "position"]
 
 
@@ -42,9 +44,9 @@ class PokerTableInput(serializers.ModelSerializer):
     class Meta:
         model = PokerTable
         fields = ["number", "game", "betting_structure", "seats", "location", "small_blind", "big_blind", "ante",
-                  "bring_in", "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation",
-                  "rotation_name", "rounds_per_game", "rotation", "kill_option", "kill_pot_minimum",
-                  "uses_automated_shuffler"]
+                  "bring_in", "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation", "straddles",
+                  "maximum_straddles", "bomb_pot_ante", "rotation_name", "rounds_per_game", "rotation", "kill_option",
+                  "kill_pot_minimum", "uses_automated_shuffler"]
         extra_kwargs = {"minimum_wager": {"required": False}}
 
 
@@ -58,8 +60,9 @@ class PokerTableOutput(serializers.ModelSerializer):
         model = PokerTable
         fields = ["id", "number", "game", "betting_structure", "seats", "seat_maximum", "location", "small_blind",
                   "big_blind", "ante", "bring_in", "minimum_wager", "maximum_wager", "raise_cap",
-                  "bad_beat_participation", "rotation_name", "rounds_per_game", "rotation", "kill_option",
-                  "kill_pot_minimum", "uses_automated_shuffler", "is_open", "opened_at"]
+                  "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante", "rotation_name",
+                  "rounds_per_game", "rotation", "kill_option", "kill_pot_minimum", "uses_automated_shuffler",
+                  "is_open", "opened_at"]
         read_only_fields = ["is_open", "opened_at"]
 
 

@@ -65,6 +65,17 @@ class BettingStructure(models.TextChoices):
     NO_LIMIT = "no_limit", "No limit"
 
 
+class StraddleOption(models.TextChoices):
+    """Where a table allows a straddle, a voluntary live blind raise posted before the cards are dealt (posted with the
+    game, 14.17): nowhere, under the gun (the player to the left of the big blind, then each next player to the left
+    for a re-straddle), on the button (one straddle, by the player on the button), or from any seat."""
+
+    NONE = "none", "No straddle"
+    UNDER_THE_GUN = "under_the_gun", "Under the gun"
+    BUTTON = "button", "On the button"
+    ANY_SEAT = "any_seat", "From any seat"
+
+
 #: A posted amount (a blind, a limit) is never below zero.
 not_negative = [MinValueValidator(Decimal("0.00"))]
 
@@ -89,6 +100,13 @@ class GamePosting(models.Model):
                                                  help_text="Maximum raises per betting round (14.17); empty for none.")
     bad_beat_participation = models.BooleanField(default=False,
                                                  help_text="Its pots contribute to the bad beat payout (14.19(b)).")
+    straddles = models.CharField(max_length=14, choices=StraddleOption.choices, default=StraddleOption.NONE,
+                                 help_text="Where a straddle (a live blind raise before the cards) may be posted.")
+    maximum_straddles = models.PositiveSmallIntegerField(
+        default=1, help_text="The most straddles in one round (a straddle and its re-straddles); one on the button.")
+    bomb_pot_ante = MoneyField(validators=not_negative, default=Decimal("0.00"),
+                               help_text="The ante every player puts in for a bomb pot, which has no betting before "
+                                         "the flop; 0.00 when bomb pots are not offered.")
 
     class Meta:
         abstract = True
@@ -121,6 +139,8 @@ class GamePosting(models.Model):
 
     @property
     def forced_bets_label(self) -> str:
+        """The forced bets as posted, with the straddles allowed and the bomb-pot ante when offered, e.g. "blinds
+        $1.00/$2.00, straddle under the gun (at most 2), bomb pot ante $5.00"."""
         parts = []
         if self.big_blind:
             parts.append(f"blinds ${self.small_blind:,.2f}/${self.big_blind:,.2f}")
@@ -128,7 +148,24 @@ class GamePosting(models.Model):
             parts.append(f"ante ${self.ante:,.2f}")
         if self.bring_in:
             parts.append(f"bring-in ${self.bring_in:,.2f}")
+        if self.straddles != StraddleOption.NONE:
+            parts.append(self.straddles_label.lower())
+        if self.bomb_pot_ante:
+            parts.append(self.bomb_pot_label.lower())
         return ", ".join(parts) or "none"
+
+    @property
+    def straddles_label(self) -> str:
+        """The straddles allowed, e.g. "Straddle under the gun (at most 2)" or "No straddle"."""
+        if self.straddles == StraddleOption.NONE:
+            return "No straddle"
+        where = StraddleOption(self.straddles).label.lower()
+        return f"Straddle {where} (at most {self.maximum_straddles})"
+
+    @property
+    def bomb_pot_label(self) -> str:
+        """The bomb pot as posted, e.g. "Bomb pot ante $5.00" or "No bomb pot"."""
+        return f"Bomb pot ante ${self.bomb_pot_ante:,.2f}" if self.bomb_pot_ante else "No bomb pot"
 
 
 @pghistory.track()

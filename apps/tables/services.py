@@ -20,13 +20,43 @@ from .models import (
     KillOption,
     PokerTable,
     RotationGame,
+    StraddleOption,
     TableStatusChange,
     TableStatusKind,
 )
 
 #: The fields of a game as posted (GamePosting) that a rotation entry may give.
 POSTING_FIELDS = ("game", "betting_structure", "small_blind", "big_blind", "ante", "bring_in", "minimum_wager",
-                  "maximum_wager", "raise_cap", "bad_beat_participation")
+                  "maximum_wager", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles",
+                  "bomb_pot_ante")
+#: Games with a flop, the only ones that deal a bomb pot (every player antes, no betting before the flop).
+FLOP_GAMES = (Game.HOLDEM, Game.OMAHA, Game.OMAHA_HILO8)
+#: The most straddles a game may post for one round.
+MOST_STRADDLES = 10
+
+
+def verify_straddles_and_bomb_pot(*, game: str, big_blind: Decimal, straddles: str = StraddleOption.NONE,
+                                  maximum_straddles: int = 1, bomb_pot_ante: Decimal = Decimal("0.00"),
+                                  where: str = "") -> None:
+    """Check the straddles and the bomb pot a game posts (N.J.A.C. 13:69F-14.17: the posted forced bets). A straddle
+    raises the big blind: allowed only where the game posts blinds; one to MOST_STRADDLES straddles a round, exactly
+    one on the button. A bomb pot (bomb_pot_ante above $0.00) is dealt only in a game with a flop. `where` prefixes
+    the field (e.g. "rotation[1]."). Raises DomainError naming the field."""
+    if straddles not in StraddleOption.values:
+        raise DomainError(f"Choose one of {', '.join(StraddleOption.values)}.", field=f"{where}straddles")
+    if straddles != StraddleOption.NONE:
+        if not big_blind:
+            raise DomainError("A straddle raises the big blind: only a game with posted blinds allows it.",
+                              field=f"{where}straddles")
+        if not 1 <= maximum_straddles <= MOST_STRADDLES:
+            raise DomainError(f"Allow 1 to {MOST_STRADDLES} straddles a round.", field=f"{where}maximum_straddles")
+        if straddles == StraddleOption.BUTTON and maximum_straddles != 1:
+            raise DomainError("The button straddles once: post one straddle at most.", field=f"{where}maximum_straddles")
+    if bomb_pot_ante < 0:
+        raise DomainError("An amount may not be negative.", field=f"{where}bomb_pot_ante")
+    if bomb_pot_ante and game not in FLOP_GAMES:
+        raise DomainError(f"A bomb pot is dealt in a game with a flop, not in {Game(game).label}.",
+                          field=f"{where}bomb_pot_ante")
 
 
 def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
@@ -59,9 +89,10 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
     """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17) and return its entries normalised.
 
     games: [{"game", "betting_structure", "minimum_wager", "maximum_wager", "small_blind", "big_blind", "ante",
-    "bring_in", "raise_cap", "bad_beat_participation"}, ...] in the order dealt; at least two; a game may appear
-    twice only in different betting structures (no-limit and limit hold 'em). The table's seats may not exceed the
-    smallest seat maximum of the games (14.9(b) ... 14.13A(b)). Raises DomainError naming the field, e.g.
+    "bring_in", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante"}, ...] in
+    the order dealt; at least two; a game may appear twice only in different betting structures (no-limit and limit
+    hold 'em). The table's seats may not exceed the smallest seat maximum of the games (14.9(b) ... 14.13A(b));
+    straddles and bomb pots as verify_straddles_and_bomb_pot allows them. Raises DomainError naming the field, e.g.
     "rotation[2].game".
     """
     if len(games) < 2:
@@ -91,7 +122,7 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
         if entry.get("minimum_wager") is None:
             raise DomainError("Give the posted minimum wager (14.17).", field=f"{where}.minimum_wager")
         amounts = {}
-        for name in ("small_blind", "big_blind", "ante", "bring_in", "minimum_wager", "maximum_wager"):
+        for name in ("small_blind", "big_blind", "ante", "bring_in", "minimum_wager", "maximum_wager", "bomb_pot_ante"):
             value = entry.get(name)
             if value is None:
                 continue
@@ -104,6 +135,10 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
         if amounts.get("maximum_wager") is not None and amounts["maximum_wager"] < amounts["minimum_wager"]:
             raise DomainError("The maximum wager may not be below the minimum wager (14.17).",
                               field=f"{where}.maximum_wager")
+        verify_straddles_and_bomb_pot(
+            game=game, big_blind=amounts.get("big_blind", Decimal("0.00")),
+            straddles=entry.get("straddles", StraddleOption.NONE), maximum_straddles=entry.get("maximum_straddles", 1),
+            bomb_pot_ante=amounts.get("bomb_pot_ante", Decimal("0.00")), where=f"{where}.")
         normalised.append({**entry, **amounts, "betting_structure": structure})
     return normalised
 
@@ -145,6 +180,11 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
     verify_table_configuration(game=game, seats=seats, minimum_wager=minimum_wager, maximum_wager=maximum_wager,
                                kill_option=str(posted.get("kill_option", KillOption.NONE)),
                                kill_pot_minimum=posted.get("kill_pot_minimum"))  # type: ignore[arg-type]
+    verify_straddles_and_bomb_pot(
+        game=game, big_blind=posted.get("big_blind") or Decimal("0.00"),  # type: ignore[arg-type]
+        straddles=str(posted.get("straddles", StraddleOption.NONE)),
+        maximum_straddles=posted.get("maximum_straddles", 1),  # type: ignore[arg-type]
+        bomb_pot_ante=posted.get("bomb_pot_ante") or Decimal("0.00"))  # type: ignore[arg-type]
     with _numbered(casino_id=casino.pk, number=number):
         return PokerTable.objects.create(casino=casino, number=number, game=game, seats=seats,
                                          minimum_wager=minimum_wager, maximum_wager=maximum_wager, **posted)
@@ -226,6 +266,8 @@ def update_table(*, table: PokerTable, **changes: Any) -> PokerTable:
         verify_table_configuration(game=table.game, seats=table.seats, minimum_wager=table.minimum_wager,
                                    maximum_wager=table.maximum_wager, kill_option=table.kill_option,
                                    kill_pot_minimum=table.kill_pot_minimum)
+        verify_straddles_and_bomb_pot(game=table.game, big_blind=table.big_blind, straddles=table.straddles,
+                                      maximum_straddles=table.maximum_straddles, bomb_pot_ante=table.bomb_pot_ante)
     with _numbered(casino_id=table.casino_id, number=table.number, table_id=table.pk):
         table.save()
     return table

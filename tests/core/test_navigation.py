@@ -37,12 +37,14 @@ HIDDEN = {
     # the compliance matrix: for auditors (accounting, surveillance, admin)
     SUPERVISOR: {"Compliance"}, ADMIN: set(),
     SURVEILLANCE: {"Screens", "Qualifiers", "API"},  # display links and the qualifier designer: admins and supervisors
-    FLOOR: {"Rake", "Counts", "Contributions", "Reconciliation", "Screens", "Qualifiers", "Compliance", "API"},
+    FLOOR: {"Rake", "Rake audit", "Counts", "Contributions", "Reconciliation", "Screens", "Qualifiers", "Compliance",
+            "API"},
     # no money, 14.19(k): nor the multi-casino system's pool (its status page is offered to who reads balances)
-    DEALER: {"Dashboard", "Rake", "Counts", "Contributions", "Reconciliation", "Screens", "Qualifiers",
+    DEALER: {"Dashboard", "Rake", "Rake audit", "Counts", "Contributions", "Reconciliation", "Screens", "Qualifiers",
              "Compliance", "Multi-casino", "API"},
     ACCOUNTING: {"Decks", "Irregularities", "Dealers", "Screens", "Qualifiers", "Seats"},
-    SECURITY: {"Rake", "Dealers", "Reconciliation", "Screens", "Qualifiers", "Seats", "Compliance", "API"},
+    SECURITY: {"Rake", "Rake audit", "Dealers", "Reconciliation", "Screens", "Qualifiers", "Seats", "Compliance",
+               "API"},
 }
 #: Pages a role may open though its header does not offer them (Entry.perm): open to it, for its own reasons.
 NOT_OFFERED = {"Multi-casino": {DEALER}, "API": {DEALER, FLOOR, SECURITY, SURVEILLANCE}}

@@ -217,8 +217,18 @@ def test_a_hand_no_table_deals_is_refused_and_the_others_go_in(casino, tmp_path)
     assert RoundOfPlay.objects.count() == 3
 
 
+def test_a_text_that_is_not_phh_is_a_command_error_and_stores_nothing_of_the_file(table, tmp_path):
+    """TOML that cannot be read is no PHH at all: the whole file is refused, its good hand with it."""
+    good = sorted(PLURIBUS.glob("*.phhs"))[0].read_text().split("\n\n")[0]  # one good hand, then no TOML
+    path = tmp_path / "bad.phhs"
+    path.write_text(f"{good}\n\n[2]\nvariant = 'NT'\nactions = [")
+    with pytest.raises(CommandError) as exc:
+        import_quietly(path, table=table)
+    assert "not valid PHH/TOML" in str(exc.value) and "1 file(s) refused" in str(exc.value)
+    assert RoundOfPlay.objects.count() == 0
+
+
 @pytest.mark.parametrize(("text", "words"), [
-    ("variant = 'NT'\nactions = [", "not valid PHH/TOML"),
     (BAD_CARD_PHH, "'AsXd' is not a list of cards"),
     (DUPLICATE_CARD_PHH, "duplicate card 'As'"),
     (BAD_CARD_PHH.replace("'d dh p1 AsXd', 'd dh p2 7c2d', 'p2 f'", "'d dh p1 AsKd', 'd dh p2 7c2d', 'p1 cbr 500'"),
@@ -227,19 +237,21 @@ def test_a_hand_no_table_deals_is_refused_and_the_others_go_in(casino, tmp_path)
     (BAD_CARD_PHH.replace("'d dh p1 AsXd', 'd dh p2 7c2d', 'p2 f'", "'d dh p1 AsKd', 'd dh p2 7c2d', 'p1 cbr 10'"),
      "neither calling nor folding"),
 ])
-def test_malformed_phh_is_a_command_error_and_stores_nothing_of_the_file(table, tmp_path, text, words):
+def test_a_malformed_hand_is_refused_with_its_reason_and_the_files_other_hands_go_in(table, tmp_path, text, words):
+    """Issue 35: a hand the feed cannot take (malformed, cards, actions that cannot have happened) is refused on its
+    own, named with its reason in the summary; the file's good hand is stored."""
     good = sorted(PLURIBUS.glob("*.phhs"))[0].read_text().split("\n\n")[0]  # one good hand, then a bad one
     path = tmp_path / "bad.phhs"
     path.write_text(f"{good}\n\n[2]\n{text}")
-    with pytest.raises(CommandError) as exc:
-        import_quietly(path, table=table)
-    assert words in str(exc.value)
-    assert RoundOfPlay.objects.count() == 0
+    output = import_quietly(path, table=table)
+    assert "Imported 1 rounds of play" in output and "1 hand(s) refused; 0 file(s) refused" in output, output
+    assert "bad.phhs#2: " in output and words in output, output
+    assert RoundOfPlay.objects.count() == 1
 
 
 def test_a_malformed_file_does_not_stop_the_others_of_the_folder(table, tmp_path):
     (tmp_path / "a.phhs").write_text(sorted(PLURIBUS.glob("*.phhs"))[0].read_text())
-    (tmp_path / "b.phh").write_text(BAD_CARD_PHH)
+    (tmp_path / "b.phh").write_text("variant = 'NT'\nactions = [")  # not PHH at all: refused whole
     with pytest.raises(CommandError, match="1 file\\(s\\) refused"):
         import_quietly(tmp_path, table=table)
     assert RoundOfPlay.objects.count() > 50

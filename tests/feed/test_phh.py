@@ -29,7 +29,7 @@ def settle(hand: ParsedHand, odd_chip: Decimal = Decimal(1)) -> list[Decimal | N
 
 def odd_chips_apart(hand: ParsedHand) -> Decimal:
     """How far apart two engines' finishing stacks may be on `hand` (the sum of the differences, in chips) when they
-    build the same pots and find the same winners but give a split pot's odd chips to other winners (14.9(i)2,
+    build the same pots and find the same winners but give a split pot's odd chips to other winners (14.9(i)3,
     14.11(f)2 give each to the best card by suit; pokerkit gives them all to one winner): for each pot shared by k
     winners, its r = amount mod k odd chips counted twice (each leaves one seat and reaches another)."""
     return sum((Decimal(2 * (int(pot.pot.amount) % len(winners))) for pot in settlement(hand).pots
@@ -72,7 +72,7 @@ def test_our_accounting_gives_pokerkits_finishing_stacks_on_every_shared_hand():
     """All 10,000 Pluribus hands and the famous hands: what our accounting says each player put in and got back,
     settled by the engine, leaves every stack where pokerkit's replay does; each hand keeps the identity pokerkit
     gives it (SHA-256 of HandHistory.dumps), so hands imported before are recognised. The one exception is the
-    odd chip of a split pot, which New Jersey gives by suit (14.9(i)2.iv) where pokerkit gives it by seat."""
+    odd chip of a split pot, which New Jersey gives by suit (14.9(i)3.iv) where pokerkit gives it by seat."""
     compared = odd_chips = 0
     for hand, raw in shared_hands():
         if isinstance(hand, RefusedHand):

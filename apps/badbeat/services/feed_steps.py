@@ -199,7 +199,8 @@ def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
     for a poker shift supervisor to verify; the claims opened.
 
     A quick look at the settled hands first: only when a hand at the showdown that won nothing of the main pot
-    reaches some jackpot's qualifying hand is the round judged in full (players dealt in, both hole cards,
+    (of a run's share of it, for a hand run more than once) reaches some jackpot's qualifying hand is the round
+    judged in full (players dealt in, both hole cards, the kind of pot: straddled, bomb pot, run more than once,
     14.19(b)3). Rounds whose game does not participate, or without a showdown, are passed over. jackpots: the
     rounds' jackpots as `lock_jackpots` locked them in this transaction (read here when not given).
     """
@@ -214,10 +215,12 @@ def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
     claims: list[Claim] = []
     for round_of_play, settlement in candidates:
         offered = offered_at.get(round_of_play.table.casino_id, [])
-        main = settlement.pots[0]
-        winners = {seat for seat, amount in main.awards.items() if amount > ZERO}
-        highs = [settlement.hands[s].high for s in main.pot.eligible if s not in winners and s in settlement.hands]
-        losing = [value for value in highs if value is not None]
+        losing = []
+        for run in settlement.runs or (settlement,):
+            main = run.pots[0]
+            winners = {seat for seat, amount in main.awards.items() if amount > ZERO}
+            highs = [run.hands[s].high for s in main.pot.eligible if s not in winners and s in run.hands]
+            losing += [value for value in highs if value is not None]
         if any(qualifies_as_bad_beat(jackpot=j, losing=value) for j in offered for value in losing):
             claims += open_claims_for_round(round_of_play=round_of_play)
     return claims

@@ -329,9 +329,10 @@ def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: dateti
     if not values:
         raise DomainError("Nothing would change.", field="changes")
     harder = qualifying_rule(jackpot=jackpot, values=values).is_harder_than(qualifying_rule(jackpot=jackpot))
-    if harder and not has_been_won_since_rules(jackpot=jackpot):
+    if harder and not has_been_won_since_rules(jackpot=jackpot):  # named by the qualifying term changed
+        field = "qualifying_hand" if "qualifying_hand" in values else next(iter(values))
         raise DomainError("The qualifying hand requirements may not be made harder until this payout has been "
-                          "won (14.19(q)).", field="qualifying_hand")
+                          "won (14.19(q)).", field=field)
     stored = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in values.items()}
     return RuleChange.objects.create(jackpot=jackpot, changes=stored, makes_qualifying_harder=harder,
                                      summary=summary.strip() or _describe_change(jackpot, values),

@@ -11,7 +11,8 @@ card is dealt).
 Money is Decimal dollars: a PHH amount is read as dollars and must have at most two decimal places.
 
 - documents: the variants taken in, the hands of a `.phh` or `.phhs` text (`sections`), a hand's identity
-  (`source_digest`), and what a hand becomes (`ParsedHand`, `RefusedHand`).
+  (`source_digest`), and what a hand becomes (`ParsedHand`, `RefusedHand`), with what its history says the players
+  received (`SourceWinnings`, for the rake audit).
 - parsing: each hand's fields read and checked (`parse_phh`).
 - accounting: the actions accounted for, chips and cards (`_Account`), and `finishing_stacks`.
 """
@@ -19,6 +20,7 @@ from .accounting import finishing_stacks as finishing_stacks
 from .documents import ParsedHand as ParsedHand
 from .documents import PhhError as PhhError
 from .documents import RefusedHand as RefusedHand
+from .documents import SourceWinnings as SourceWinnings
 from .documents import Stakes as Stakes
 from .documents import Variant as Variant
 from .documents import sections as sections

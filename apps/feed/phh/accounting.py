@@ -4,6 +4,7 @@ held, discarded, drawn and shown, as the actions say (`_Account`); each player's
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -63,6 +64,7 @@ class _Account:
     collected: Decimal = ZERO                         # in the pot so far (for the pot limit)
     draw_round: int = -1
     discarding: bool = False
+    cards_not_revealed: bool = False                  # a contender's cards unknown at the showdown
 
     def __post_init__(self) -> None:
         n = self.n = len(self.stacks)
@@ -282,6 +284,8 @@ class _Account:
             self.shown[i] = True
             return
         tokens = _card_tokens(cards, self.label, number, action)
+        if all(token == "??" for token in tokens):  # shown, but the history does not know the cards: not revealed
+            return  # the player stays in; concede_unrevealed settles the showdown
         hand = self.hole[i]
         if len(tokens) != len(hand):
             raise self._error(number, f"p{i + 1} holds {len(hand)} cards and shows {len(tokens)}.", action)
@@ -315,10 +319,31 @@ class _Account:
         while len(self.streets[0]) > 1 and not any(row[-1] for row in self.streets):
             for row in self.streets:
                 row.pop()
-        if len(contenders) > 1:
-            for i in range(self.n):
-                if not self.folded[i] and not self.shown[i] and "??" in self.hole[i]:
-                    self.mucked[i] = True
+
+    def concede_unrevealed(self, won: Sequence[bool] | None) -> None:
+        """After `finish`: a showdown where the history does not give some contender's cards (dealt '??' and never
+        shown, or shown as `pN sm ????`) is settled by what the history records. With `won` (per player, whether the
+        hand's `winnings` pay them something from the pots) the contenders it pays stay in and the others concede;
+        without it, or when it pays no contender, the contenders whose cards were not revealed concede, as a player
+        who mucks (14.15(d)). Raises PhhError when that leaves no contender, or a contender whose cards are unknown
+        beside another: the engine cannot rank them to split the pots."""
+        contenders = [i for i in range(self.n) if not self.folded[i] and not self.mucked[i]]
+        hidden = {i for i in contenders if not self.hole[i] or "??" in self.hole[i]}
+        if len(contenders) < 2 or not hidden:
+            return
+        self.cards_not_revealed = True
+        keep = [i for i in contenders if won is not None and won[i]] or [i for i in contenders if i not in hidden]
+        if not keep:
+            raise PhhError(f"{self.label}: no cards are revealed at the showdown and the hand records no winnings "
+                           "to say who won.")
+        unknown = [i for i in keep if i in hidden]
+        if len(keep) > 1 and unknown:
+            raise PhhError(f"{self.label}: the winnings pay {', '.join(f'p{i + 1}' for i in keep)} at the showdown, "
+                           f"but the cards of {', '.join(f'p{i + 1}' for i in unknown)} were not revealed: the pots "
+                           "cannot be split between them.")
+        for i in contenders:
+            if i not in keep:
+                self.mucked[i] = True
 
     def player_in(self, i: int, *, seat: int, name: str) -> PlayerIn:
         known = "??" not in self.hole[i]
@@ -329,7 +354,7 @@ class _Account:
             seat=seat, name=name[:80], contributed=self.contributed[i], starting_stack=self.stacks[i],
             hole_cards=" ".join(self.hole[i]) if known and self.hole[i] else "",
             folded=self.folded[i] or (self.contributed[i] == 0 and not self.hole[i]),
-            mucked=in_play and contested and (self.mucked[i] or not known or not self.hole[i]),
+            mucked=in_play and contested and self.mucked[i],
             streets=tuple(row for row in self.streets[i]),
             returned=self.returned[i], dead=self.dead[i],
             dealt_cards=" ".join(self.dealt[i]) if draw_game else "",

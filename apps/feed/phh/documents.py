@@ -20,6 +20,7 @@ from apps.core.money import ZERO
 from apps.core.validation import TextValidator
 from apps.tables.models import BettingStructure, Game
 
+from ..models import WinningsWritten
 from ..types import RoundIn
 
 
@@ -80,14 +81,51 @@ _USUAL = {("F", "T"), ("N", "T"), ("P", "O"), ("F", "O/8"), ("F", "7S"), ("F", "
 
 
 @dataclass(frozen=True)
+class SourceWinnings:
+    """What a hand history says each player received (its `winnings`: what each was paid, after the house's rake),
+    beside our accounting of the hand, to audit the source's rake. Decimal dollars, in the hand's player order.
+
+    amounts: as written (a negative amount is kept: such a hand does not reconcile). returned: the uncalled bet our
+    accounting gave back to each (14.14(d)); pot: what the players put in less what was given back. Sites write
+    winnings two ways, with the uncalled bet given back or without it; `readings` are the ways the arithmetic allows
+    (WinningsWritten values; one, both, or none when the amounts fit no way: negative, or more than the pot).
+    venue: the hand's `venue` ('' without one), whose other hands settle a hand both readings fit.
+    """
+
+    amounts: tuple[Decimal, ...]
+    returned: tuple[Decimal, ...]
+    pot: Decimal
+    readings: tuple[str, ...]
+    venue: str = ""
+
+    def received(self, written: str) -> tuple[Decimal, ...]:
+        """What each player won from the pots in the reading `written`: the amounts, less the uncalled bet given back
+        when they include it."""
+        if written == WinningsWritten.WITH_UNCALLED:
+            return tuple(a - r for a, r in zip(self.amounts, self.returned, strict=True))
+        return self.amounts
+
+    @property
+    def winners(self) -> tuple[bool, ...]:
+        """Who the source says won something from the pots: read with the uncalled bet when only that reading fits,
+        else as written."""
+        written = self.readings[0] if len(self.readings) == 1 else WinningsWritten.WITHOUT_UNCALLED
+        return tuple(amount > 0 for amount in self.received(written))
+
+
+@dataclass(frozen=True)
 class ParsedHand:
-    """One hand of a PHH source, accounted for and ready for the feed's pipeline."""
+    """One hand of a PHH source, accounted for and ready for the feed's pipeline. winnings: what the source says each
+    player received, when it says (`SourceWinnings`); cards_not_revealed: a player reached the showdown whose cards
+    the history does not give (`pN sm ????`, or never shown): the hand was settled by what the history records."""
 
     label: str
     variant: Variant
     round_in: RoundIn
     finishing_stacks: tuple[Decimal, ...] | None
     stakes: Stakes
+    winnings: SourceWinnings | None = None
+    cards_not_revealed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +151,8 @@ class Stakes:
 
 @dataclass(frozen=True)
 class RefusedHand:
-    """A hand of a PHH source that is well formed but that no New Jersey game matches (e.g. short-deck)."""
+    """A hand of a PHH source that is not taken in, on its own: no New Jersey game matches it (e.g. short-deck), or,
+    when the parser refuses hand by hand, it is malformed (`reason` says how, without the hand's label)."""
 
     label: str
     variant: str

@@ -6,7 +6,7 @@ The money of every round of play enters here. `record_batch_of_rounds` is the on
     2. build the pots and side pots, give back the uncalled bet, rank the showdown    (14.7(c)4, 14.14(d), 14.3)
     3. take the rake                                     rake.services.take_rake       (14.14)
     4. take the bad beat contribution, after the rake    badbeat.services.take_contributions  (14.19(c))
-    5. award the pots; move the kill button                                           (14.3, 14.10(j), 14.11(i))
+    5. award the pots (a hand run more than once: each pot split per run); the kill   (14.3, 14.10(j), 14.11(i))
     6. record the deck dealt                             decks.services.record_round_decks    (14.2(d)3)
     7. check the showdown for a bad beat                 badbeat.services.check_showdowns     (14.19(i))
 
@@ -64,7 +64,9 @@ def record_batch_of_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Veri
 
     The money path in the regulation's order (see the module's docstring). Chips are conserved in every round:
     what the players put in = the uncalled bet given back + the rake + the contributions + the awards. Amounts are
-    Decimal dollars. A round with a `dead_reason` is called dead: every chip goes back, nothing is raked or
+    Decimal dollars. A straddle is a live blind (in the pots as any bet), a dead blind dead money in the main pot; a
+    bomb pot is settled as any pot; a hand run two or three times pays the rake and the contribution once, from the
+    pots, before each pot is split into one share per run (step 5). A round with a `dead_reason` is called dead: every chip goes back, nothing is raked or
     contributed, and the irregularity is logged (14.15(g)). Steps 3 to 5 say what to record; one writer
     (apps.core.writer) writes it, in its lock order, before steps 6 and 7. Every jackpot of the casinos concerned is
     row-locked from step 4 to the commit: keep batches small (the PHH import writes IMPORT_BATCH rounds at a time).
@@ -178,7 +180,9 @@ def _round_of_play(v: VerifiedRound, recorded_by) -> RoundOfPlay:
     return RoundOfPlay(
         table=v.table, game=v.game.value, betting_structure=v.posting.betting_structure,
         rotation_game=v.rotation_game, started_at=round_in.started_at, gaming_day=v.gaming_day,
-        board=hands.format_cards(v.board), total_bet=v.total_bet, uncalled_amount=v.uncalled,
+        board=hands.format_cards(v.board), run_boards=[hands.format_cards(board) for board in v.boards],
+        straddles=v.straddles, bomb_pot=round_in.bomb_pot, button=round_in.button,
+        total_bet=v.total_bet, uncalled_amount=v.uncalled,
         refunded_amount=v.total_bet if v.dead else ZERO, pot_total=v.pot_total, is_dead=v.dead,
         dead_reason=round_in.dead_reason[:200], went_to_showdown=v.contested,
         betting_rounds=betting_rounds,
@@ -208,14 +212,25 @@ def _already_recorded(verified: Sequence[VerifiedRound]) -> AlreadyRecorded:
 
 def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
     """Step 5: the rake and contribution come out of the main pot first, then the side pots in order; each pot goes
-    to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g))."""
+    to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g)). A hand run more than once: the
+    rake and the contribution are taken once, from the pots, before each pot is split into one share per run and
+    each share awarded on its run's board (apps.hands.award_runs: the odd chip of the split to the first run)."""
     net = []
     for pot in v.built.pots:
         take = min(pot.amount, deducted)
         deducted -= take
         net.append(hands.Pot(amount=pot.amount - take, eligible=pot.eligible))
     hole = {seat: cards for seat, cards in v.hole.items() if seat not in v.out} if v.contested else {}
+    if v.boards:
+        return hands.award_runs(v.game, net, hole, v.boards, showdowns=v.run_showdowns)
     return hands.award_pots(v.game, net, hole, v.board, showdown=v.showdown or {})
+
+
+def _run_share(number: int, share: hands.PotResult) -> dict:
+    """A run's share of a pot and its awards, as the pot records it (rounds.models.Pot.runs: Decimal strings)."""
+    return {"run": number, "amount": str(share.pot.amount),
+            "awards": [{"seat": int(seat), "amount": str(amount)}
+                       for seat, amount in sorted(share.awards.items(), key=lambda kv: int(kv[0])) if amount > 0]}
 
 
 def _seats_and_pots(verified: Sequence[VerifiedRound], recorded: Sequence[RoundOfPlay],
@@ -243,12 +258,14 @@ def _seats_and_pots(verified: Sequence[VerifiedRound], recorded: Sequence[RoundO
                 high_cards=hands.format_cards(high.cards) if high is not None else "",
                 low_hand=low.category.label if low is not None else "",
                 low_cards=hands.format_cards(low.cards) if low is not None else "",
-                awarded=settlement.awards.get(seat, ZERO) if settlement else ZERO))
+                awarded=settlement.awards.get(seat, ZERO) if settlement else ZERO,
+                straddle=p.straddle, dead_money=p.dead))
         round_pots = [] if settlement is None else [records.PotRow(
             index=index, gross=gross.amount, deducted=gross.amount - result.pot.amount, amount=result.pot.amount,
             eligible_seats=sorted(int(s) for s in gross.eligible),
             awards=[(int(seat), amount) for seat, amount in sorted(result.awards.items(), key=lambda kv: int(kv[0]))
-                    if amount > 0])
+                    if amount > 0],
+            runs=[_run_share(number, run.pots[index]) for number, run in enumerate(settlement.runs, start=1)])
             for index, (gross, result) in enumerate(zip(v.built.pots, settlement.pots, strict=True))]
         round_players, round_pot_rows, round_awards = records.seats_and_pots(round_of_play=round_of_play,
                                                                               seats=seats, pots=round_pots)

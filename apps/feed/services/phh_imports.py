@@ -1,4 +1,5 @@
-"""PHH imports: the hands of a PHH text verified whole, then written along the money path in batches."""
+"""PHH imports: the hands of a PHH text verified hand by hand, then written along the money path in batches, each
+hand that records `winnings` with its rake audit (source_settlements) in its batch's transaction."""
 from __future__ import annotations
 
 import logging
@@ -6,8 +7,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 
 from django.conf import settings
+from django.db import transaction
 
 from apps.casinos.models import Backfill, Casino
 from apps.casinos.selectors import gaming_day_refusal
@@ -18,6 +21,7 @@ from apps.tables.models import PokerTable
 from .. import selectors
 from ..phh import ParsedHand, PhhError, RefusedHand, parse_phh
 from .money_path import record_batch_of_rounds
+from .source_settlements import Reading, how_written, record_source_settlements, venue_readings
 from .verification import VerifiedRound, build_round, verify_round
 
 logger = logging.getLogger(__name__)
@@ -39,8 +43,9 @@ class VariantTally:
 
 @dataclass
 class ImportSummary:
-    """What an import did, per variant, with the files refused whole (malformed: nothing of them stored) and the
-    rounds written at each table."""
+    """What an import did, per variant — each hand refused on its own with its label and reason (malformed, impossible
+    actions, cards that do not fit the game, refused by the money path's checks, no table to take it) — with the files
+    refused whole (not PHH at all: nothing of them stored) and the rounds written at each table."""
 
     variants: dict[str, VariantTally] = field(default_factory=dict)
     files_refused: list[tuple[str, str]] = field(default_factory=list)
@@ -85,22 +90,26 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
     table whose rotation includes it, preferably one posting the hand's blinds or bring-in and its betting
     structure — or to `table`, which must deal the hand's game. Hands go to open tables only (a closed `table`
     refuses the whole text, DomainError field "table"), but for a backfill's. A hand no New Jersey game matches
-    (short-deck hold 'em), or that no table deals, is refused with the reason and the others go in; a hand already stored
-    (same source digest) is counted and not stored again, so importing again changes nothing. The whole text is
-    read, accounted and verified first; then it is written `batch_size` rounds per transaction along the money
-    path (record_batch_of_rounds), so no lock is held across batches. `progress(n)` is called as hands are done.
+    (short-deck hold 'em), that no table deals, or that cannot be taken in — malformed fields, actions that cannot have
+    happened, cards that do not fit the game, a round the money path's checks refuse (verify_round, build_round) — is
+    refused on its own with its label and the reason, and the others go in; a hand already stored (same source digest)
+    is counted and not stored again, so importing again changes nothing. The whole text is read, accounted and
+    verified first; then it is written `batch_size` rounds per transaction along the money path
+    (record_batch_of_rounds), so no lock is held across batches. `progress(n)` is called as hands are done. A hand
+    that records `winnings` gets its rake audit (apps.feed.models.SourceSettlement and the table's SourceRakeDay), in
+    the transaction of its batch (source_settlements.record_source_settlements).
 
     A hand dated in a gaming day that is not open (the current one, and the previous one until it is closed) is
     refused with the reason, unless `backfill` is given: an administrator's backfill (casinos.Backfill) records
     into past gaming days that hold no other records; the caller closes them when it ends
     (apps.counts.services.close_backfilled_days). A hand dated in a closed day is refused either way.
 
-    Raises DomainError (field "phh") for a malformed text — TOML, a field, cards, actions that cannot have
-    happened, cards that do not fit the game — and stores nothing of it then.
+    Raises DomainError (field "phh") for a text that is not PHH at all — TOML that cannot be read, no hand, a hand's
+    header with a control character — and stores nothing of it then.
     """
     summary = summary if summary is not None else ImportSummary()
     try:
-        parsed = list(parse_phh(text, name=name, zone=casino.zone))
+        parsed = list(parse_phh(text, name=name, zone=casino.zone, refuse_malformed=True))
     except PhhError as exc:
         raise DomainError(str(exc), field="phh") from exc
     if table is not None:
@@ -112,7 +121,8 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
         .values_list("source_digest", "pk"))
     stored = set(stored_ids)
-    fresh: list[tuple[VerifiedRound, str]] = []
+    venues = venue_readings([h for h in parsed if isinstance(h, ParsedHand)])
+    fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]] = []
     day_refusals: dict[tuple[int, date], str | None] = {}
     for hand in parsed:
         if isinstance(hand, RefusedHand):
@@ -131,12 +141,11 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         try:
             verified = verify_round(table=chosen, round_in=hand.round_in, backfill=backfill)
         except DomainError as exc:
-            if exc.field == "started_at":  # dated where the casino records nothing: this hand only is refused
-                summary.tally(hand.variant.code).refused.append((hand.label, exc.message))
-                continue
             if exc.field == "table":  # the table given is closed: no hand of the text goes in
                 raise
-            raise DomainError(f"{hand.label}: {exc.message}", field="phh") from exc
+            # dated where the casino records nothing, or refused by the checks: this hand only is refused
+            summary.tally(hand.variant.code).refused.append((hand.label, _refusal(exc)))
+            continue
         key = (chosen.casino_id, verified.gaming_day)
         if key not in day_refusals:
             day_refusals[key] = gaming_day_refusal(casino=chosen.casino, gaming_day=verified.gaming_day,
@@ -148,15 +157,17 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         try:
             build_round(verified)
         except DomainError as exc:
-            raise DomainError(f"{hand.label}: {exc.message}", field="phh") from exc
+            summary.tally(hand.variant.code).refused.append((hand.label, _refusal(exc)))
+            continue
         stored.add(hand.round_in.source_digest)
-        fresh.append((verified, hand.variant.code))
+        fresh.append((verified, hand.variant.code, hand,
+                      how_written(hand.winnings, venues) if hand.winnings is not None else None))
     if progress is not None:
         progress(len(parsed) - len(fresh))
     for start in range(0, len(fresh), batch_size):
         batch = fresh[start:start + batch_size]
         written = _write_batch(batch, recorded_by, backfill)
-        for (verified, code), was_written in zip(batch, written, strict=True):
+        for (verified, code, _, _), was_written in zip(batch, written, strict=True):
             if was_written:
                 summary.tally(code).imported += 1
                 summary.tables[verified.table.number] = summary.tables.get(verified.table.number, 0) + 1
@@ -166,8 +177,13 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
             progress(len(batch))
     if summary.existing_round_id is None and summary.already_stored:  # stored meanwhile by another import
         summary.existing_round_id = RoundOfPlay.objects.filter(
-            source_digest__in=[v.round_in.source_digest for v, _ in fresh]).values_list("pk", flat=True).first()
+            source_digest__in=[v.round_in.source_digest for v, *_ in fresh]).values_list("pk", flat=True).first()
     return summary
+
+
+def _refusal(exc: DomainError) -> str:
+    """A hand's refusal by the money path's checks, naming the field at fault ("players[1].hole_cards: ...")."""
+    return f"{exc.field}: {exc.message}" if exc.field and exc.field != "started_at" else exc.message
 
 
 #: Seconds an import waits before writing a batch again when the database was busy (a row lock or a statement past
@@ -175,16 +191,21 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
 IMPORT_BATCH_BACKOFF = (0.5, 1.0, 2.0)
 
 
-def _record_batch(rounds: list[VerifiedRound], **kwargs) -> None:
-    """record_batch_of_rounds, written again after IMPORT_BATCH_BACKOFF when the database was busy — only outside an
-    enclosing transaction, where the failed batch's transaction was rolled back whole and nothing else with it."""
+def _record_batch(rounds: list[VerifiedRound], after: Callable[[list[RoundOfPlay]], object] | None = None,
+                  **kwargs) -> None:
+    """record_batch_of_rounds, then `after(recorded rounds)` in the same transaction (the rake audit); written again
+    after IMPORT_BATCH_BACKOFF when the database was busy — only outside an enclosing transaction, where the failed
+    batch's transaction was rolled back whole and nothing else with it."""
     from django.db import OperationalError, connection
 
     from apps.core.unavailable import BUSY_RETRY_AFTER, unavailable
 
     for pause in (*IMPORT_BATCH_BACKOFF, None):
         try:
-            record_batch_of_rounds(rounds=rounds, **kwargs)
+            with transaction.atomic():
+                recorded = record_batch_of_rounds(rounds=rounds, **kwargs)
+                if after is not None:
+                    after(recorded)
             return
         except OperationalError as exc:
             condition = unavailable(exc)
@@ -196,21 +217,30 @@ def _record_batch(rounds: list[VerifiedRound], **kwargs) -> None:
             time.sleep(pause)
 
 
-def _write_batch(batch: Sequence[tuple[VerifiedRound, str]], recorded_by, backfill: Backfill | None) -> list[bool]:
-    """Record a batch of verified rounds; a hand stored meanwhile by another import is left out. Which were
-    written."""
+def _audit(batch: Sequence[tuple[VerifiedRound, str, ParsedHand, Reading | None]],
+           recorded: Sequence[RoundOfPlay]) -> None:
+    """The rake audit of a batch just recorded (`recorded`, in the batch's order), in its transaction."""
+    record_source_settlements(recorded=[(v, r, hand, reading) for (v, _, hand, reading), r
+                                        in zip(batch, recorded, strict=True) if reading is not None])
+
+
+def _write_batch(batch: Sequence[tuple[VerifiedRound, str, ParsedHand, Reading | None]], recorded_by,
+                 backfill: Backfill | None) -> list[bool]:
+    """Record a batch of verified rounds, with the rake audit of those whose hand records `winnings` in the same
+    transaction; a hand stored meanwhile by another import is left out. Which were written."""
     todo = list(batch)
     for _attempt in range(3):
         try:
-            _record_batch([v for v, _ in todo], recorded_by=recorded_by, backfill=backfill)
-            written = {id(v) for v, _ in todo}
-            return [id(v) in written for v, _ in batch]
+            _record_batch([v for v, *_ in todo], after=partial(_audit, list(todo)), recorded_by=recorded_by,
+                          backfill=backfill)
+            written = {id(v) for v, *_ in todo}
+            return [id(v) in written for v, *_ in batch]
         except DomainError as exc:
             if exc.field != "source_digest":
                 raise
-            taken = set(RoundOfPlay.objects.filter(source_digest__in=[v.round_in.source_digest for v, _ in todo])
+            taken = set(RoundOfPlay.objects.filter(source_digest__in=[v.round_in.source_digest for v, *_ in todo])
                         .values_list("source_digest", flat=True))
-            todo = [(v, code) for v, code in todo if v.round_in.source_digest not in taken]
+            todo = [row for row in todo if row[0].round_in.source_digest not in taken]
             if not todo:
                 return [False] * len(batch)
     raise DomainError("This file is being imported by someone else at the same time; import it again.", field="phh")

@@ -23,7 +23,7 @@ from apps.core.exceptions import DomainError
 from apps.core.money import CENT, ZERO
 from apps.core.validation import fits_column
 from apps.rounds.models import RoundOfPlay, RoundPlayer
-from apps.tables.models import Game, GamePosting, PokerTable, RotationGame
+from apps.tables.models import Game, GamePosting, PokerTable, RotationGame, StraddleOption
 
 from ..types import PlayerIn, RoundIn
 
@@ -37,6 +37,8 @@ CARD_COUNTS: dict[str, tuple[tuple[int, ...], int]] = {
     hands.Game.TRIPLE_DRAW_27: ((5,), 0), hands.Game.SINGLE_DRAW_27: ((5,), 0), hands.Game.BADUGI: ((4,), 0),
     hands.Game.MAMBO_STUD: ((2, 3, 4), 1),
 }
+#: Games with a flop and a board of five: a bomb pot, and a hand run more than once, are dealt in them only.
+FLOP_GAMES = frozenset({hands.Game.HOLDEM, hands.Game.OMAHA, hands.Game.OMAHA_HILO8})
 #: Draws each draw game has (14.12(f), 14.12A(f), (h), (j), 14.12B(f), (h), (j)).
 DRAWS = {hands.Game.DRAW_HIGH: 1, hands.Game.DRAW_LOW: 1, hands.Game.SINGLE_DRAW_27: 1,
          hands.Game.TRIPLE_DRAW_27: 3, hands.Game.BADUGI: 3}
@@ -58,6 +60,9 @@ class VerifiedRound:
     build: hands.PotBuild | None = None
     showdown: dict[str, hands.ShowdownHand] | None = None
     contested: bool = False
+    #: a hand run two or three times: each run's board (`board` is the first's), and each run's showdown
+    boards: tuple[tuple[hands.Card, ...], ...] = ()
+    run_showdowns: list[dict[str, hands.ShowdownHand]] | None = None
 
     @property
     def dead(self) -> bool:
@@ -90,6 +95,11 @@ class VerifiedRound:
         """The sums bet: every pot before rake and contribution, the uncalled bet excluded (14.14(d))."""
         return ZERO if self.dead else self.total_bet - self.uncalled
 
+    @property
+    def straddles(self) -> int:
+        """How many straddles were posted."""
+        return sum(1 for p in self.round_in.players if p.straddle > 0)
+
 
 def verify_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn]]) -> list[VerifiedRound]:
     """Steps 1 and 2 for a batch of rounds of play (a feed sending several at once), without writing: each round
@@ -111,8 +121,11 @@ def verify_round(*, table: PokerTable, round_in: RoundIn, backfill: Backfill | N
     """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.6(b), 14.8, 14.9 to
     14.13A). The game must be one the table deals (its game, or a game of its rotation; a mixed-game table needs the
     round to name it); two players at least and no more than the table seats; amounts in dollars and cents, the
-    betting rounds adding up; the cards known, distinct, and as many as the game deals; the table open now (field
-    `table`), unless the round is backfilled. Raises DomainError naming the field. A round dated before the previous
+    betting rounds adding up, a dead blind and a straddle within what the player put in; the cards known, distinct,
+    and as many as the game deals, a hand run more than once on two or three full boards that share the cards dealt
+    before the all-in (`_verify_cards`); straddles where and as many as the game posts them (`_verify_straddles`); a
+    bomb pot at the posted bomb-pot ante (`_verify_bomb_pot`); the table open now (field `table`), unless the round
+    is backfilled. Raises DomainError naming the field. A round dated before the previous
     gaming day is refused unless it comes with `backfill` (whether its day is open is settled when it is written:
     hold_open_gaming_days)."""
     if not table.is_open and backfill is None:
@@ -122,15 +135,19 @@ def verify_round(*, table: PokerTable, round_in: RoundIn, backfill: Backfill | N
     game = hands.Game(posting.game)
     gaming_day = _verify_time(table, round_in.started_at, backfill=backfill)
     _verify_players(table, round_in.players)
-    hole, board = _verify_cards(game, round_in)
+    hole, board, boards = _verify_cards(game, round_in)
+    _verify_straddles(posting, round_in)
+    _verify_bomb_pot(posting, game, round_in, board)
     return VerifiedRound(table=table, posting=posting, game=game, round_in=round_in, hole=hole, board=board,
-                         gaming_day=gaming_day)
+                         gaming_day=gaming_day, boards=boards)
 
 
 def build_round(round_: VerifiedRound) -> None:
     """Step 2: the main pot and side pots from what each player put in (14.7(c)4), the uncalled bet given back
-    (14.14(d)), and the best hands of the players who contest a pot (14.3), on `round_`. A dead round has none.
-    Raises DomainError when a contender's cards are missing or cannot make the game's hand."""
+    (14.14(d)), dead money (antes posted dead, dead blinds) in the main pot unmatched, and the best hands of the
+    players who contest a pot (14.3), on `round_` — on each run's board for a hand run more than once. A dead round
+    has none. Raises DomainError when a contender's cards are missing or cannot make the game's hand, or a hand run
+    more than once has nobody contesting the pot (field `boards`)."""
     if round_.dead:
         return
     players = round_.round_in.players
@@ -144,6 +161,9 @@ def build_round(round_: VerifiedRound) -> None:
     except hands.HandError as exc:
         raise DomainError(str(exc), field="players") from exc
     contested = any(len(pot.eligible) > 1 for pot in build.pots)
+    if round_.boards and not contested:
+        raise DomainError("A hand is run more than once between players all in at the showdown; nobody contests "
+                          "this pot.", field="boards")
     showdown = {}
     if contested:
         missing = [p.seat for p in players if str(p.seat) not in out and str(p.seat) not in round_.hole
@@ -153,6 +173,9 @@ def build_round(round_: VerifiedRound) -> None:
                               field="players")
         try:
             showdown = hands.showdown_hands(round_.game, build.pots, round_.hole, round_.board)
+            if round_.boards:  # each run's showdown on its own board; the first is `board`'s
+                round_.run_showdowns = [showdown, *(hands.showdown_hands(round_.game, build.pots, round_.hole, b)
+                                                    for b in round_.boards[1:])]
         except hands.HandError as exc:
             raise DomainError(str(exc), field="players") from exc
     round_.out, round_.build, round_.showdown, round_.contested = out, build, showdown, contested
@@ -202,6 +225,10 @@ def _game_label(game: str) -> str:
     return Game(game).label if game in Game.values else repr(game)
 
 
+#: The amounts of a player as the feed reports them -> the field an error names (the JSON feed's `dead_blind` is
+#: PlayerIn.dead).
+_AMOUNT_FIELDS = {"contributed": "contributed", "returned": "returned", "dead": "dead_blind", "straddle": "straddle"}
+
 #: A control character (Unicode Cc) or a lone surrogate: never in a player's name (apps.core.validation).
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
@@ -220,15 +247,27 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
             raise DomainError("A seat is numbered 1 to 11 (14.6(b)).", field=f"{where}.seat")
         if _CONTROL.search(player.name):
             raise DomainError("Control characters (NUL among them) are not allowed in a name.", field=f"{where}.name")
-        for name in ("contributed", "returned", "dead"):
+        for name, field in _AMOUNT_FIELDS.items():
             amount = getattr(player, name)
             if amount is not None and (amount < 0 or amount != amount.quantize(CENT)):
-                raise DomainError("Amounts are dollars of at least $0.00 with cents.", field=f"{where}.{name}")
+                raise DomainError("Amounts are dollars of at least $0.00 with cents.", field=f"{where}.{field}")
             if amount is not None:
-                fits_column(RoundPlayer, "contributed", amount, field=f"{where}.{name}")
+                fits_column(RoundPlayer, "contributed", amount, field=f"{where}.{field}")
+        if player.dead > player.contributed:
+            raise DomainError("The dead blind is part of what the player put in (contributed).",
+                              field=f"{where}.dead_blind")
+        if player.dead + player.straddle > player.contributed:
+            raise DomainError("The straddle is part of what the player put in (contributed), beside any dead blind.",
+                              field=f"{where}.straddle")
         if (player.returned or ZERO) + player.dead > player.contributed:
             raise DomainError("What is given back and dead money are part of what the player put in.",
                               field=f"{where}.returned")
+        first = player.streets[0] if player.streets else ZERO
+        if player.streets and sum(player.streets, ZERO) != player.contributed and not any(player.streets[1:]):
+            first += player.returned or ZERO  # given net of a bet nobody called, in the first round: a re-straddle's
+        if player.streets and player.dead + player.straddle > first:
+            raise DomainError("A dead blind and a straddle are put in before the cards: part of the first betting "
+                              "round.", field=f"{where}.streets")
         if player.streets:
             net = player.contributed - (player.returned or ZERO)
             if any(a < 0 for a in player.streets) or sum(player.streets, ZERO) not in (player.contributed, net):
@@ -242,10 +281,17 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
         raise DomainError("Give the betting rounds of every player who put chips in, or of none.", field="players")
 
 
-def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple], tuple]:
+def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple], tuple, tuple[tuple, ...]]:
     """Every known card parsed; unknown, duplicate or wrongly counted cards refused with the field at fault, e.g.
     two hole cards in hold 'em (14.10(e)), four in Omaha (14.11(d)), five in draw (14.12(d)), at most five on the
-    board. In a draw game a discarded card may be dealt again after the discards are reshuffled (14.12(f)2)."""
+    board. In a draw game a discarded card may be dealt again after the discards are reshuffled (14.12(f)2).
+    Returns (hole cards by seat, the board, the run boards).
+
+    A hand run more than once gives `boards`: two or three full boards in a game with a flop, which share the
+    cards dealt before the all-in (none, the flop, or the flop and the turn) and differ in every card after it; no
+    card twice across the hole cards and every board (one deck deals every run: apps.hands.verify_run_boards); its
+    `board` is then empty or the first run's, and no player put anything in after the betting round of the all-in.
+    """
     holding, most_on_board = CARD_COUNTS[game]
     try:
         board = hands.parse_cards(round_in.board)
@@ -253,6 +299,9 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
         raise DomainError(str(exc), field="board") from exc
     if len(board) > most_on_board:
         raise DomainError(f"{game.value}: at most {most_on_board} community cards, got {len(board)}.", field="board")
+    boards = _run_boards(game, round_in, board)
+    if boards:
+        board = boards[0]
     hole: dict[str, tuple] = {}
     for index, player in enumerate(round_in.players):
         where = f"players[{index}]"
@@ -275,7 +324,139 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
         hands.check_distinct(board, *(cards for seat, cards in hole.items() if seat not in folded))
     except hands.HandError as exc:
         raise DomainError(str(exc), field="players") from exc
-    return hole, board
+    if boards:
+        try:
+            shared = hands.verify_run_boards(boards, *hole.values())
+        except hands.HandError as exc:
+            raise DomainError(str(exc), field="boards") from exc
+        _verify_no_betting_after_the_run(round_in, shared)
+    return hole, board, boards
+
+
+#: The betting round of the all-in of a hand run more than once, by the cards the runs share: before the flop (none
+#: shared), on the flop (3), on the turn (4). No one bets after it.
+_ALL_IN_STREET = {0: 0, 3: 1, 4: 2}
+_STREET_NAMES = ("before the flop", "on the flop", "on the turn")
+
+
+def _run_boards(game: hands.Game, round_in: RoundIn, board: tuple) -> tuple[tuple, ...]:
+    """The run boards of a hand run more than once, parsed (field `boards[i]`); () for a hand run once."""
+    if not round_in.boards:
+        return ()
+    if game not in FLOP_GAMES:
+        raise DomainError(f"{game.value} has no board to run more than once.", field="boards")
+    if len(round_in.boards) not in (2, 3):
+        raise DomainError(f"A hand is run two or three times; give two or three boards, not {len(round_in.boards)}.",
+                          field="boards")
+    boards = []
+    for index, text in enumerate(round_in.boards):
+        try:
+            boards.append(hands.parse_cards(text))
+        except hands.HandError as exc:
+            raise DomainError(str(exc), field=f"boards[{index}]") from exc
+    if board and board != boards[0]:
+        raise DomainError("A hand run more than once gives its boards in `boards`; `board` is then empty or the first "
+                          "run's.", field="board")
+    return tuple(boards)
+
+
+def _verify_no_betting_after_the_run(round_in: RoundIn, shared: int) -> None:
+    """The hand was run once every bet was in: no betting round after the all-in's holds chips."""
+    street = _ALL_IN_STREET[shared]
+    for index, player in enumerate(round_in.players):
+        if any(player.streets[street + 1:]):
+            raise DomainError(f"The runs share {shared} cards: the players were all in {_STREET_NAMES[street]}, "
+                              "and no one bets after it.", field=f"players[{index}].streets")
+
+
+def _in_turn(players: Sequence[PlayerIn], button: int) -> list[PlayerIn]:
+    """The players dealt in, in turn from the first to the left of the button (seats ascending, clockwise); a player
+    on the button is last."""
+    return sorted(players, key=lambda p: (p.seat - button - 1) % 11)
+
+
+def _verify_straddles(posting: GamePosting, round_in: RoundIn) -> None:
+    """The straddles of a round against the game as posted (GamePosting.straddles, maximum_straddles; 14.17). A
+    straddle is a live blind raise posted before the cards: none in a game that posts no straddle or in a bomb pot;
+    no more than the posted maximum; under the gun, the first by the player to the left of the big blind and each
+    re-straddle by the next player to the left (the round's `button` places them); on the button, by the player on
+    the button (not a blind, so with three players or more); from any seat, by any player but the blinds (when the
+    button is given). Each straddle is at least twice the bet before it (the big blind first): in turn from the
+    button's left where the button places them, else from the smallest. Raises DomainError naming the player's
+    `straddle` (or `button`)."""
+    if round_in.button is not None and not 1 <= round_in.button <= 11:
+        raise DomainError("The button is at a seat numbered 1 to 11.", field="button")
+    straddlers = [(index, p) for index, p in enumerate(round_in.players) if p.straddle > 0]
+    if not straddlers:
+        return
+    first = f"players[{straddlers[0][0]}].straddle"
+    option = posting.straddles
+    if option == StraddleOption.NONE:
+        raise DomainError(f"{posting.game_label} allows no straddle as posted.", field=first)
+    if round_in.bomb_pot:
+        raise DomainError("A bomb pot has no betting before the flop: no straddle.", field=first)
+    index_of = {id(p): index for index, p in enumerate(round_in.players)}
+    button = round_in.button
+    if button is None:
+        if option != StraddleOption.ANY_SEAT:
+            raise DomainError(f"Give the seat of the button: this game allows a straddle "
+                              f"{StraddleOption(option).label.lower()} only.", field="button")
+        order = sorted((p for _, p in straddlers), key=lambda p: (p.straddle, p.seat))
+    else:
+        turn = _in_turn(round_in.players, button)
+        blinds = {p.seat for p in turn[:2]}  # heads up, the button is the small blind: both players are blinds
+        if option == StraddleOption.UNDER_THE_GUN:  # in turn from the big blind's left
+            chain = [p.seat for p in turn[2:]]
+            where = f"under the gun (seat {chain[0]}), then by each next player to the left" if chain else \
+                "under the gun, and heads up no one is"
+        elif option == StraddleOption.BUTTON:
+            chain = [button] if button not in blinds else []
+            where = f"on the button (seat {button}), not by a blind"
+        else:
+            chain = [p.seat for p in turn if p.seat not in blinds]
+            where = "from any seat but the blinds"
+        order = [p for p in turn if p.straddle > 0]
+        for number, player in enumerate(order):
+            in_turn = option != StraddleOption.UNDER_THE_GUN or chain[number:number + 1] == [player.seat]
+            if player.seat not in chain or not in_turn:
+                raise DomainError(f"Seat {player.seat} may not straddle: this game allows a straddle {where}.",
+                                  field=f"players[{index_of[id(player)]}].straddle")
+    if len(order) > posting.maximum_straddles:
+        extra = order[posting.maximum_straddles]
+        raise DomainError(f"At most {posting.maximum_straddles} straddle(s) a round, as posted.",
+                          field=f"players[{index_of[id(extra)]}].straddle")
+    before = posting.big_blind
+    for player in order:
+        if before and player.straddle < 2 * before:
+            raise DomainError(f"A straddle is at least twice the bet before it (${before:,.2f}); seat {player.seat} "
+                              f"straddled ${player.straddle:,.2f}.", field=f"players[{index_of[id(player)]}].straddle")
+        before = player.straddle
+
+
+def _verify_bomb_pot(posting: GamePosting, game: hands.Game, round_in: RoundIn, board: tuple) -> None:
+    """A bomb pot against the game as posted (GamePosting.bomb_pot_ante; 14.17): offered (an ante above $0.00 in a
+    game with a flop); every player dealt in put in exactly the ante before the flop (each player's first betting
+    round, which the round must give, is the ante: no blind, no dead blind, no betting); the flop is dealt before any
+    betting, so the board shows it. Raises DomainError naming the field (`bomb_pot`, `players[i].streets`,
+    `players[i].dead_blind`, `board`)."""
+    if not round_in.bomb_pot:
+        return
+    ante = posting.bomb_pot_ante
+    if not ante or game not in FLOP_GAMES:
+        raise DomainError(f"{posting.game_label} offers no bomb pot as posted.", field="bomb_pot")
+    for index, player in enumerate(round_in.players):
+        where = f"players[{index}]"
+        if player.dead:
+            raise DomainError("A bomb pot has no blinds: no dead blind.", field=f"{where}.dead_blind")
+        if not player.streets:
+            raise DomainError("A bomb pot gives each player's betting rounds, the first being the bomb-pot ante.",
+                              field=f"{where}.streets")
+        if player.streets[0] != ante:
+            raise DomainError(f"In a bomb pot every player dealt in puts in the ${ante:,.2f} ante and nothing more "
+                              f"before the flop; seat {player.seat} put in ${player.streets[0]:,.2f}.",
+                              field=f"{where}.streets")
+    if len(board) < 3:
+        raise DomainError("A bomb pot deals the flop before any betting: give the board.", field="board")
 
 
 def _verify_draws(game: hands.Game, player: PlayerIn, where: str) -> None:

@@ -14,6 +14,7 @@ from apps.casinos.models import User
 from apps.core.exceptions import DomainError
 
 from ..models import (
+    ELIGIBILITY_DEFAULTS,
     BadBeatSystem,
     MessageKind,
     RuleApproval,
@@ -22,6 +23,7 @@ from ..models import (
     SystemClaimStatus,
     SystemRuleChange,
     TwoClaimsRule,
+    with_eligibility_defaults,
 )
 from .common import linked_peers, own_site, person_name, self_site
 from .outbox import enqueue, tell_host
@@ -37,8 +39,9 @@ def may_approve_rules(user: User) -> bool:
 def _qualifying(system: BadBeatSystem, rules: dict):
     from apps.badbeat.selectors import qualifying_rule
 
+    rules = with_eligibility_defaults(rules)  # a rule set from before the terms of which pots qualify
     values = {k: rules[k] for k in ("qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play",
-                                    "minimum_players_dealt")}
+                                    "minimum_players_dealt", *ELIGIBILITY_DEFAULTS)}
     if system.jackpot is None:
         raise DomainError(f"The {system.name} has no payout at this casino.", field="system")
     return qualifying_rule(jackpot=system.jackpot, values=values)
@@ -88,6 +91,7 @@ def propose_system_rules(*, system: BadBeatSystem, rules: dict, effective_at: da
         raise DomainError("A notice is posted before the change takes effect: choose a later time (14.19(q)).",
                           field="effective_at")
     check_rule_keys(rules)
+    rules = with_eligibility_defaults(rules)  # a term of which pots qualify left out: its default, said in the notice
     badbeat.validate_posted_rules(values=rules, jackpot=system.jackpot)
     two_claims_rule = two_claims_rule or system.two_claims_rule
     if two_claims_rule not in TwoClaimsRule.values:
@@ -106,8 +110,9 @@ def propose_system_rules(*, system: BadBeatSystem, rules: dict, effective_at: da
     if harder and not _won_since_rules(system):
         raise DomainError("The qualifying hand may not be made harder until the payout has been won (14.19(q)).",
                           field="rules")
-    changed = [k for k in sorted(rules) if rules[k] != system.rules.get(k)]
-    summary = "; ".join(f"{k.replace('_', ' ')}: {system.rules.get(k)} → {rules[k]}" for k in changed)
+    held = system.posted_rules
+    changed = [k for k in sorted(rules) if rules[k] != held.get(k)]
+    summary = "; ".join(f"{k.replace('_', ' ')}: {held.get(k)} → {rules[k]}" for k in changed)
     if two_claims_rule != system.two_claims_rule:
         summary = "; ".join(filter(None, [summary, f"two claims: {TwoClaimsRule(two_claims_rule).label}"]))
     change = SystemRuleChange.objects.create(
@@ -185,12 +190,15 @@ def _adopt(system: BadBeatSystem, change: SystemRuleChange, now: datetime) -> No
         system.rules_effective_at = now
     system.save(update_fields=["rules", "two_claims_rule", "rules_hash", "rules_effective_at", "updated_at"])
     if system.jackpot is not None:
-        badbeat.adopt_shared_rules(jackpot=system.jackpot, rules=change.rules, summary=change.summary, now=now)
+        badbeat.adopt_shared_rules(jackpot=system.jackpot, rules=with_eligibility_defaults(change.rules),
+                                   summary=change.summary, now=now)
 
 
 def apply_rule_change(*, host: Site, body: dict, now: datetime) -> SystemRuleChange:
     """At a site: the host's proposal, its approvals and its status; once in effect, this casino adopts the new
-    rules (its hash then matches the host's again). Idempotent."""
+    rules (its hash then matches the host's again). Idempotent. The rules are kept as the host sent them: a term of
+    which pots qualify that they do not hold (a host whose software predates it) reads as its default, here and in
+    the payout's rules adopted (`_adopt`), and the hash is the same either way (setup.rules_hash)."""
     system = BadBeatSystem.objects.select_for_update().get(pk=host.system_id)
     change, _ = SystemRuleChange.objects.update_or_create(reference=body["reference"], defaults={
         "system": system, "rules": body["rules"], "two_claims_rule": body["two_claims_rule"],

@@ -8,26 +8,34 @@ from django.db import transaction
 
 from apps.core.exceptions import DomainError
 
-from ..models import BadBeatSystem, Link, Site, TwoClaimsRule
+from ..models import ELIGIBILITY_DEFAULTS, BadBeatSystem, Link, Site, TwoClaimsRule, with_eligibility_defaults
 from ..signing import canonical
 
-#: The rule fields every participating casino must hold identically (14.20(a), (c)1).
+#: The rule fields every participating casino must hold identically (14.20(a), (c)1): the qualifying hand, which pots
+#: can be a bad beat (14.19(b)3: straddled pots, bomb pots, hands run more than once — ELIGIBILITY_DEFAULTS when a
+#: rule set leaves them out), the contribution, the reset and the shares.
 RULE_KEYS = ("qualifying_hand", "qualifying_minimum_rank", "both_hole_cards_must_play", "minimum_players_dealt",
+             *ELIGIBILITY_DEFAULTS,
              "contribution_amount", "contribution_percentage", "minimum_pot", "maximum_contribution",
              "reset_percentage", "losing_share", "winning_share", "table_share")
 
 
 def rules_hash(*, rules: dict, two_claims_rule: str, contributions_while_suspended: bool) -> str:
-    """SHA-256 of the system's one rule set in canonical JSON: equal at every casino, or the casino is suspended."""
-    text = canonical({"rules": rules, "two_claims_rule": two_claims_rule,
+    """SHA-256 of the system's one rule set in canonical JSON: equal at every casino, or the casino is suspended.
+    A term of which pots qualify at its default is left out of it, as a rule set from before those terms reads it
+    (ELIGIBILITY_DEFAULTS): the same rules hash the same at a casino whose rule set holds the term and at one whose
+    does not, and a term set otherwise changes the hash."""
+    kept = {k: v for k, v in rules.items() if k not in ELIGIBILITY_DEFAULTS or v != ELIGIBILITY_DEFAULTS[k]}
+    text = canonical({"rules": kept, "two_claims_rule": two_claims_rule,
                       "contributions_while_suspended": contributions_while_suspended})
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def check_rule_keys(rules: dict) -> None:
-    """Every rule of the system and nothing else (14.20(a), (c)1). Raises DomainError: a missing rule names
-    `rules`, an unknown one names itself."""
-    missing = [k for k in RULE_KEYS if k not in rules]
+    """Every rule of the system and nothing else (14.20(a), (c)1); a term of which pots qualify may be left out, for
+    its default (ELIGIBILITY_DEFAULTS). Raises DomainError: a missing rule names `rules`, an unknown one names
+    itself."""
+    missing = [k for k in RULE_KEYS if k not in with_eligibility_defaults(rules)]
     if missing:
         raise DomainError(f"Rules missing: {', '.join(missing)}.", field="rules")
     unknown = sorted(set(rules) - set(RULE_KEYS))
@@ -40,7 +48,8 @@ def set_up_system(*, code: str, name: str, host_name: str, host_address: str, ru
                   two_claims_rule: str = TwoClaimsRule.FIRST_RECEIVED, contributions_while_suspended: bool = False,
                   jackpot=None, funds_and_fees: str = "", records_kept_by: str = "") -> BadBeatSystem:
     """Record the bad beat system agreement (14.20(b), (c)) with its one rule set and that set's hash.
-    Raises DomainError for a rule set missing a required rule or with an unknown one (`check_rule_keys`)."""
+    Raises DomainError for a rule set missing a required rule or with an unknown one (`check_rule_keys`). The rules
+    are stored as given: a term of which pots qualify left out reads as its default (BadBeatSystem.posted_rules)."""
     check_rule_keys(rules)
     if two_claims_rule not in TwoClaimsRule.values:
         raise DomainError(f"Choose one of {', '.join(TwoClaimsRule.values)}.", field="two_claims_rule")

@@ -20,7 +20,9 @@ _HEADER = re.compile(r"^\s*\[[^\]]+\]\s*$", re.MULTILINE)
 class Command(BaseCommand):
     help = ("Import PHH hand histories (.phh, .phhs; files or folders) as rounds of play. Each hand goes to a table "
             "of the casino that deals its game (or to --table). Each source hand is stored once: importing again "
-            "changes nothing. A malformed file is refused whole; a hand no table can take is refused with the reason. "
+            "changes nothing. A file that is not PHH at all (TOML that cannot be read, no hand) is refused whole; a "
+            "hand that cannot be taken in (malformed, impossible actions, cards that do not fit the game, no table to "
+            "take it) is refused with its reason and the file's other hands go in. "
             "Hands dated in a gaming day that is not open (today's, and yesterday's until it is closed) are refused, "
             "unless --backfill: an administrator's backfill records them into past gaming days that hold no records "
             "yet and closes each day it filled at the end.")

@@ -5,6 +5,8 @@
             "heartbeat_seconds", "silence_seconds", "casino": "<code of this deployment's casino>"},
  "sites": [{"code", "name", "address", "is_host", "is_self", "inbox_url", "outbound_secrets", "inbound_secrets"}]}
 
+`rules` holds every key of services.setup.RULE_KEYS; the terms of which pots qualify (straddled_pots_qualify,
+bomb_pots_qualify, multiple_runs_qualify) may be left out for their defaults (true, true, false).
 The system's payout here is the casino's primary bad beat payout. Run again to change it (idempotent).
 """
 import json
