@@ -24,7 +24,7 @@ def test_every_fault_once_keeps_every_invariant(monkeypatch):
     # The suite's test database, migrated at the session's start, read by DATABASE_URL's login (the superuser):
     # copied into the harness's own cluster instead of migrating it again (a minute on a busy machine).
     schema_from = database._replace(path=f"/{connection.settings_dict['NAME']}").geturl()  # a socket's ?host= kept
-    monkeypatch.setenv("FAULTS_BASE_PORT", "18600")
+    monkeypatch.setenv("FAULTS_BASE_PORT", "18800")  # clear of the multi-casino harnesses (18100-18602)
     for name in ("DJANGO_SETTINGS_MODULE", "CELERY_TASK_ALWAYS_EAGER", "DATABASE_URL", "REDIS_URL"):
         monkeypatch.delenv(name, raising=False)
     spec = importlib.util.spec_from_file_location("faults_harness", ROOT / "bench" / "faults.py")
