@@ -2,6 +2,7 @@
 load-and-replay of the same hands, in one run.
 
     python bench/feed_benchmark.py [--hands 10000] [--small 1000] [--database-url postgres://...]
+    python bench/feed_benchmark.py --as-a-user 10000,100000 [--one-file]     (make bench-feed FEED_ARGS="...")
 
 Measures, each in a fresh database copied from one migrated and seeded with `seed_demo --no-rounds`:
 
@@ -14,12 +15,19 @@ Measures, each in a fresh database copied from one migrated and seeded with `see
 
 Each timed part runs in its own process, the clock started after its imports (Django, pokerkit) are loaded. The
 last line is one JSON object with every figure.
+
+With --as-a-user (issue 35), only this: for each N, N hands written to files (the Pluribus set repeated under new
+`hand` numbers), then pokerkit's load-and-replay of those files in a process of its own and `manage.py import_phh`
+of them (table 9 of a fresh database), each timed from process start to exit (interpreter, Django and pokerkit
+loading included), with each process's peak RSS (wait4's ru_maxrss): hands/s both sides, the ratio of the rates and
+the import's peak memory at each N (streamed: it should not grow with N).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -124,6 +132,109 @@ def run_rounds_during_import(rounds: int) -> dict:
     return {"latencies_ms": latencies, "imported_when_done": still_importing}
 
 
+# --- as a user runs it (issue 35): whole processes, process start included ------------------------------------------
+
+def write_hands(count: int, folder: Path, *, one_file: bool) -> int:
+    """`count` hands written under `folder`: the 10,000 Pluribus hands repeated, copy r > 0 under new ids (its hands'
+    `hand` number + r * 1,000,000, which the source digest includes, so each is a new hand), as the Pluribus files
+    (copy r in folder `r{r}`) or, with `one_file`, all in one `.phhs` with headers [1] to [count]. The hands written."""
+    written = 0
+    out = (folder / "hands.phhs").open("w") if one_file else None
+    try:
+        for copy in range(-(-count // 10000)):
+            for path in sorted(PLURIBUS.glob("*.phhs")):
+                hands = [h for h in path.read_text().split("\n\n") if h.strip()][:count - written]
+                if copy:
+                    shift = copy * 1_000_000
+                    hands = [re.sub(r"^hand = (\d+)$", lambda m, shift=shift: f"hand = {int(m[1]) + shift}", h,
+                                    flags=re.MULTILINE) for h in hands]
+                if out is not None:
+                    for hand in hands:
+                        written += 1
+                        out.write(re.sub(r"^\[\d+\]", f"[{written}]", hand.strip(), count=1) + "\n\n")
+                else:
+                    (folder / f"r{copy}").mkdir(exist_ok=True)
+                    (folder / f"r{copy}" / path.name).write_text("\n\n".join(hands) + "\n")
+                    written += len(hands)
+                if written >= count:
+                    return written
+    finally:
+        if out is not None:
+            out.close()
+    return written
+
+
+def run_pokerkit_files(folder: str) -> dict:
+    """pokerkit's load-and-replay of every .phhs under `folder`, file by file (HandHistory.load_all)."""
+    import warnings
+
+    from pokerkit import HandHistory
+
+    warnings.simplefilter("ignore")
+    replayed = 0
+    for path in sorted(Path(folder).rglob("*.phhs")):
+        with path.open("rb") as file:
+            for hh in HandHistory.load_all(file):
+                for _state in hh:
+                    pass
+                replayed += 1
+    return {"hands": replayed}
+
+
+def run_as_a_user(counts: list[int], url: str, template: str, *, one_file: bool) -> list[dict]:
+    """For each count: pokerkit's load-and-replay in a process of its own, then `manage.py import_phh` of the same
+    files into a fresh database (the hands at table 9), both timed from process start to exit, with each process's
+    peak RSS (wait4's rusage: ru_maxrss, KiB on Linux)."""
+    import tempfile
+
+    name = url.rsplit("/", 1)[1]
+    rows = []
+    for count in counts:
+        with tempfile.TemporaryDirectory(prefix="feedbench-") as tmp:
+            folder = Path(tmp)
+            hands = write_hands(count, folder, one_file=one_file)
+            database = fresh(url, template, f"{name}_u")
+            env = {**os.environ, "DATABASE_URL": database, "DJANGO_SECRET_KEY": "bench-only",
+                   "DJANGO_DEBUG": "false"}
+            theirs = _waited([sys.executable, __file__, "--part", "pokerkit-files", str(folder)], env)
+            ours = _waited([sys.executable, "manage.py", "import_phh", str(folder), "--casino", "boardwalk",
+                            "--table", "9", "--no-progress"], env)
+            if f"Imported {hands} rounds" not in ours["out"]:
+                raise SystemExit(f"the import did not take every hand: {ours['out'][:2000]}")
+            psql(url, f'DROP DATABASE IF EXISTS "{name}_u"')
+        row = {"hands": hands, "layout": "one file" if one_file else "files",
+               "ours_s": round(ours["seconds"], 2), "pokerkit_s": round(theirs["seconds"], 2),
+               "ours_hands_per_s": round(hands / ours["seconds"]),
+               "pokerkit_hands_per_s": round(hands / theirs["seconds"]),
+               "rate_ours_to_pokerkit": round(theirs["seconds"] / ours["seconds"], 3),
+               "ours_peak_rss_mib": ours["rss_mib"], "pokerkit_peak_rss_mib": theirs["rss_mib"]}
+        rows.append(row)
+        print(f"{hands:>7} hands ({row['layout']}): pokerkit {row['pokerkit_s']:7.2f} s {row['pokerkit_hands_per_s']:>5}"
+              f" hands/s peak {row['pokerkit_peak_rss_mib']} MiB; import_phh {row['ours_s']:7.2f} s "
+              f"{row['ours_hands_per_s']:>5} hands/s peak {row['ours_peak_rss_mib']} MiB; ours/pokerkit rate "
+              f"{row['rate_ours_to_pokerkit']}x", flush=True)
+    return rows
+
+
+def _waited(command: list[str], env: dict[str, str]) -> dict:
+    """Run `command` to its end: wall seconds from its start to its exit, its peak RSS (MiB, from wait4's rusage) and
+    its output (through files, so that no pipe fills while it runs)."""
+    import tempfile
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        text, errors = out.read().decode(), err.read().decode()
+    if process.returncode:
+        raise SystemExit(f"{command} failed ({process.returncode}): {errors[-2000:]}")
+    return {"seconds": seconds, "rss_mib": round(usage.ru_maxrss / 1024), "out": text}
+
+
 # --- the conductor ------------------------------------------------------------------------------------------------
 
 def psql(url: str, sql: str) -> None:
@@ -156,12 +267,20 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=20, help="rounds posted during the import")
     parser.add_argument("--database-url", default=DEFAULT_URL)
+    parser.add_argument("--as-a-user", metavar="N,N", help="instead of the parts above: for each N (e.g. "
+                        "10000,100000), `manage.py import_phh` of N hands against pokerkit's load-and-replay of the same "
+                        "files, each a whole process timed from its start, with its peak RSS (issue 35)")
+    parser.add_argument("--one-file", action="store_true", help="with --as-a-user: the N hands in one .phhs file "
+                                                                "(default: the Pluribus files, repeated in folders)")
     parser.add_argument("--part", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.part:
-        kind, value = args.part[0], int(args.part[1])
+        kind, value = args.part
+        if kind == "pokerkit-files":
+            print(json.dumps(run_pokerkit_files(value)))
+            return
         runner = {"pokerkit": run_pokerkit, "import": run_import, "during": run_rounds_during_import}[kind]
-        print(json.dumps(runner(value)))
+        print(json.dumps(runner(int(value))))
         return
 
     url, name = args.database_url, args.database_url.rsplit("/", 1)[1]
@@ -174,6 +293,13 @@ def main() -> None:
     for command in (["migrate", "--noinput", "-v0"], ["seed_demo", "--no-rounds"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
 
+    if args.as_a_user:
+        rows = run_as_a_user([int(n) for n in args.as_a_user.split(",")], url, template, one_file=args.one_file)
+        if len(rows) > 1:
+            print(f"peak RSS of import_phh: {rows[0]['ours_peak_rss_mib']} MiB at {rows[0]['hands']} hands, "
+                  f"{rows[-1]['ours_peak_rss_mib']} MiB at {rows[-1]['hands']} hands")
+        print(json.dumps(rows))
+        return
     theirs = result(part("pokerkit", args.hands))
     ours = result(part("import", args.hands, fresh(url, template, f"{name}_a")))
     small = result(part("import", args.small, fresh(url, template, f"{name}_b")))

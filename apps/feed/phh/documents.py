@@ -6,11 +6,14 @@ Money is Decimal dollars: a PHH amount is read as dollars and must have at most 
 from __future__ import annotations
 
 import hashlib
+import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import time
 from decimal import Decimal
+from pathlib import Path
 
 import rtoml
 from django.core.exceptions import ValidationError
@@ -255,3 +258,141 @@ def _shown(value) -> str:
     """`value` as a message shows it: its repr, cut to 40 characters."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# --- reading a document hand by hand (streamed) ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PhhSource:
+    """A PHH document to read hand by hand: a text already in memory, or a file (`path`, UTF-8) read line by line
+    and never held whole. `name` labels its hands ("name#key")."""
+
+    name: str
+    text: str | None = None
+    path: Path | None = None
+
+    @contextmanager
+    def lines(self) -> Iterator[Iterable[str]]:
+        """The document's lines, line ends kept ('\n' ends a line, as TOML reads it). Raises OSError or
+        UnicodeDecodeError (as they are read) for a file that cannot be read as UTF-8 text."""
+        if self.path is not None:
+            with open(self.path, encoding="utf-8", newline="\n") as lines:
+                yield lines
+        else:
+            yield io.StringIO(self.text or "", newline="\n")
+
+    def read(self) -> str:
+        """The whole text (a file read whole: only for a document that cannot be read hand by hand)."""
+        if self.path is not None:
+            return self.path.read_text(encoding="utf-8")
+        return self.text or ""
+
+
+class Sections:
+    """The hands of a PHH document checked whole, then given one at a time: iterating reads the document again hand
+    by hand (label, fields), holding one hand's fields at a time (`open_sections`). `count`: the number of hands."""
+
+    def __init__(self, source: PhhSource, count: int, whole: list[tuple[str, dict]] | None) -> None:
+        self.source, self.count, self._whole = source, count, whole
+
+    def __iter__(self) -> Iterator[tuple[str, dict]]:
+        if self._whole is not None:
+            yield from self._whole
+            return
+        with self.source.lines() as lines:
+            yield from _streamed(lines, name=self.source.name)
+
+
+def open_sections(source: PhhSource) -> Sections:
+    """The hands of a `.phh` or `.phhs` document, checked whole before any is given (as `sections` reads it: TOML that
+    cannot be read, no hand, a hand's header with a control character raise PhhError, so that nothing of a document
+    that is not PHH is taken in), then read again hand by hand as they are taken (`Sections`).
+
+    A `.phhs` document of hands under `[N]` headers is cut before each header line and each part read by rtoml on its
+    own: memory holds one hand's fields, plus the headers' keys of the check (none for the usual increasing `[1]`,
+    `[2]`, ... ). A document that cannot be cut so — one hand (`.phh`), fields before the first header, a header
+    written twice or with a comment, a dotted header (`[1.x]`), a line inside a multi-line string or array that looks
+    like a header, TOML that cannot be read — is read whole by `sections`, which gives the same hands or the same
+    refusal. Raises PhhError; OSError or UnicodeDecodeError for a file that cannot be read as UTF-8 text."""
+    with source.lines() as lines:
+        try:
+            count = sum(1 for _ in _streamed(lines, name=source.name))
+        except _NotStreamable:
+            found = sections(source.read(), name=source.name)
+            return Sections(source, len(found), found)
+    return Sections(source, count, None)
+
+
+class _NotStreamable(Exception):
+    """A document that cannot be read header by header (open_sections reads it whole)."""
+
+
+_HEADER_LINE = re.compile(r"\s*\[\s*[^\]]+\s*\]\s*$")  # one line of _MULTI_HEADER
+
+
+def _parts(lines: Iterable[str]) -> Iterator[str]:
+    """The document cut before each header line: what comes before the first header (maybe ''), then each header
+    with the lines under it."""
+    part: list[str] = []
+    for line in lines:
+        if line.lstrip().startswith("[") and _HEADER_LINE.match(line):
+            yield "".join(part)
+            part = [line]
+        else:
+            part.append(line)
+    yield "".join(part)
+
+
+def _streamed(lines: Iterable[str], *, name: str) -> Iterator[tuple[str, dict]]:
+    """The hands of a document read part by part (`_parts`): (label, fields). Raises _NotStreamable for a document
+    that `sections` must read whole (open_sections)."""
+    parts = _parts(lines)
+    try:
+        before = rtoml.loads(next(parts))
+    except (rtoml.TomlParsingError, ValueError) as exc:
+        raise _NotStreamable from exc
+    if before:  # fields before the first header: one hand (.phh), or not PHH
+        raise _NotStreamable
+    seen = _Keys()
+    found = False
+    for part in parts:
+        try:
+            document = rtoml.loads(part)
+        except (rtoml.TomlParsingError, ValueError) as exc:
+            raise _NotStreamable from exc
+        if len(document) != 1:
+            raise _NotStreamable
+        ((key, raw),) = document.items()
+        if not isinstance(raw, dict) or not seen.add(key):
+            raise _NotStreamable
+        try:
+            TextValidator()(key)
+        except ValidationError as exc:
+            raise _NotStreamable from exc
+        found = True
+        yield f"{name}#{key}", raw
+    if not found:
+        raise _NotStreamable
+
+
+class _Keys:
+    """The headers' keys of a document, to find one written twice: whole numbers must come in increasing order (the
+    usual `[1]`, `[2]`, ...) and are not kept, only the largest; other keys are kept."""
+
+    def __init__(self) -> None:
+        self._top = -1
+        self._kept: set[str] = set()
+
+    def add(self, key: str) -> bool:
+        """Whether `key` is surely new (and now seen): False for a key seen before, or a whole number not above the
+        largest seen (which may have been seen: the document is then read whole)."""
+        if key.isascii() and key.isdigit() and (key == "0" or not key.startswith("0")):
+            number = int(key)
+            if number <= self._top:
+                return False
+            self._top = number
+            return True
+        if key in self._kept:
+            return False
+        self._kept.add(key)
+        return True

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from decimal import Decimal, InvalidOperation
@@ -55,8 +55,17 @@ def parse_phh(text: str, *, name: str = "PHH", default_time: datetime | None = N
     against the table's posted straddles (14.17); in a game with blinds the button is the last player (heads up, p2),
     as pokerkit seats them (`_blinds_and_straddles`).
     """
+    yield from parse_sections(sections(text, name=name), default_time=default_time, zone=zone,
+                              refuse_malformed=refuse_malformed)
+
+
+def parse_sections(found: Iterable[tuple[str, dict]], *, default_time: datetime | None = None, zone: tzinfo = UTC,
+                   refuse_malformed: bool = False) -> Iterator[ParsedHand | RefusedHand]:
+    """`parse_phh` of hands already read ((label, fields), as `sections` or `open_sections` give them), one at a time:
+    each hand is parsed when it is asked for, so a document read hand by hand (documents.Sections) is parsed with one
+    hand in memory. Raises PhhError as parse_phh does for a hand's malformed fields, unless `refuse_malformed`."""
     default_time = default_time or datetime.now(tz=UTC)
-    for label, raw in sections(text, name=name):
+    for label, raw in found:
         try:
             variant = variant_of(raw.get("variant"))
         except PhhError as exc:

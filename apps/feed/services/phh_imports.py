@@ -1,5 +1,6 @@
-"""PHH imports: the hands of a PHH text verified hand by hand, then written along the money path in batches, each
-hand that records `winnings` with its rake audit (source_settlements) in its batch's transaction."""
+"""PHH imports: the hands of a PHH text or file read, verified and written along the money path batch by batch
+(streamed: memory holds one batch whatever the number of hands), each hand that records `winnings` with its rake audit
+(source_settlements) in its batch's transaction."""
 from __future__ import annotations
 
 import logging
@@ -8,6 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
+from itertools import islice
+from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
@@ -19,9 +22,9 @@ from apps.rounds.models import RoundOfPlay
 from apps.tables.models import PokerTable
 
 from .. import selectors
-from ..phh import ParsedHand, PhhError, RefusedHand, parse_phh
+from ..phh import ParsedHand, PhhError, PhhSource, RefusedHand, open_sections, parse_sections
 from .money_path import record_batch_of_rounds
-from .source_settlements import Reading, how_written, record_source_settlements, venue_readings
+from .source_settlements import Reading, VenueTally, how_written, record_source_settlements
 from .verification import VerifiedRound, build_round, verify_round
 
 logger = logging.getLogger(__name__)
@@ -81,10 +84,12 @@ class ImportSummary:
                 "tables": {str(number): count for number, count in sorted(self.tables.items())}}
 
 
-def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None = None, recorded_by=None,
-               summary: ImportSummary | None = None, progress: Callable[[int], None] | None = None,
-               batch_size: int = IMPORT_BATCH, backfill: Backfill | None = None) -> ImportSummary:
-    """Take the hands of one PHH text (`.phh` or `.phhs`) in as rounds of play of `casino`; the summary.
+def import_phh(*, casino: Casino, text: str | None = None, name: str, path: Path | None = None,
+               table: PokerTable | None = None, recorded_by=None, summary: ImportSummary | None = None,
+               progress: Callable[[int], None] | None = None, batch_size: int = IMPORT_BATCH,
+               backfill: Backfill | None = None) -> ImportSummary:
+    """Take the hands of one PHH document (`.phh` or `.phhs`: `text`, or the file at `path`, read line by line) in as
+    rounds of play of `casino`; the summary.
 
     Each hand goes to a table of the casino that deals its game — a single-game table of that game or a mixed-game
     table whose rotation includes it, preferably one posting the hand's blinds or bring-in and its betting
@@ -92,24 +97,31 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
     refuses the whole text, DomainError field "table"), but for a backfill's. A hand no New Jersey game matches
     (short-deck hold 'em), that no table deals, or that cannot be taken in — malformed fields, actions that cannot have
     happened, cards that do not fit the game, a round the money path's checks refuse (verify_round, build_round) — is
-    refused on its own with its label and the reason, and the others go in; a hand already stored (same source digest)
-    is counted and not stored again, so importing again changes nothing. The whole text is read, accounted and
-    verified first; then it is written `batch_size` rounds per transaction along the money path
-    (record_batch_of_rounds), so no lock is held across batches. `progress(n)` is called as hands are done. A hand
-    that records `winnings` gets its rake audit (apps.feed.models.SourceSettlement and the table's SourceRakeDay), in
-    the transaction of its batch (source_settlements.record_source_settlements).
+    refused on its own with its label and the reason, and the others go in; a hand already stored (same source digest,
+    looked up batch by batch: a hand repeated later in the document finds the earlier one stored) is counted and not
+    stored again, so importing again changes nothing.
+
+    Streamed: the document is checked whole first (phh.open_sections: TOML, headers), keeping nothing of it; then it
+    is read again hand by hand, `batch_size` hands at a time parsed, accounted and verified, and their rounds written
+    in one transaction along the money path (record_batch_of_rounds) before the next hands are read — so memory holds
+    one batch's hands whatever the document's length, and no lock is held across batches. `progress(n)` is called as
+    hands are done. A hand that records `winnings` gets its rake audit (apps.feed.models.SourceSettlement and the
+    table's SourceRakeDay), in the transaction of its batch (source_settlements.record_source_settlements); a hand both
+    readings of its winnings fit is read as its venue's hands of this batch and the batches before it are written (a
+    running VenueTally: before streaming, all the document's hands decided it).
 
     A hand dated in a gaming day that is not open (the current one, and the previous one until it is closed) is
     refused with the reason, unless `backfill` is given: an administrator's backfill (casinos.Backfill) records
     into past gaming days that hold no other records; the caller closes them when it ends
     (apps.counts.services.close_backfilled_days). A hand dated in a closed day is refused either way.
 
-    Raises DomainError (field "phh") for a text that is not PHH at all — TOML that cannot be read, no hand, a hand's
-    header with a control character — and stores nothing of it then.
+    Raises DomainError (field "phh") for a document that is not PHH at all — TOML that cannot be read, no hand, a
+    hand's header with a control character — and stores nothing of it then; OSError or UnicodeDecodeError, before
+    storing anything, for a file at `path` that cannot be read as UTF-8 text.
     """
     summary = summary if summary is not None else ImportSummary()
     try:
-        parsed = list(parse_phh(text, name=name, zone=casino.zone, refuse_malformed=True))
+        found = open_sections(PhhSource(name=name, text=text, path=path))
     except PhhError as exc:
         raise DomainError(str(exc), field="phh") from exc
     if table is not None:
@@ -117,68 +129,100 @@ def import_phh(*, casino: Casino, text: str, name: str, table: PokerTable | None
         tables = [table]
     else:
         tables = list(selectors.tables_dealing(casino=casino))
-    stored_ids = dict(RoundOfPlay.objects.filter(source_digest__in=[
-        h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
-        .values_list("source_digest", "pk"))
-    stored = set(stored_ids)
-    venues = venue_readings([h for h in parsed if isinstance(h, ParsedHand)])
-    fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]] = []
-    day_refusals: dict[tuple[int, date], str | None] = {}
-    for hand in parsed:
-        if isinstance(hand, RefusedHand):
-            summary.tally(hand.variant).refused.append((hand.label, hand.reason))
-            continue
-        if hand.round_in.source_digest in stored:
-            summary.tally(hand.variant.code).already_stored += 1
-            if summary.existing_round_id is None:
-                summary.existing_round_id = stored_ids.get(hand.round_in.source_digest)
-            continue
-        chosen, reason = selectors.table_for_hand(hand=hand, tables=tables, fixed=table is not None,
-                                                  open_only=backfill is None)
-        if chosen is None:
-            summary.tally(hand.variant.code).refused.append((hand.label, reason))
-            continue
+    hands = parse_sections(found, zone=casino.zone, refuse_malformed=True)
+    run = _Run(summary=summary, tables=tables, table=table, recorded_by=recorded_by, backfill=backfill,
+               progress=progress)
+    while True:
         try:
-            verified = verify_round(table=chosen, round_in=hand.round_in, backfill=backfill)
-        except DomainError as exc:
-            if exc.field == "table":  # the table given is closed: no hand of the text goes in
-                raise
-            # dated where the casino records nothing, or refused by the checks: this hand only is refused
-            summary.tally(hand.variant.code).refused.append((hand.label, _refusal(exc)))
-            continue
-        key = (chosen.casino_id, verified.gaming_day)
-        if key not in day_refusals:
-            day_refusals[key] = gaming_day_refusal(casino=chosen.casino, gaming_day=verified.gaming_day,
-                                                   what="a round of play", backfill=backfill)
-        refusal = day_refusals[key]
-        if refusal:
-            summary.tally(hand.variant.code).refused.append((hand.label, refusal))
-            continue
-        try:
-            build_round(verified)
-        except DomainError as exc:
-            summary.tally(hand.variant.code).refused.append((hand.label, _refusal(exc)))
-            continue
-        stored.add(hand.round_in.source_digest)
-        fresh.append((verified, hand.variant.code, hand,
-                      how_written(hand.winnings, venues) if hand.winnings is not None else None))
-    if progress is not None:
-        progress(len(parsed) - len(fresh))
-    for start in range(0, len(fresh), batch_size):
-        batch = fresh[start:start + batch_size]
-        written = _write_batch(batch, recorded_by, backfill)
-        for (verified, code, _, _), was_written in zip(batch, written, strict=True):
+            batch = list(islice(hands, batch_size))
+        except PhhError as exc:  # the file changed since it was checked: the batches written stay
+            raise DomainError(str(exc), field="phh") from exc
+        if not batch:
+            break
+        run.take(batch)
+        del batch  # one batch of hands in memory at a time
+    return summary
+
+
+@dataclass
+class _Run:
+    """What an import keeps from batch to batch: the summary, the tables, the gaming days' refusals (per casino and
+    day) and the venues' running tally — nothing per hand."""
+
+    summary: ImportSummary
+    tables: list[PokerTable]
+    table: PokerTable | None
+    recorded_by: object
+    backfill: Backfill | None
+    progress: Callable[[int], None] | None
+    venues: VenueTally = field(default_factory=VenueTally)
+    day_refusals: dict[tuple[int, date], str | None] = field(default_factory=dict)
+
+    def take(self, parsed: list[ParsedHand | RefusedHand]) -> None:
+        """Account, verify and write one batch of hands."""
+        summary, table, backfill = self.summary, self.table, self.backfill
+        stored_ids = dict(RoundOfPlay.objects.filter(source_digest__in=[
+            h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
+            .values_list("source_digest", "pk"))
+        stored = set(stored_ids)
+        self.venues.count(h for h in parsed if isinstance(h, ParsedHand))
+        venues = self.venues.readings()
+        fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]] = []
+        for hand in parsed:
+            if isinstance(hand, RefusedHand):
+                summary.tally(hand.variant).refused.append((hand.label, hand.reason))
+                continue
+            if hand.round_in.source_digest in stored:
+                summary.tally(hand.variant.code).already_stored += 1
+                if summary.existing_round_id is None:
+                    summary.existing_round_id = stored_ids.get(hand.round_in.source_digest)
+                continue
+            chosen, reason = selectors.table_for_hand(hand=hand, tables=self.tables, fixed=table is not None,
+                                                      open_only=backfill is None)
+            if chosen is None:
+                summary.tally(hand.variant.code).refused.append((hand.label, reason))
+                continue
+            try:
+                verified = verify_round(table=chosen, round_in=hand.round_in, backfill=backfill)
+            except DomainError as exc:
+                if exc.field == "table":  # the table given is closed: no hand of the text goes in
+                    raise
+                # dated where the casino records nothing, or refused by the checks: this hand only is refused
+                summary.tally(hand.variant.code).refused.append((hand.label, _refusal(exc)))
+                continue
+            key = (chosen.casino_id, verified.gaming_day)
+            if key not in self.day_refusals:
+                self.day_refusals[key] = gaming_day_refusal(casino=chosen.casino, gaming_day=verified.gaming_day,
+                                                            what="a round of play", backfill=backfill)
+            refusal = self.day_refusals[key]
+            if refusal:
+                summary.tally(hand.variant.code).refused.append((hand.label, refusal))
+                continue
+            try:
+                build_round(verified)
+            except DomainError as exc:
+                summary.tally(hand.variant.code).refused.append((hand.label, _refusal(exc)))
+                continue
+            stored.add(hand.round_in.source_digest)
+            fresh.append((verified, hand.variant.code, hand,
+                          how_written(hand.winnings, venues) if hand.winnings is not None else None))
+        if self.progress is not None:
+            self.progress(len(parsed) - len(fresh))
+        if not fresh:
+            return
+        written = _write_batch(fresh, self.recorded_by, backfill)
+        for (verified, code, _, _), was_written in zip(fresh, written, strict=True):
             if was_written:
                 summary.tally(code).imported += 1
                 summary.tables[verified.table.number] = summary.tables.get(verified.table.number, 0) + 1
             else:
                 summary.tally(code).already_stored += 1
-        if progress is not None:
-            progress(len(batch))
-    if summary.existing_round_id is None and summary.already_stored:  # stored meanwhile by another import
-        summary.existing_round_id = RoundOfPlay.objects.filter(
-            source_digest__in=[v.round_in.source_digest for v, *_ in fresh]).values_list("pk", flat=True).first()
-    return summary
+        if summary.existing_round_id is None and not all(written):  # stored meanwhile by another import
+            summary.existing_round_id = RoundOfPlay.objects.filter(source_digest__in=[
+                v.round_in.source_digest for (v, *_), was_written in zip(fresh, written, strict=True)
+                if not was_written]).values_list("pk", flat=True).first()
+        if self.progress is not None:
+            self.progress(len(fresh))
 
 
 def _refusal(exc: DomainError) -> str:

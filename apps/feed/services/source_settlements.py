@@ -12,7 +12,7 @@ recorded, settled by our accounting, and its row is flagged, with no source rake
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -38,27 +38,44 @@ class Reading:
     why: str
 
 
+class VenueTally:
+    """A running tally, per venue ('' for none), of how its hands write winnings when the arithmetic tells (a hand only
+    one reading fits): a count per venue and reading, so an import streamed batch by batch keeps it whatever its
+    number of hands (phh_imports counts each batch's hands before reading them)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, Counter[str]] = {}
+
+    def count(self, hands: Iterable[ParsedHand]) -> None:
+        for hand in hands:
+            winnings = hand.winnings
+            if winnings is not None and len(winnings.readings) == 1 \
+                    and winnings.readings[0] != WinningsWritten.NO_UNCALLED:
+                self.counts.setdefault(winnings.venue, Counter())[winnings.readings[0]] += 1
+
+    def readings(self) -> dict[str, str]:
+        """For each venue counted, the reading most of its hands fit, when they agree more one way than the other."""
+        found = {}
+        for venue, counted in self.counts.items():
+            ranked = counted.most_common()
+            if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
+                found[venue] = ranked[0][0]
+        return found
+
+
 def venue_readings(hands: Sequence[ParsedHand]) -> dict[str, str]:
     """For each venue of `hands` ('' for none), how its hands write winnings when the arithmetic tells (a hand only one
-    reading fits): the reading most of them fit, when they agree more one way than the other."""
-    counts: dict[str, Counter[str]] = {}
-    for hand in hands:
-        winnings = hand.winnings
-        if winnings is not None and len(winnings.readings) == 1 \
-                and winnings.readings[0] != WinningsWritten.NO_UNCALLED:
-            counts.setdefault(winnings.venue, Counter())[winnings.readings[0]] += 1
-    found = {}
-    for venue, counted in counts.items():
-        ranked = counted.most_common()
-        if len(ranked) == 1 or ranked[0][1] > ranked[1][1]:
-            found[venue] = ranked[0][0]
-    return found
+    reading fits): the reading most of them fit, when they agree more one way than the other (VenueTally)."""
+    tally = VenueTally()
+    tally.count(hands)
+    return tally.readings()
 
 
 def how_written(winnings: SourceWinnings, venues: dict[str, str]) -> Reading:
     """How `winnings` are read: the one reading the arithmetic allows; when both fit (the player given back the
     uncalled bet received at least that, and the amounts add up to no more than the pot), the way the venue's other
-    hands of the import are written when they tell, else without the uncalled bet (the smaller rake); when none fits,
+    hands are written when they tell (`venues`: the readings of an import's VenueTally, which counts the hands of its
+    batches so far, the hand's own batch included), else without the uncalled bet (the smaller rake); when none fits,
     the closer one (with the uncalled bet when the amounts exceed the pot), and the hand does not reconcile."""
     readings, given_back = winnings.readings, sum(winnings.returned, ZERO)
     if len(readings) == 1:

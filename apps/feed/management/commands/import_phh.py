@@ -14,7 +14,7 @@ from apps.counts.services import close_backfilled_days
 from apps.feed.services import ImportSummary, import_phh
 from apps.tables.models import PokerTable
 
-_HEADER = re.compile(r"^\s*\[[^\]]+\]\s*$", re.MULTILINE)
+_HEADER = re.compile(r"\s*\[[^\]]+\]\s*$")
 
 
 class Command(BaseCommand):
@@ -60,25 +60,21 @@ class Command(BaseCommand):
                 raise CommandError(exc.message) from exc
         elif options["by"]:
             raise CommandError("--by names who runs a --backfill.")
-        texts = []
         summary = ImportSummary()
-        for path in files:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (UnicodeDecodeError, OSError) as exc:
-                summary.files_refused.append((str(path), f"cannot be read as UTF-8 text ({exc})"))
-                continue
-            texts.append((path, text, max(1, len(_HEADER.findall(text)))))
-        with tqdm(total=sum(n for _, _, n in texts), unit="hand", disable=options["no_progress"] or None,
+        with tqdm(total=0, unit="hand", disable=options["no_progress"] or None,
                   desc="Importing", dynamic_ncols=True) as bar:
-            for path, text, count in texts:
+            counts = [1] * len(files) if bar.disable else [_hands_in(path) for path in files]
+            bar.total = sum(counts)
+            for path, count in zip(files, counts, strict=True):
                 before = bar.n
-                try:
-                    import_phh(casino=casino, text=text, name=path.name, table=table, summary=summary,
+                try:  # read line by line, batch by batch (streamed): memory does not grow with the file
+                    import_phh(casino=casino, path=path, name=path.name, table=table, summary=summary,
                                progress=bar.update, backfill=backfill,
                                recorded_by=backfill.run_by if backfill else None)
                 except DomainError as exc:
                     summary.files_refused.append((str(path), exc.message))
+                except (UnicodeDecodeError, OSError) as exc:  # raised before anything of the file is stored
+                    summary.files_refused.append((str(path), f"cannot be read as UTF-8 text ({exc})"))
                 bar.update(max(0, before + count - bar.n))
                 bar.set_postfix(imported=summary.imported, stored=summary.already_stored, refused=summary.refused)
         self._report(summary)
@@ -141,3 +137,12 @@ class Command(BaseCommand):
             raise CommandError("Name the casino with --casino CODE (none or several exist). "
                                "A fresh database is set up with `python manage.py seed_demo`.")
         return casinos.get()
+
+
+def _hands_in(path: Path) -> int:
+    """The hands a file seems to hold, for the progress bar: its header lines (at least 1), read line by line."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as lines:
+            return max(1, sum(1 for line in lines if line.lstrip().startswith("[") and _HEADER.match(line)))
+    except OSError:
+        return 1
