@@ -13,7 +13,7 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 
-from apps.badbeat.models import Jackpot
+from apps.badbeat.models import Jackpot, QualifyingHand
 from apps.core.fields import MoneyField
 
 #: The terms of which pots can be a bad beat (14.19(b)3) — straddled pots, bomb pots, hands run more than once — with
@@ -84,6 +84,13 @@ class BadBeatSystem(models.Model):
         """The system's rule set as every casino posts it, with each term of which pots qualify (a term it does not
         hold reads as its default: ELIGIBILITY_DEFAULTS)."""
         return with_eligibility_defaults(self.rules)
+
+    @property
+    def qualifying_hand_label(self) -> str:
+        """The rule set's qualifying hand as patrons read it (14.19(b)3, 14.20(d)1), e.g. "Four of a kind or better";
+        the stored value itself when it is not one of QualifyingHand's."""
+        value = self.rules.get("qualifying_hand", "")
+        return QualifyingHand(value).label if value in QualifyingHand.values else str(value)
 
 
 # Every change of a casino's configuration and every suspension or resumption is in the audit trail (14.20(e)),
