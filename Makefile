@@ -22,6 +22,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev,bench]"
+	@# Our own modules compiled once, as pip compiles the libraries': a process (manage.py import_phh, a worker) then
+	@# starts without compiling them, also where PYTHONDONTWRITEBYTECODE is set (bench/README.md, "Issue 35").
+	$(PY) -m compileall -q -j 0 pokerroom apps manage.py >/dev/null
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -269,8 +269,8 @@ def test_a_round_posted_at_another_table_is_not_blocked_by_a_long_import(table):
 
     def progress(count):
         counts.append(count)
-        if len(counts) == 2:  # after the first batch has committed
-            between_batches.set()
+        if not between_batches.is_set() and RoundOfPlay.objects.filter(table=table).exists():
+            between_batches.set()  # a batch has committed, and the import goes on: reading, or writing the next
             round_done.wait(timeout=30)
 
     def run_import():

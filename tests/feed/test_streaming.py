@@ -88,10 +88,11 @@ def test_a_document_that_cannot_be_cut_is_read_whole_with_the_same_hands_or_refu
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_import_holds_one_batch_of_parsed_hands_at_a_time_and_writes_it_before_reading_on(table, monkeypatch):
-    """Streamed (issue 35): while a multi-hand text is imported, no more than `batch_size` parsed hands are alive at
-    once, and the rounds of the earlier batches are committed before the last hands are read — the import's memory
-    does not grow with the number of hands."""
+def test_an_import_holds_two_batches_of_parsed_hands_at_most_and_writes_them_as_it_reads_on(table, monkeypatch):
+    """Streamed (issue 35): while a multi-hand text is imported, no more than two batches of parsed hands are alive
+    at once (one being written while the next is read: phh_imports._BatchWriter), and the rounds of every earlier
+    batch are committed before the last hands are read — the import's memory does not grow with the number of
+    hands."""
     path = sorted(PLURIBUS.glob("*.phhs"))[0]
     hands = open_sections(PhhSource(name=path.name, path=path)).count
     batch_size = 10
@@ -115,8 +116,9 @@ def test_an_import_holds_one_batch_of_parsed_hands_at_a_time_and_writes_it_befor
     summary = import_phh(casino=table.casino, path=path, name=path.name, table=table, batch_size=batch_size)
 
     assert summary.imported == hands == len(stored_when_read)
-    assert most_alive[0] <= batch_size
-    assert stored_when_read[-1] >= hands - batch_size  # every batch but the last written before its hands were read
+    assert most_alive[0] <= 2 * batch_size
+    # every batch but the last two (the one being written, the one being read) committed before the last hands were read
+    assert stored_when_read[-1] >= hands - 2 * batch_size
     assert stored_when_read[0] == 0
 
 
@@ -134,3 +136,132 @@ def test_a_file_that_is_not_utf8_is_refused_whole_and_the_others_go_in(table, tm
     assert "b.phhs: cannot be read as UTF-8 text" in out.getvalue()
     assert RoundOfPlay.objects.filter(source_name__startswith="b.phhs").count() == 0
     assert RoundOfPlay.objects.filter(source_name__startswith="a.phhs").count() == 1
+
+
+def _pluribus_text(count: int, repeat: dict[int, int] | None = None) -> str:
+    """The first `count` hands of the first Pluribus file as one text under headers [1]..[count]; `repeat` {n: m}
+    writes hand m again as hand n."""
+    path = sorted(PLURIBUS.glob("*.phhs"))[0]
+    bodies = [body for _, body in _bodies(path.read_text())][:count]
+    assert len(bodies) == count
+    for n, m in (repeat or {}).items():
+        bodies[n - 1] = bodies[m - 1]
+    return "\n".join(f"[{n}]\n{body}" for n, body in enumerate(bodies, start=1))
+
+
+def _bodies(text: str):
+    import re
+    parts = re.split(r"^\[(\d+)\]\s*$", text, flags=re.MULTILINE)
+    return [(parts[i], parts[i + 1].strip() + "\n") for i in range(1, len(parts) - 1, 2)]
+
+
+def _writer_threads() -> list[str]:
+    import threading
+    return [t.name for t in threading.enumerate() if t.name.startswith("phh-import-writer")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_repeated_from_the_batch_being_written_is_counted_stored_once(table, monkeypatch):
+    """Batches are written in a thread of their own while the next is read (outside a transaction of the caller's):
+    a hand of the next batch that repeats one of the batch still being written is stored once, counted as already
+    stored, and the summary names its round; every batch committed in order, the writer's thread gone at the end."""
+    write = phh_imports._write_batch
+    writing = []
+
+    def slow_write(batch, *args):
+        writing.append(len(batch))
+        if len(writing) == 1:
+            import time
+            time.sleep(0.5)  # the first batch is still being written when the second is read
+        return write(batch, *args)
+
+    monkeypatch.setattr(phh_imports, "_write_batch", slow_write)
+    text = _pluribus_text(30, repeat={12: 5})
+    summary = import_phh(casino=table.casino, text=text, name="repeat.phhs", table=table, batch_size=10)
+
+    assert (summary.imported, summary.already_stored, summary.refused) == (29, 1, 0)
+    assert RoundOfPlay.objects.filter(table=table).count() == 29
+    fifth = RoundOfPlay.objects.get(source_name="repeat.phhs#5")
+    assert summary.existing_round_id == fifth.pk
+    assert writing == [10, 9, 10]
+    assert _writer_threads() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_error_writing_a_batch_goes_up_and_nothing_after_it_is_written(table, monkeypatch):
+    """A batch the writer's thread cannot write (the database refusing it) raises in the import, as it would
+    unthreaded: the batches before it stay committed, its rounds and the later ones are not written, and the writer's
+    thread and its connection are gone."""
+    from django.db import OperationalError
+
+    write = phh_imports._write_batch
+    calls = []
+
+    def failing_write(batch, *args):
+        calls.append(len(batch))
+        if len(calls) == 2:
+            raise OperationalError("the database went away")
+        return write(batch, *args)
+
+    monkeypatch.setattr(phh_imports, "_write_batch", failing_write)
+    with pytest.raises(OperationalError, match="went away"):
+        import_phh(casino=table.casino, text=_pluribus_text(40), name="fails.phhs", table=table, batch_size=10)
+    assert RoundOfPlay.objects.filter(table=table).count() == 10
+    assert set(RoundOfPlay.objects.values_list("source_name", flat=True)) == {f"fails.phhs#{n}" for n in range(1, 11)}
+    assert calls == [10, 10]  # the third batch was read, never written
+    assert _writer_threads() == []
+
+
+@pytest.mark.django_db
+def test_inside_a_transaction_of_the_caller_the_batches_are_written_in_its_thread(table, monkeypatch):
+    """Inside the caller's transaction (whose rows another connection cannot see) the import writes each batch in the
+    caller's thread and connection, in turn."""
+    import threading
+
+    write = phh_imports._write_batch
+    threads = []
+
+    def noted(batch, *args):
+        threads.append(threading.current_thread().name)
+        return write(batch, *args)
+
+    monkeypatch.setattr(phh_imports, "_write_batch", noted)
+    summary = import_phh(casino=table.casino, text=_pluribus_text(25), name="inside.phhs", table=table, batch_size=10)
+    assert summary.imported == 25
+    assert threads == [threading.current_thread().name] * 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_files_imported_by_worker_processes_go_in_as_one_import_takes_them(table, tmp_path):
+    """`import_phh --jobs 2` (apps.feed.services.import_phh_files): each file imported whole by one of two forked
+    worker processes, on their own connections — every hand stored once (a hand two files hold too), a file that is
+    not PHH refused whole and reported, the summaries added up in the files' order; importing again changes nothing."""
+    first = _pluribus_text(30)
+    (tmp_path / "a.phhs").write_text(first)
+    (tmp_path / "b.phhs").write_text(first.replace("hand = ", "hand = 9"))  # the same hands under new ids
+    (tmp_path / "c.phhs").write_text("[1]\nactions = [\n")  # not PHH: refused whole
+    (tmp_path / "d.phhs").write_text(f"[1]\n{_bodies(first)[0][1]}")  # the first hand of a.phhs again
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 file\\(s\\) refused"):
+        call_command("import_phh", str(tmp_path), "--table", str(table.number), "--no-progress", "--jobs", "2",
+                     stdout=out)
+    report = out.getvalue()
+    assert "Imported 60 rounds of play (table " in report and "; 1 already stored; 0 hand(s) refused; 1 file(s)" in report
+    assert "c.phhs: " in report
+    assert RoundOfPlay.objects.filter(table=table).count() == 60
+    assert set(RoundOfPlay.objects.values_list("source_name", flat=True)) == {
+        f"{name}#{n}" for name in ("a.phhs", "b.phhs") for n in range(1, 31)}  # d.phhs's hand is a.phhs's first
+    assert _writer_threads() == []
+
+    again = StringIO()
+    with pytest.raises(CommandError, match="1 file\\(s\\) refused"):
+        call_command("import_phh", str(tmp_path), "--table", str(table.number), "--no-progress", "--jobs", "2",
+                     stdout=again)
+    assert "Imported 0 rounds of play (none); 61 already stored" in again.getvalue()
+    assert RoundOfPlay.objects.count() == 60
+
+
+def test_jobs_must_be_a_positive_number(tmp_path):
+    (tmp_path / "a.phhs").write_text(f"[1]\n{HAND}")
+    with pytest.raises(CommandError, match="at least 1"):
+        call_command("import_phh", str(tmp_path), "--jobs", "-1", "--no-progress")

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -13,7 +16,7 @@ from itertools import islice
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, connections, transaction
 
 from apps.casinos.models import Backfill, Casino
 from apps.casinos.selectors import gaming_day_refusal
@@ -75,6 +78,19 @@ class ImportSummary:
     def refused(self) -> int:
         return sum(len(t.refused) for t in self.variants.values())
 
+    def add(self, other: ImportSummary) -> None:
+        """Count `other`'s hands, files and tables in this summary (the summary of several files)."""
+        for code, tally in other.variants.items():
+            mine = self.tally(code)
+            mine.imported += tally.imported
+            mine.already_stored += tally.already_stored
+            mine.refused += tally.refused
+        self.files_refused += other.files_refused
+        for number, count in other.tables.items():
+            self.tables[number] = self.tables.get(number, 0) + count
+        if self.existing_round_id is None:
+            self.existing_round_id = other.existing_round_id
+
     def as_json(self) -> dict:
         return {"imported": self.imported, "skipped": self.already_stored, "refused": self.refused,
                 "variants": {code: {"imported": t.imported, "already_stored": t.already_stored,
@@ -131,17 +147,131 @@ def import_phh(*, casino: Casino, text: str | None = None, name: str, path: Path
         tables = list(selectors.tables_dealing(casino=casino))
     hands = parse_sections(found, zone=casino.zone, refuse_malformed=True)
     run = _Run(summary=summary, tables=tables, table=table, recorded_by=recorded_by, backfill=backfill,
-               progress=progress)
-    while True:
-        try:
-            batch = list(islice(hands, batch_size))
-        except PhhError as exc:  # the file changed since it was checked: the batches written stay
-            raise DomainError(str(exc), field="phh") from exc
-        if not batch:
-            break
-        run.take(batch)
-        del batch  # one batch of hands in memory at a time
+               progress=progress, writer=_BatchWriter(threaded=not connection.in_atomic_block))
+    try:
+        while True:
+            try:
+                batch = list(islice(hands, batch_size))
+            except PhhError as exc:  # the file changed since it was checked: the batches written stay
+                raise DomainError(str(exc), field="phh") from exc
+            if not batch:
+                break
+            run.take(batch)
+            del batch  # one batch of hands being read and one being written at a time
+        run.writer.wait()
+    finally:
+        run.writer.close()
+    if summary.existing_round_id is None and run.repeated_in_flight is not None:
+        summary.existing_round_id = RoundOfPlay.objects.filter(
+            source_digest=run.repeated_in_flight).values_list("pk", flat=True).first()
     return summary
+
+
+def import_phh_files(*, casino: Casino, paths: Sequence[Path], table: PokerTable | None = None, recorded_by=None,
+                     backfill: Backfill | None = None, jobs: int = 1,
+                     progress: Callable[[int], None] | None = None) -> Iterator[tuple[Path, ImportSummary]]:
+    """`import_phh` of each PHH file at `paths` (read line by line), in order: (path, its summary) as each is done. A
+    file that is not PHH at all, or cannot be read as UTF-8 text, is in its summary's `files_refused` (with whatever
+    of it was written before, when it changed while read); any other error (the database down) goes up.
+
+    With `jobs` > 1, and several files, outside a transaction of the caller's: the files are imported by up to `jobs`
+    worker processes at once (forked, each with its own database connections), every file by one worker, whole,
+    exactly as one import would take it — the money path's locks order the workers' batches (14.19(c): the jackpots
+    in primary-key order) and a hand two files hold is stored once. `progress(n)` is then called per file done
+    (hand by hand otherwise)."""
+    jobs = max(1, min(jobs, len(paths)))
+    if jobs == 1 or connection.in_atomic_block:
+        for path in paths:
+            yield path, _import_file(casino=casino, path=path, table=table, recorded_by=recorded_by,
+                                     backfill=backfill, progress=progress)
+        return
+    connections.close_all()  # a forked worker opens its own: none is shared across a fork
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    try:
+        done = pool.map(_import_file_in_worker, [(casino.pk, path, table.pk if table else None,
+                                                  getattr(recorded_by, "pk", None), backfill.pk if backfill else None)
+                                                 for path in paths])
+        for path, summary in zip(paths, done, strict=True):
+            if progress is not None:
+                progress(summary.imported + summary.already_stored + summary.refused)
+            yield path, summary
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _import_file(*, casino: Casino, path: Path, table: PokerTable | None, recorded_by, backfill: Backfill | None,
+                 progress: Callable[[int], None] | None = None) -> ImportSummary:
+    summary = ImportSummary()
+    try:  # read line by line, batch by batch (streamed): memory does not grow with the file
+        import_phh(casino=casino, path=path, name=path.name, table=table, summary=summary, progress=progress,
+                   backfill=backfill, recorded_by=recorded_by)
+    except DomainError as exc:
+        summary.files_refused.append((str(path), exc.message))
+    except (UnicodeDecodeError, OSError) as exc:  # raised before anything of the file is stored
+        summary.files_refused.append((str(path), f"cannot be read as UTF-8 text ({exc})"))
+    return summary
+
+
+def _import_file_in_worker(args: tuple[int, Path, int | None, int | None, int | None]) -> ImportSummary:
+    """A worker process's import of one file (import_phh_files): the casino, table, user and backfill read again by
+    their ids, on the worker's own connection."""
+    from apps.casinos.models import User
+
+    casino_id, path, table_id, user_id, backfill_id = args
+    try:
+        return _import_file(casino=Casino.objects.get(pk=casino_id), path=path,
+                            table=PokerTable.objects.get(pk=table_id) if table_id else None,
+                            recorded_by=User.objects.get(pk=user_id) if user_id else None,
+                            backfill=Backfill.objects.get(pk=backfill_id) if backfill_id else None)
+    finally:
+        connections.close_all()
+
+
+def default_jobs() -> int:
+    """Worker processes for an import of several files: the processors this process may use, at most 4 (beyond, the
+    database's locks, not the processors, set the pace)."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
+class _BatchWriter:
+    """Writes an import's batches one at a time, each in a thread of its own database connection while the next batch
+    is read, parsed and verified (`threaded`), or in the caller's thread, in turn (inside a transaction of the caller,
+    whose uncommitted rows another connection would not see). At most one batch is being written: `submit` waits for
+    the one before, so batches commit in the document's order and a batch's error reaches the caller before the next
+    is written. The writes are the money path's (record_batch_of_rounds), unchanged: this is only when they run.
+
+    `submit(write, done)`: `write()` runs in the writer's thread, `done(its result)` in the caller's, when it is
+    waited for (`wait`: the next `submit`, or the end). `close()` closes the thread's connection and stops it."""
+
+    def __init__(self, *, threaded: bool) -> None:
+        self.threaded = threaded
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="phh-import-writer") if threaded else None
+        self._pending: tuple[Future[list[bool]], Callable[[list[bool]], None]] | None = None
+
+    def submit(self, write: Callable[[], list[bool]], done: Callable[[list[bool]], None]) -> None:
+        self.wait()
+        if self._pool is None:
+            done(write())
+        else:
+            self._pending = (self._pool.submit(write), done)
+
+    def wait(self) -> None:
+        """Wait for the batch being written and apply its `done`; raises what its write raised."""
+        if self._pending is not None:
+            future, done = self._pending
+            self._pending = None
+            done(future.result())
+
+    def close(self) -> None:
+        """Stop the thread (a batch being written is waited for, its error dropped: the caller has one already)
+        and close its database connection."""
+        if self._pool is None:
+            return
+        if self._pending is not None:
+            self._pending[0].exception()  # waited for; its error, if any, is not the one going up
+            self._pending = None
+        self._pool.submit(connections.close_all).result()
+        self._pool.shutdown()
 
 
 @dataclass
@@ -155,16 +285,21 @@ class _Run:
     recorded_by: object
     backfill: Backfill | None
     progress: Callable[[int], None] | None
+    writer: _BatchWriter
     venues: VenueTally = field(default_factory=VenueTally)
     day_refusals: dict[tuple[int, date], str | None] = field(default_factory=dict)
+    #: the source digests of the batch being written, which later batches count as stored
+    in_flight: set[str] = field(default_factory=set)
+    #: a hand repeated from the batch being written (its round's id is looked up at the end, for the summary)
+    repeated_in_flight: str | None = None
 
     def take(self, parsed: list[ParsedHand | RefusedHand]) -> None:
-        """Account, verify and write one batch of hands."""
+        """Account and verify one batch of hands, and hand it to the writer."""
         summary, table, backfill = self.summary, self.table, self.backfill
         stored_ids = dict(RoundOfPlay.objects.filter(source_digest__in=[
             h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
             .values_list("source_digest", "pk"))
-        stored = set(stored_ids)
+        stored = set(stored_ids) | self.in_flight
         self.venues.count(h for h in parsed if isinstance(h, ParsedHand))
         venues = self.venues.readings()
         fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]] = []
@@ -176,6 +311,8 @@ class _Run:
                 summary.tally(hand.variant.code).already_stored += 1
                 if summary.existing_round_id is None:
                     summary.existing_round_id = stored_ids.get(hand.round_in.source_digest)
+                    if hand.round_in.source_digest in self.in_flight:
+                        self.repeated_in_flight = self.repeated_in_flight or hand.round_in.source_digest
                 continue
             chosen, reason = selectors.table_for_hand(hand=hand, tables=self.tables, fixed=table is not None,
                                                       open_only=backfill is None)
@@ -210,7 +347,13 @@ class _Run:
             self.progress(len(parsed) - len(fresh))
         if not fresh:
             return
-        written = _write_batch(fresh, self.recorded_by, backfill)
+        self.writer.wait()  # the batch before is written: its hands are in the database
+        self.in_flight = {v.round_in.source_digest or "" for v, *_ in fresh} - {""} if self.writer.threaded else set()
+        self.writer.submit(partial(_write_batch, fresh, self.recorded_by, backfill), partial(self._written, fresh))
+
+    def _written(self, fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]], written: list[bool]) -> None:
+        """Count a batch the writer wrote (`written`: which of `fresh` it stored)."""
+        summary = self.summary
         for (verified, code, _, _), was_written in zip(fresh, written, strict=True):
             if was_written:
                 summary.tally(code).imported += 1

@@ -11,7 +11,7 @@ from apps.casinos.services import start_backfill
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.services import close_backfilled_days
-from apps.feed.services import ImportSummary, import_phh
+from apps.feed.services.phh_imports import ImportSummary, default_jobs, import_phh_files
 from apps.tables.models import PokerTable
 
 _HEADER = re.compile(r"\s*\[[^\]]+\]\s*$")
@@ -26,6 +26,10 @@ class Command(BaseCommand):
             "Hands dated in a gaming day that is not open (today's, and yesterday's until it is closed) are refused, "
             "unless --backfill: an administrator's backfill records them into past gaming days that hold no records "
             "yet and closes each day it filled at the end.")
+    # A data command: the project's system checks (URL configuration, admin, templates) say nothing about the hands
+    # it takes, and loading every view for them costs a run a second (bench/README.md, "Issue 35"); `manage.py
+    # check --deploy`, migrate and the servers run them.
+    requires_system_checks: list = []
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", help="PHH files or folders holding them")
@@ -33,6 +37,9 @@ class Command(BaseCommand):
         parser.add_argument("--table", type=int, help="record every hand at this table number (hands of a game it "
                                                       "does not deal are refused)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument("--jobs", type=int, metavar="N",
+                            help="files imported at once by N worker processes (default: the processors, at most 4; "
+                                 "1: one after the other). Each file is imported whole by one worker.")
         parser.add_argument("--backfill", action="store_true",
                             help="an administrator's backfill of historic hands: into past gaming days that hold no "
                                  "records yet, each closed when the import ends; audited with who ran it")
@@ -41,6 +48,8 @@ class Command(BaseCommand):
                                  "administrator)")
 
     def handle(self, *args, **options):
+        if options["jobs"] is not None and options["jobs"] < 1:
+            raise CommandError("--jobs is a number of worker processes, at least 1.")
         casino = self._casino(options["casino"])
         table = None
         if options["table"] is not None:
@@ -61,21 +70,19 @@ class Command(BaseCommand):
         elif options["by"]:
             raise CommandError("--by names who runs a --backfill.")
         summary = ImportSummary()
+        jobs = options["jobs"] or default_jobs()
+        tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
         with tqdm(total=0, unit="hand", disable=options["no_progress"] or None,
                   desc="Importing", dynamic_ncols=True) as bar:
-            counts = [1] * len(files) if bar.disable else [_hands_in(path) for path in files]
-            bar.total = sum(counts)
-            for path, count in zip(files, counts, strict=True):
-                before = bar.n
-                try:  # read line by line, batch by batch (streamed): memory does not grow with the file
-                    import_phh(casino=casino, path=path, name=path.name, table=table, summary=summary,
-                               progress=bar.update, backfill=backfill,
-                               recorded_by=backfill.run_by if backfill else None)
-                except DomainError as exc:
-                    summary.files_refused.append((str(path), exc.message))
-                except (UnicodeDecodeError, OSError) as exc:  # raised before anything of the file is stored
-                    summary.files_refused.append((str(path), f"cannot be read as UTF-8 text ({exc})"))
-                bar.update(max(0, before + count - bar.n))
+            counts = {path: 1 if bar.disable else _hands_in(path) for path in files}
+            bar.total = sum(counts.values())
+            before = 0
+            for path, done in import_phh_files(casino=casino, paths=files, table=table, backfill=backfill,
+                                               recorded_by=backfill.run_by if backfill else None, jobs=jobs,
+                                               progress=bar.update):
+                summary.add(done)
+                before += counts[path]
+                bar.update(max(0, before - bar.n))
                 bar.set_postfix(imported=summary.imported, stored=summary.already_stored, refused=summary.refused)
         self._report(summary)
         if backfill is not None:
