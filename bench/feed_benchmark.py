@@ -19,8 +19,10 @@ last line is one JSON object with every figure.
 With --as-a-user (issue 35), only this: for each N, N hands written to files (the Pluribus set repeated under new
 `hand` numbers), then pokerkit's load-and-replay of those files in a process of its own and `manage.py import_phh`
 of them (table 9 of a fresh database), each timed from process start to exit (interpreter, Django and pokerkit
-loading included), with each process's peak RSS (wait4's ru_maxrss): hands/s both sides, the ratio of the rates and
-the import's peak memory at each N (streamed: it should not grow with N).
+loading included), with each process's peak RSS (wait4's ru_maxrss: the largest of the process and the worker
+processes it waited for): hands/s both sides, the ratio of the rates and the import's peak memory at each N
+(streamed: it should not grow with N). The import runs as a user runs it (its default --jobs: the folder's files
+imported by that many worker processes at once), then again with --jobs 1 (one process) in a fresh database.
 """
 from __future__ import annotations
 
@@ -204,19 +206,33 @@ def run_as_a_user(counts: list[int], url: str, template: str, *, one_file: bool)
                             "--table", "9", "--no-progress"], env)
             if f"Imported {hands} rounds" not in ours["out"]:
                 raise SystemExit(f"the import did not take every hand: {ours['out'][:2000]}")
+            database = fresh(url, template, f"{name}_u")
+            one_job = _waited([sys.executable, "manage.py", "import_phh", str(folder), "--casino", "boardwalk",
+                               "--table", "9", "--no-progress", "--jobs", "1"], env)
+            if f"Imported {hands} rounds" not in one_job["out"]:
+                raise SystemExit(f"the import did not take every hand: {one_job['out'][:2000]}")
             psql(url, f'DROP DATABASE IF EXISTS "{name}_u"')
-        row = {"hands": hands, "layout": "one file" if one_file else "files",
+        row = {"hands": hands, "layout": "one file" if one_file else "files", "jobs": default_jobs(),
                "ours_s": round(ours["seconds"], 2), "pokerkit_s": round(theirs["seconds"], 2),
                "ours_hands_per_s": round(hands / ours["seconds"]),
                "pokerkit_hands_per_s": round(hands / theirs["seconds"]),
                "rate_ours_to_pokerkit": round(theirs["seconds"] / ours["seconds"], 3),
-               "ours_peak_rss_mib": ours["rss_mib"], "pokerkit_peak_rss_mib": theirs["rss_mib"]}
+               "one_job_s": round(one_job["seconds"], 2),
+               "rate_one_job_to_pokerkit": round(theirs["seconds"] / one_job["seconds"], 3),
+               "ours_peak_rss_mib": ours["rss_mib"], "one_job_peak_rss_mib": one_job["rss_mib"],
+               "pokerkit_peak_rss_mib": theirs["rss_mib"]}
         rows.append(row)
         print(f"{hands:>7} hands ({row['layout']}): pokerkit {row['pokerkit_s']:7.2f} s {row['pokerkit_hands_per_s']:>5}"
-              f" hands/s peak {row['pokerkit_peak_rss_mib']} MiB; import_phh {row['ours_s']:7.2f} s "
-              f"{row['ours_hands_per_s']:>5} hands/s peak {row['ours_peak_rss_mib']} MiB; ours/pokerkit rate "
-              f"{row['rate_ours_to_pokerkit']}x", flush=True)
+              f" hands/s peak {row['pokerkit_peak_rss_mib']} MiB; import_phh ({row['jobs']} jobs) {row['ours_s']:7.2f} s "
+              f"{row['ours_hands_per_s']:>5} hands/s peak {row['ours_peak_rss_mib']} MiB a process; ours/pokerkit rate "
+              f"{row['rate_ours_to_pokerkit']}x; --jobs 1 {row['one_job_s']:7.2f} s peak {row['one_job_peak_rss_mib']} "
+              f"MiB, rate {row['rate_one_job_to_pokerkit']}x", flush=True)
     return rows
+
+
+def default_jobs() -> int:
+    """import_phh's default --jobs on this machine (apps.feed.services.phh_imports.default_jobs)."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
 
 
 def _waited(command: list[str], env: dict[str, str]) -> dict:

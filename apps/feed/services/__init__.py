@@ -4,7 +4,8 @@
   (its docstring lists the steps), and the records it writes.
 - verification: steps 1 and 2 of that path, before anything is written (`verify_round`, `verify_rounds`,
   `build_round`).
-- phh_imports: `import_phh`, a PHH text verified whole, then written along the money path in batches.
+- phh_imports: `import_phh`, a PHH text verified whole, then written along the money path in batches (each written
+  while the next is read); `import_phh_files`, files one after the other or by worker processes at once.
 - import_jobs: a large API import kept as a job and run by Celery (`queue_import`, `run_import_job`, the sweeper).
 """
 from ..types import DrawIn as DrawIn
@@ -21,7 +22,9 @@ from .money_path import record_batch_of_rounds as record_batch_of_rounds
 from .money_path import record_round_of_play as record_round_of_play
 from .phh_imports import ImportSummary as ImportSummary
 from .phh_imports import VariantTally as VariantTally
+from .phh_imports import default_jobs as default_jobs
 from .phh_imports import import_phh as import_phh
+from .phh_imports import import_phh_files as import_phh_files
 from .verification import VerifiedRound as VerifiedRound
 from .verification import build_round as build_round
 from .verification import verify_round as verify_round

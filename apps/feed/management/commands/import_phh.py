@@ -11,7 +11,7 @@ from apps.casinos.services import start_backfill
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.services import close_backfilled_days
-from apps.feed.services.phh_imports import ImportSummary, default_jobs, import_phh_files
+from apps.feed.services import ImportSummary, default_jobs, import_phh_files
 from apps.tables.models import PokerTable
 
 _HEADER = re.compile(r"\s*\[[^\]]+\]\s*$")
