@@ -5,11 +5,11 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Max, Q, QuerySet, Sum
 
 from apps.badbeat.models import Contribution
 from apps.casinos.models import Casino, Department, GamingDayClose, LicenseType, User
-from apps.core.money import ZERO
+from apps.core.money import ZERO, dollars
 from apps.core.roles import Role
 from apps.rake.models import RakeRecord, TimeCharge
 from apps.tables.models import PokerTable
@@ -61,6 +61,64 @@ def uncounted_contributions(*, table: PokerTable, through_id: int | None = None)
 
 def uncounted_total(*, table: PokerTable) -> Decimal:
     return uncounted_contributions(table=table).aggregate(t=Sum("amount", default=ZERO))["t"]
+
+
+def uncounted_by_table(*, tables: list[PokerTable]) -> dict[int, Decimal]:
+    """Decimal dollars in each of `tables`' box or container not yet counted (its contributions recorded since its
+    last count, as `uncounted_total`), by table id; a table with nothing uncounted is left out. Two queries whatever
+    the tables (none for no tables), each contribution range read through the index on (table, id)."""
+    if not tables:
+        return {}
+    ids = [t.pk for t in tables]
+    since = dict(BadBeatCount.objects.filter(table_id__in=ids).values("table_id")
+                 .annotate(through=Max("through_contribution_id")).values_list("table_id", "through"))
+    ranges = Q()
+    for pk in ids:
+        ranges |= Q(table_id=pk, id__gt=since.get(pk, 0))
+    return dict(Contribution.objects.filter(ranges).order_by().values("table_id")
+                .annotate(total=Sum("amount")).values_list("table_id", "total"))
+
+
+def container_uncounted_at_closing(table: PokerTable) -> list[str]:
+    """What a closing table's contribution container holds that no count has recorded (N.J.A.C. 13:69F-14.19(f)1:
+    the container is counted "upon table closing"): one text naming the amount, e.g. ["$12.50 of bad beat
+    contributions not yet counted in its contribution container"], or [] when all is counted or the table posts no
+    contribution container (`PokerTable.contribution_container_capacity` empty: its bad beat payout box is counted
+    at the closed table or at the cage, 14.19(d)). The counts app's part in a closing (apps.tables.closing)."""
+    if table.contribution_container_capacity is None:
+        return []
+    total = uncounted_total(table=table)
+    return [f"{dollars(total)} of bad beat contributions not yet counted in its contribution container"] if total else []
+
+
+@dataclass(frozen=True)
+class ContainerFull:
+    """A table whose contribution container is full: `uncounted` (Decimal dollars, contributions since its last count)
+    has reached its posted `capacity` (Decimal dollars), so a count is due now (N.J.A.C. 13:69F-14.19(f)1)."""
+
+    table: PokerTable
+    uncounted: Decimal
+    capacity: Decimal
+
+    @property
+    def message(self) -> str:
+        """E.g. "Count due: container full ($500.00 uncounted, capacity $500.00) (14.19(f)1)"."""
+        return (f"Count due: container full ({dollars(self.uncounted)} uncounted, capacity {dollars(self.capacity)}) "
+                "(14.19(f)1)")
+
+
+def containers_full(*, casino: Casino, tables: list[PokerTable] | None = None) -> list[ContainerFull]:
+    """The tables of `casino` (or of `tables`, the casino's as read already) whose contribution container is full, by
+    number: the contributions not yet counted reach the capacity it posts — "prior to or whenever the container is
+    filled to maximum capacity" the count is due (N.J.A.C. 13:69F-14.19(f)1); just below it, not yet. A table that
+    posts no capacity is never listed. At most three queries whatever the tables (`uncounted_by_table`)."""
+    if tables is None:
+        tables = list(PokerTable.objects.filter(casino=casino, contribution_container_capacity__isnull=False))
+    posted = sorted(((t, t.contribution_container_capacity) for t in tables
+                     if t.contribution_container_capacity is not None), key=lambda pair: pair[0].number)
+    uncounted = uncounted_by_table(tables=[t for t, _ in posted])
+    return [ContainerFull(table=t, uncounted=uncounted[t.pk], capacity=capacity)
+            for t, capacity in posted if uncounted.get(t.pk, ZERO) >= capacity]
 
 
 def counts_for_gaming_day(*, casino: Casino, gaming_day: date) -> QuerySet[BadBeatCount]:

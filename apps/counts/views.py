@@ -22,7 +22,13 @@ from . import services
 from .charts import contributions_against_counts_chart
 from .forms import CountForm, ReceiptForm
 from .history import count_sources
-from .selectors import counts_for_gaming_day, master_game_report, match_forms, reconciliation_days
+from .selectors import (
+    containers_full,
+    counts_for_gaming_day,
+    master_game_report,
+    match_forms,
+    reconciliation_days,
+)
 
 
 def _day(request, value: str | None = None) -> date:
@@ -32,7 +38,8 @@ def _day(request, value: str | None = None) -> date:
 
 @role_policy(read="counts.view_counts", write="counts.record_count")
 def counts(request):
-    """The gaming day's counts and forms, and the form to record one (14.19(d)-(f)). `?tab=history` (with
+    """The gaming day's counts and forms, the tables whose contribution container is full to its posted capacity (a
+    count due now, N.J.A.C. 13:69F-14.19(f)1), and the form to record one (14.19(d)-(f)). `?tab=history` (with
     `&count=ID`, one count's) shows how each count and form of the day was recorded and each part received: who,
     when, what (apps.counts.history)."""
     casino = request.user.casino
@@ -72,7 +79,7 @@ def counts(request):
         "gaming_day": gaming_day, "counts": counts_for_gaming_day(casino=casino, gaming_day=gaming_day),
         "form": form if request.user.has_perm("counts.record_count") else None, "to_confirm": to_confirm,
         "close": GamingDayClose.objects.filter(casino=casino, gaming_day=gaming_day).first(),
-        "tabs": tabs(request, "Counts", keep=("day",))},
+        "containers_full": containers_full(casino=casino), "tabs": tabs(request, "Counts", keep=("day",))},
         status=400 if request.method == "POST" else 200)
 
 

@@ -21,6 +21,7 @@ from apps.badbeat.selectors import (
 from apps.casinos.models import Casino
 from apps.core.fields import MoneyField
 from apps.core.money import dollars
+from apps.counts.selectors import ContainerFull, containers_full
 from apps.dealers.models import DealerDown
 from apps.dealers.selectors import downs_in_force
 from apps.decks.models import DeckAlert
@@ -88,7 +89,9 @@ class TableTile:
     gaming day from the running totals, and its bad beat claims waiting for verification (14.19(i)) and verified
     claims whose payout is still to be delivered (`payouts`, 14.19(i)1, 2), the irregularities reported there that
     nobody has resolved (`irregularities`, 14.15) and its open seats while players wait for its game (`waited_for`,
-    14.18). A closed table has only `table`."""
+    14.18). `container_full`: its contribution container has reached its posted capacity, a count is due
+    (N.J.A.C. 13:69F-14.19(f)1), on an open or a closed table; None otherwise. A closed table has only `table` (and
+    `container_full`)."""
 
     table: PokerTable
     board: TableRow | None = None
@@ -102,6 +105,7 @@ class TableTile:
     payouts: list[Claim] = field(default_factory=list)
     irregularities: list[Irregularity] = field(default_factory=list)
     waited_for: list[SeatsWaitedFor] = field(default_factory=list)
+    container_full: ContainerFull | None = None
 
     @property
     def is_open(self) -> bool:
@@ -135,6 +139,8 @@ class TableTile:
         out += [f"Payout of {dollars(c.payout_amount or ZERO)} to deliver (14.19(i)2)" for c in self.payouts]
         out += [f"Irregularity to resolve: {i.get_kind_display()}" for i in self.irregularities]
         out += [f"{str(w)[:1].upper()}{str(w)[1:]}" for w in self.waited_for]
+        if self.container_full is not None:
+            out.append(self.container_full.message)
         return out
 
     @property
@@ -199,6 +205,8 @@ class FloorSummary:
     irregularities: list[Irregularity] = field(default_factory=list)
     #: Open seats at open tables while players wait for their game (14.18).
     seats_waited_for: list[SeatsWaitedFor] = field(default_factory=list)
+    #: Tables whose contribution container reached its posted capacity: a count is due (14.19(f)1).
+    containers_full: list[ContainerFull] = field(default_factory=list)
 
     @property
     def tables_needing_attention(self) -> list[TableTile]:
@@ -210,7 +218,7 @@ class FloorSummary:
         return (len(self.deck_alerts) + len(self.pending_claims) + len(self.payouts_pending)
                 + len(self.tables_needing_attention)
                 + len(self.displays_awaiting_adjustment)
-                + len(self.irregularities) + len(self.seats_waited_for))
+                + len(self.irregularities) + len(self.seats_waited_for) + len(self.containers_full))
 
 
 def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = None) -> FloorSummary:
@@ -223,8 +231,10 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     the rotation board's (`apps.decks.selectors.rotation_board`, `current_alerts`): the board and the dashboard
     cannot disagree on what is due or overdue. Likewise the open tables are apps.tables.selectors.open_tables (through
     the rotation board) and their seats apps.seats.selectors.seats_of, as on the seats board and the room's screens.
-    Also what else needs a person: the irregularities nobody has resolved (14.15) and the open seats while players
-    wait for their game (`seats_waited_for`, 14.18)."""
+    Also what else needs a person: the irregularities nobody has resolved (14.15), the open seats while players
+    wait for their game (`seats_waited_for`, 14.18) and the contribution containers full to their posted capacity
+    (`containers_full`: "count due: container full", N.J.A.C. 13:69F-14.19(f)1; two queries when a table posts a
+    capacity, none otherwise)."""
     now = now or timezone.now()
     rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
     rake = rake_by_table_id(casino=casino, gaming_day=gaming_day)
@@ -239,6 +249,8 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     in_box = {d.table_id: d for d in downs if d.table_id is not None}
     irregularities = list(unresolved_irregularities(casino=casino))  # 14.15, to resolve
     waited_for = seats_waited_for(casino=casino, tables=list(seats.values()))  # 14.18: seats open, players waiting
+    full = containers_full(casino=casino, tables=open_tables + closed)  # 14.19(f)1: a count due before it overflows
+    full_at = {f.table.pk: f for f in full}
 
     def of_today(table: PokerTable) -> tuple[int, Decimal]:  # its rounds and rake from the running totals
         return (rounds[table.pk].rounds if table.pk in rounds else 0), rake.get(table.pk, ZERO)
@@ -254,10 +266,10 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
             rake_today=taken, claims=[c for c in claims if c.round_of_play.table_id == table.pk],
             payouts=[c for c in payouts if c.round_of_play.table_id == table.pk],
             irregularities=[i for i in irregularities if i.table_id == table.pk],
-            waited_for=[w for w in waited_for if w.table.pk == table.pk]))
+            waited_for=[w for w in waited_for if w.table.pk == table.pk], container_full=full_at.get(table.pk)))
     for table in closed:
         count, taken = of_today(table)
-        tiles.append(TableTile(table=table, rounds_today=count, rake_today=taken))
+        tiles.append(TableTile(table=table, rounds_today=count, rake_today=taken, container_full=full_at.get(table.pk)))
     displays = jackpot_displays(casino=casino)
     jackpots = [d.jackpot for d in displays]
     return FloorSummary(
@@ -278,6 +290,7 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
         displays_awaiting_adjustment=[d for d in displays if d.pending_adjustment],
         irregularities=irregularities,
         seats_waited_for=waited_for,
+        containers_full=full,
     )
 
 

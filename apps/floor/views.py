@@ -21,7 +21,7 @@ from apps.counts.selectors import last_ledger_check
 from apps.rake.selectors import rake_structure_of
 from apps.rounds.models import RoundOfPlay
 from apps.rounds.services import kill_limits
-from apps.tables.closing import still_at_table
+from apps.tables.closing import closing_blocked, still_at_table
 from apps.tables.models import PokerTable
 from apps.tables.services import close_table, open_table
 
@@ -59,7 +59,8 @@ class TableView(PermissionPageMixin, TemplateView):
     shows who changed the table, its rotation and its rake, who opened and closed it, when, from what to what
     (apps.floor.history). POST (the poker shift supervisor and floorpersons, tables.open_close_table): `action=open`
     (seats, dealer in the box) or `action=close` (reason, drop box removed for the count 14.19(d)1, decks collected
-    14.2(a)); then back to the page, or the page again with the form's errors (400)."""
+    14.2(a); a contribution container with contributions not yet counted is listed and refuses the closing until a
+    count of it is recorded, 14.19(f)1); then back to the page, or the page again with the form's errors (400)."""
 
     required_perm = "tables.view_pokertable"
     perms_by_method = {"POST": "tables.open_close_table"}
@@ -98,6 +99,7 @@ class TableView(PermissionPageMixin, TemplateView):
         return {"open_form": TableOpenForm(table=table), "close_form": TableCloseForm(),
                 "still_at_table": [item for items in still_at_table(table).values() for item in items]
                 if table.is_open else [],
+                "closing_blocked": list(closing_blocked(table).values()) if table.is_open else [],
                 **super().get_context_data(**kwargs), "table": table, "rounds": rounds, "postings": postings,
                 "tabs": tabs(self.request, "Table"),
                 "rake_structure": rake_structure_of(table=table),

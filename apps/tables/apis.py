@@ -46,7 +46,7 @@ class PokerTableInput(serializers.ModelSerializer):
         fields = ["number", "game", "betting_structure", "seats", "location", "small_blind", "big_blind", "ante",
                   "bring_in", "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation", "straddles",
                   "maximum_straddles", "bomb_pot_ante", "rotation_name", "rounds_per_game", "rotation", "kill_option",
-                  "kill_pot_minimum", "uses_automated_shuffler"]
+                  "kill_pot_minimum", "uses_automated_shuffler", "contribution_container_capacity"]
         extra_kwargs = {"minimum_wager": {"required": False}}
 
 
@@ -62,7 +62,7 @@ class PokerTableOutput(serializers.ModelSerializer):
                   "big_blind", "ante", "bring_in", "minimum_wager", "maximum_wager", "raise_cap",
                   "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante", "rotation_name",
                   "rounds_per_game", "rotation", "kill_option", "kill_pot_minimum", "uses_automated_shuffler",
-                  "is_open", "opened_at"]
+                  "contribution_container_capacity", "is_open", "opened_at"]
         read_only_fields = ["is_open", "opened_at"]
 
 
@@ -219,7 +219,8 @@ class TableOpenApi(_TableStatusApi):
 class TableCloseApi(_TableStatusApi):
     """POST: a poker shift supervisor or floorperson closes an open table with a `reason`, confirming the drop box
     removed for the count (14.19(d)1) and, when decks are still at the table, that they are collected (14.2(a); else a
-    400 listing them). Recorded on the table's history; a round, a time charge or a seat there is then refused.
+    400 listing them). A table whose contribution container holds contributions not yet counted closes once a count of
+    it is recorded (N.J.A.C. 13:69F-14.19(f)1; else a 400 under `container_counted` naming the amount). Recorded on the table's history; a round, a time charge or a seat there is then refused.
     Honours Idempotency-Key; 409 when the table is closed already."""
 
     @extend_schema(request=TableCloseInput, responses={201: TableStatusChangeOutput})

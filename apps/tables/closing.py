@@ -5,8 +5,10 @@ table (apps.decks: its decks, N.J.A.C. 13:69F-14.2(a); apps.seats: the players i
 away once the person closing the table confirms they have (the decks collected, the players unseated).
 `close_table` asks every registered keeper, in the closing's transaction: a closing with something still at the
 table is refused with its list under the keeper's confirmation field until that confirmation is given; then each
-keeper records the collection (its own append-only events). Called directly, in registration order: no signal,
-nothing reached through a setting.
+keeper records the collection (its own append-only events). A keeper without `collect` lists what no confirmation
+takes away: the closing is refused while it lists anything, until it is dealt with in its own app first (apps.counts:
+a contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1). Called directly, in registration order: no
+signal, nothing reached through a setting.
 """
 from __future__ import annotations
 
@@ -26,12 +28,14 @@ class Keeper:
     `field`: the closing's confirmation (a keyword of close_table, a form and API field), e.g. "decks_collected";
     `ask`: what the person closing is asked to do before confirming, e.g. "Collect its decks (14.2(a))";
     `still_at(table)`: what is still at the table, each a short text ("deck 00012 (in use)"), empty when nothing;
-    `collect(table, by, at)`: record that those things left the table, `by` the person closing it, at `at`."""
+    `collect(table, by, at)`: record that those things left the table, `by` the person closing it, at `at`; None when
+    no confirmation will do: while `still_at` lists anything the closing is refused with `ask` (e.g. "Record a count
+    of its contribution container first"), whatever is confirmed."""
 
     field: str
     ask: str
     still_at: Callable[[PokerTable], list[str]]
-    collect: Callable[[PokerTable, User, datetime], object]
+    collect: Callable[[PokerTable, User, datetime], object] | None = None
 
 
 _keepers: list[Keeper] = []
@@ -49,6 +53,15 @@ def keepers() -> list[Keeper]:
 
 
 def still_at_table(table: PokerTable) -> dict[str, list[str]]:
-    """What every registered keeper still has at `table`, by its confirmation field; a keeper with nothing there is
-    left out (an empty dict: nothing is at the table)."""
-    return {k.field: items for k in _keepers if (items := k.still_at(table))}
+    """What every registered keeper with a confirmation (a `collect`) still has at `table`, by its confirmation field;
+    a keeper with nothing there is left out (an empty dict: nothing is at the table)."""
+    return {k.field: items for k in _keepers if k.collect is not None and (items := k.still_at(table))}
+
+
+def closing_blocked(table: PokerTable) -> dict[str, str]:
+    """What must be dealt with before `table` closes, whatever is confirmed (the keepers without a `collect`), by
+    field: its items and what to do, as close_table refuses it, e.g. {"container_counted": "$12.50 of bad beat
+    contributions not yet counted in its contribution container. Record a count of its contribution container ...
+    (N.J.A.C. 13:69F-14.19(f)1)."}; empty when nothing blocks the closing."""
+    return {k.field: f"{', '.join(items)}. {k.ask}." for k in _keepers
+            if k.collect is None and (items := k.still_at(table))}

@@ -193,6 +193,12 @@ class PokerTable(GamePosting):
                                   help_text="Pot that qualifies for the kill (14.11(i)).")
     uses_automated_shuffler = models.BooleanField(
         default=False, help_text="Both decks alternate every round, backs of different colours (14.2(d)).")
+    contribution_container_capacity = MoneyField(
+        "contribution container capacity", null=True, blank=True,
+        help_text="Dollars: the most the table's approved bad beat contribution container holds, for a table whose "
+                  "contributions are counted and returned to the table inventory (N.J.A.C. 13:69F-14.19(f)); a count "
+                  "is due when the uncounted contributions reach it, and the table closes once its container is "
+                  "counted (14.19(f)1). Empty for a bad beat payout box counted under 14.19(d), (e).")
     is_open = models.BooleanField(default=False)
     opened_at = models.DateTimeField(null=True, blank=True)
 
@@ -205,6 +211,9 @@ class PokerTable(GamePosting):
                 condition=models.Q(maximum_wager__isnull=True) | models.Q(maximum_wager__gte=models.F("minimum_wager")),
                 name="table_max_wager_at_least_min",
             ),
+            models.CheckConstraint(condition=models.Q(contribution_container_capacity__isnull=True)
+                                   | models.Q(contribution_container_capacity__gt=0),
+                                   name="table_container_capacity_positive"),
         ]
 
     def __str__(self) -> str:

@@ -85,6 +85,15 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
             raise DomainError("Give the pot amount that qualifies for the kill (14.11(i)).", field="kill_pot_minimum")
 
 
+def verify_container_capacity(capacity: Decimal | None) -> None:
+    """Check a table's posted contribution container capacity (Decimal dollars, N.J.A.C. 13:69F-14.19(f)1): empty (no
+    container: the bad beat payout box of 14.19(d)) or above $0.00. Raises DomainError (field
+    "contribution_container_capacity")."""
+    if capacity is not None and capacity <= 0:
+        raise DomainError("A contribution container holds more than $0.00: post its capacity, or leave it empty.",
+                          field="contribution_container_capacity")
+
+
 def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
     """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17) and return its entries normalised.
 
@@ -154,6 +163,7 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
     also when another request takes it at the same moment."""
     if existing := PokerTable.objects.filter(casino=casino, number=number).values_list("pk", flat=True).first():
         raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing)
+    verify_container_capacity(posted.get("contribution_container_capacity"))  # type: ignore[arg-type]
     if seats is None:
         games: list[Any] = [entry.get("game") for entry in rotation or ()] or [game]
         seats = min(9, *(SEAT_MAXIMUM.get(g, (9, ""))[0] for g in games))
@@ -258,6 +268,7 @@ def update_table(*, table: PokerTable, **changes: Any) -> PokerTable:
         raise AlreadyRecorded(f"Table {changes['number']} already exists.", field="number", existing_id=existing)
     for name, value in changes.items():
         setattr(table, name, value)
+    verify_container_capacity(table.contribution_container_capacity)
     if table.is_mixed:
         if not 2 <= table.seats <= table.seat_maximum:
             raise DomainError(f"This rotation seats 2 to {table.seat_maximum} players (its smallest game's "
@@ -323,6 +334,9 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
     while anything is, the closing is refused with its list, unless its confirmation is given — `decks_collected`
     (the dealer or floorperson has collected them) and `players_unseated` (the players have left or moved) — and
     then each app records it (the decks removed from the table, the seats vacated), by `by`, who is then required.
+    What no confirmation takes away refuses the closing until it is dealt with first (apps.counts: the chips in a
+    table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1 "upon table closing": the field
+    "container_counted" names the uncounted amount; record the count, then close).
     `drop_box_removed` confirms the drop box was removed for the count, which takes place at a closed table
     (N.J.A.C. 13:69F-14.19(d)1); it is required. Records a TableStatusChange (closed) with the reason, the decks
     collected, the seats vacated and the confirmation. A round, a time charge or a seat at the closed table is then
@@ -330,7 +344,8 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
 
     Raises TableStateConflict (409) when the table is closed already; DomainError naming the field: `reason` blank,
     `drop_box_removed` not confirmed, `decks_collected` or `players_unseated` not confirmed while something of theirs
-    is at the table (the message lists it)."""
+    is at the table (the message lists it), `container_counted` while its contribution container holds contributions
+    not yet counted (the message names the amount)."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     if not table.is_open:
         raise TableStateConflict(f"Table {table.number} is closed already.", field="table")
@@ -346,6 +361,8 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
         items = keeper.still_at(table)
         if not items:
             continue
+        if keeper.collect is None:
+            raise DomainError(f"Still at table {table.number}: {', '.join(items)}. {keeper.ask}.", field=keeper.field)
         if not confirmed.get(keeper.field):
             raise DomainError(f"Still at table {table.number}: {', '.join(items)}. {keeper.ask} and confirm.",
                               field=keeper.field)
@@ -356,7 +373,7 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
         raise DomainError("Confirm the drop box was removed for the count (N.J.A.C. 13:69F-14.19(d)1).",
                           field="drop_box_removed")
     for keeper in keepers():
-        if keeper.field in left and by is not None:
+        if keeper.field in left and by is not None and keeper.collect is not None:
             keeper.collect(table, by, at)
     table.is_open = False
     table.save(update_fields=["is_open"])
