@@ -16,7 +16,7 @@ TEST_DATABASE_APP_ROLE ?= 1
 # (@pytest.mark.proves) that passed in this run, and no written reason (apps/compliance; clauses.toml gives why a
 # requirement needs no code or is not built yet): a requirement that loses its last proving test fails.
 
-.PHONY: demo demo-serve demo-stop test typecheck fuzz probe lint bench bench-odds verify-engine concurrency bench-feed bench-scale chaos faults restore-drill install services chromium pdf-fonts pgbackrest clean
+.PHONY: demo demo-serve demo-stop test typecheck fuzz probe lint bench bench-odds verify-engine concurrency bench-feed bench-scale chaos faults restore-drill compliance-mutants compliance-mutants-changed install services chromium pdf-fonts pgbackrest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -82,6 +82,9 @@ test: install typecheck services chromium pdf-fonts pgbackrest
 	# Every requirement of 13:69F that needs code has a proving test that passed just now, or a written reason (README).
 	DJANGO_SECRET_KEY=test-only-secret $(PY) manage.py compliance_matrix --check \
 	  --report test-artifacts/pytest-report.json > test-artifacts/compliance-matrix.txt
+	# CI: the requirements whose code or proving tests the last commit changed are mutation-tested (at most
+	# MUTANTS_MINUTES); it fails when one's mutation score is lower than in the committed apps/compliance/mutants.json.
+	@if [ "$$CI" = true ]; then $(MAKE) --no-print-directory compliance-mutants-changed MUTANTS_MINUTES=2; fi
 
 # Schema-driven fuzzing of the API with a larger budget than CI's (tests/core/test_schema_fuzz.py): every operation
 # with every role's token, FUZZ_MAX_EXAMPLES examples an operation (CI: 5), seed FUZZ_SEED; prints the summary line.
@@ -166,6 +169,33 @@ restore-drill: install pgbackrest
 # fault). Options through FAULTS_ARGS, e.g. make faults FAULTS_ARGS="--short" or FAULTS_ARGS="--faults lock_held".
 faults: install
 	$(PY) bench/faults.py $(FAULTS_ARGS)
+
+# Mutation testing of the compliance matrix's requirements (issue 36, item 3; bench/compliance_mutants.py, cosmic-ray):
+# for each requirement with code and proving tests, the definitions implementing it mutated and only its proving tests
+# run for each mutant, one process at a time, in a copy of the tree; the results in apps/compliance/mutants.json (the
+# matrix reads them; equivalent mutants are explained in apps/compliance/equivalent_mutants.toml). Prints a line a
+# requirement, then requirements, mutants, killed, survived, equivalent, minutes (bench/README.md). Options through
+# MUTANTS_ARGS, e.g. make compliance-mutants MUTANTS_ARGS="--requirements 27.3(b)6 --budget-minutes 30".
+compliance-mutants: install services
+	TEST_DATABASE_URL='$(TEST_DATABASE_URL)' REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
+	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) $(EMBEDDED_DB) suite -- $(PY) bench/compliance_mutants.py $(MUTANTS_ARGS)
+
+# CI's share: the requirements whose code or proving tests differ from MUTANTS_SINCE, for at most MUTANTS_MINUTES, into
+# test-artifacts/compliance-mutants.json; then compliance_matrix --check fails when a requirement's mutation score there
+# is lower than in the committed apps/compliance/mutants.json, a mutant survives that the committed run did not let
+# through, or its proving tests failed unmutated. About 3 minutes (bench/README.md): not part of make test, which it
+# would lengthen by a quarter; meant for a CI step of its own.
+MUTANTS_SINCE ?= HEAD~1
+MUTANTS_MINUTES ?= 3
+compliance-mutants-changed: install services
+	mkdir -p test-artifacts && rm -f test-artifacts/compliance-mutants.json
+	TEST_DATABASE_URL='$(TEST_DATABASE_URL)' REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+	  DJANGO_SECRET_KEY=test-only-secret DJANGO_DEBUG=false DJANGO_SECURE_SSL_REDIRECT=false \
+	  TEST_DATABASE_APP_ROLE=$(TEST_DATABASE_APP_ROLE) $(EMBEDDED_DB) suite -- $(PY) bench/compliance_mutants.py \
+	  --changed-since $(MUTANTS_SINCE) --budget-minutes $(MUTANTS_MINUTES) --output test-artifacts/compliance-mutants.json
+	DJANGO_SECRET_KEY=test-only-secret $(PY) manage.py compliance_matrix --check \
+	  --fresh-mutants test-artifacts/compliance-mutants.json > /dev/null
 
 # Also the demo's database: its server stopped first.
 clean:

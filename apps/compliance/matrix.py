@@ -28,8 +28,24 @@ the command whatever its options.
 A clause is **proven** when every requirement of it and of the paragraphs under it that needs code is proven,
 **partly proven** when some are, **not proven** when none are, and needs **no code** when none needs code.
 
-Mutation testing (issue 36, item 3) is not run yet: the summary's `mutants`, `killed`, `survived` and `equivalent`
-are None until it is.
+Mutation testing (issue 36, item 3; `mutation` says what is mutated, `make compliance-mutants` runs it and writes
+mutants.json). A requirement proven by its tests is then:
+
+- **proven** when its last mutation run tried every mutant of its code and each was killed by its proving tests or
+  is explained as equivalent (equivalent_mutants.toml, a written reason each);
+- **partly proven** when a mutant survived that no reason explains (`RequirementRow.mutation.survivors` holds its
+  diff), or the run's proving tests failed unmutated;
+- still **proven**, labelled "proven, not mutation-tested yet", when no run has reached it yet (or its code is only
+  modules, which are not mutated), and likewise, with the note, when the budget stopped its run before every
+  mutant ran and none survived so far. The headline counts these apart (`requirements_mutation_tested`): a
+  requirement is mutation-checked only when its run is complete.
+
+A partly proven requirement makes its clause partly proven. `--check` fails on the gaps (above), not on a survivor
+(a survivor is shown, not hidden); with `--fresh-mutants PATH` (a run for the requirements a change touches, CI)
+it also fails when a requirement's mutation score, (killed + equivalent) / mutants, is lower than in mutants.json,
+or a mutant survives that the committed run did not let through (even in a run its budget stopped), or its proving
+tests fail unmutated (`Matrix.mutation_failures`). The summary's `mutants`, `killed`, `survived` (unexplained) and `equivalent` add up
+every requirement's last run; they are None when no mutation results are given.
 """
 import json
 import re
@@ -38,6 +54,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .mutation import (
+    EQUIVALENT_FILE,
+    MUTANTS_FILE,
+    MutationResult,
+    load_equivalents,
+    load_results,
+    score_drops,
+)
 from .regulations import parent_ids, sort_key
 from .scanner import Scan, scan
 
@@ -82,10 +106,11 @@ class Proof:
 
 @dataclass
 class RequirementRow:
-    """The matrix's line for one requirement: status (PROVEN, NOT_PROVEN, NO_CODE), `reason` (why no code is
-    needed, or why it is not built), `not_built`, `code` ("apps/x/y.py:function", the code implementing it),
-    `tests` (Proof: the tests proving it), `note` (how the status was reached when not plain), `code_from` (when no
-    code cites the requirement's own clause: the clause above it whose citing code is listed, else "")."""
+    """The matrix's line for one requirement: status (PROVEN, PARTLY_PROVEN, NOT_PROVEN, NO_CODE), `reason` (why
+    no code is needed, or why it is not built), `not_built`, `code` ("apps/x/y.py:function", the code implementing
+    it), `tests` (Proof: the tests proving it), `note` (how the status was reached when not plain), `code_from`
+    (when no code cites the requirement's own clause: the clause above it whose citing code is listed, else ""),
+    `mutation` (its last mutation run, None when none)."""
 
     requirement: Requirement
     status: str
@@ -95,10 +120,29 @@ class RequirementRow:
     tests: list[Proof] = field(default_factory=list)
     note: str = ""
     code_from: str = ""
+    mutation: MutationResult | None = None
 
     @property
     def id(self) -> str:
         return self.requirement.id
+
+    @property
+    def mutation_tested(self) -> bool:
+        """Proven, with a complete mutation run (every mutant killed or explained: else it is partly proven)."""
+        return self.status == PROVEN and self.mutation is not None and self.mutation.clean
+
+    @property
+    def mutation_summary(self) -> str:
+        """"12 mutants: 10 killed, 1 survived, 1 equivalent", or why there are no figures."""
+        m = self.mutation
+        if self.status in (NO_CODE, NOT_PROVEN):
+            return ""
+        if m is None:
+            return "not mutation-tested yet"
+        if m.error:
+            return f"mutation run failed: {m.error[:200]}"
+        text = f"{m.mutants} mutants: {m.killed} killed, {m.survived} survived, {m.equivalent} equivalent"
+        return text + ("" if m.complete else " (the run's budget stopped it before every mutant ran)")
 
     @property
     def text(self) -> str:
@@ -106,6 +150,8 @@ class RequirementRow:
 
     @property
     def status_label(self) -> str:
+        if self.status == PROVEN and not self.mutation_tested:
+            return "proven, not mutation-tested yet"
         return "not built" if self.not_built and self.status == NOT_PROVEN else STATUS_LABELS[self.status]
 
     @property
@@ -162,13 +208,16 @@ class Row:
 @dataclass
 class Matrix:
     """Every row in the regulation's order, `report` (the report's path, "" when none) and its `created` time,
-    `unknown` (mentions of no listed clause), `errors` (proves markers naming no listed requirement)."""
+    `unknown` (mentions of no listed clause), `errors` (proves markers naming no listed requirement), `mutants`
+    (the mutation results read, {} when none) and `mutants_run` (the last run's record: date, minutes, command)."""
 
     rows: list[Row]
     report: str = ""
     report_created: float | None = None
     unknown: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    mutants: dict[str, MutationResult] = field(default_factory=dict)
+    mutants_run: dict = field(default_factory=dict)
 
     def count(self, status: str) -> int:
         return sum(1 for row in self.rows if row.status == status)
@@ -188,20 +237,34 @@ class Matrix:
         return [f"{r.id}  {r.text[:70]} — {r.note}" for r in self.requirement_rows
                 if r.is_gap or (r.not_built and r.status == PROVEN)]
 
+    def mutation_failures(self, fresh: dict[str, MutationResult]) -> list[str]:
+        """The requirements whose mutation score in a `fresh` run is lower than in the results this matrix read
+        (`mutation.score_drops`: a new survivor, a lower score, proving tests failing): what `--check
+        --fresh-mutants` refuses."""
+        return score_drops(self.mutants, fresh)
+
     def summary(self) -> dict:
         """The headline: clauses by status ("clauses", "proven", "partly_proven", "not_proven", "no_code"); the
-        requirements ("requirements", and "requirements_proven", "requirements_not_proven" of which
+        requirements ("requirements", and "requirements_proven" of which "requirements_mutation_tested" passed a
+        complete mutation run, "requirements_partly_proven" (a surviving mutant), "requirements_not_proven" of which
         "requirements_not_built" have a written reason and "gaps" none, "requirements_no_code"); the mutation
-        figures "mutants", "killed", "survived", "equivalent" (None: mutation testing is not run yet); "report"."""
+        figures over every requirement's last run, "mutants", "killed", "survived" (unexplained), "equivalent"
+        (None when no mutation results were read); "report"."""
         reqs = self.requirement_rows
-        by = {status: sum(1 for r in reqs if r.status == status) for status in (PROVEN, NOT_PROVEN, NO_CODE)}
+        by = {status: sum(1 for r in reqs if r.status == status)
+              for status in (PROVEN, PARTLY_PROVEN, NOT_PROVEN, NO_CODE)}
+        runs = [r.mutation for r in reqs if r.mutation is not None]
+        figures: dict[str, int | None] = {
+            "mutants": sum(m.mutants for m in runs), "killed": sum(m.killed for m in runs),
+            "survived": sum(m.survived for m in runs), "equivalent": sum(m.equivalent for m in runs),
+        } if self.mutants else dict.fromkeys(("mutants", "killed", "survived", "equivalent"))
         return {"clauses": len(self.rows), "proven": self.count(PROVEN), "partly_proven": self.count(PARTLY_PROVEN),
                 "not_proven": self.count(NOT_PROVEN), "no_code": self.count(NO_CODE),
                 "requirements": len(reqs), "requirements_proven": by[PROVEN],
-                "requirements_not_proven": by[NOT_PROVEN],
+                "requirements_mutation_tested": sum(1 for r in reqs if r.mutation_tested),
+                "requirements_partly_proven": by[PARTLY_PROVEN], "requirements_not_proven": by[NOT_PROVEN],
                 "requirements_not_built": sum(1 for r in reqs if r.status == NOT_PROVEN and r.not_built),
-                "gaps": len(self.gaps), "requirements_no_code": by[NO_CODE],
-                "mutants": None, "killed": None, "survived": None, "equivalent": None,
+                "gaps": len(self.gaps), "requirements_no_code": by[NO_CODE], **figures,
                 "report": self.report or None}
 
     def search(self, query: str = "", status: str = "") -> list[Row]:
@@ -300,9 +363,12 @@ def _unknown_proof(rid: str, by_id: dict[str, Clause], lead_ins: set[str]) -> st
 
 
 def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, str] | None = None,
-                 report: str = "", report_created: float | None = None) -> Matrix:
+                 report: str = "", report_created: float | None = None,
+                 mutants: dict[str, MutationResult] | None = None, mutants_run: dict | None = None) -> Matrix:
     """The matrix of `clauses` from a scan of the source tree (`scanner.scan`) and, when given, each test's result
-    (`load_report`). See the module for the statuses."""
+    (`load_report`) and each requirement's last mutation run (`mutation.load_results`). See the module for the
+    statuses."""
+    mutants = mutants or {}
     clauses = list(clauses)
     by_id = {c.id: c for c in clauses}
     children: dict[str, list[str]] = {c.id: [] for c in clauses}
@@ -321,7 +387,8 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
         code = list(dict.fromkeys(ref.ref for ref in found.code.get(cid, [])))
         inherited = clause.no_code or next((by_id[p].no_code for p in parent_ids(cid)
                                             if p in by_id and by_id[p].no_code), "")
-        req_rows = [_requirement_row(req, code, inherited, found, results) for req in own[cid]]
+        req_rows = [_requirement_row(req, code, inherited, found, results, mutants.get(req.id))
+                    for req in own[cid]]
         if not code and (above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
             for r in req_rows:  # the code implementing the clause above implements its paragraphs
                 if not r.not_built and r.status != NO_CODE:
@@ -329,6 +396,7 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
         counted = [*req_rows, *(r for k in children[cid] for r in _subtree(rows[k], rows, children))]
         needing = [r for r in counted if r.status != NO_CODE]
         proven = sum(1 for r in needing if r.status == PROVEN)
+        partly = sum(1 for r in needing if r.status == PARTLY_PROVEN)
         row = Row(clause=clause, status=NOT_PROVEN, code=code, requirements=req_rows, proven=proven,
                   needs_code=len(needing))
         if not needing:
@@ -337,7 +405,7 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
             row.reason = inherited or "; ".join(own_reasons) or "No requirement of it or under it needs code."
         elif proven == len(needing):
             row.status = PROVEN
-        elif proven:
+        elif proven or partly:
             row.status = PARTLY_PROVEN
         if needing and len(counted) > 1:
             row.note = f"{proven} of {len(needing)} requirements that need code proven"
@@ -345,7 +413,7 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                 row.note += " (through its paragraphs)"
         rows[cid] = row
     return Matrix(rows=[rows[c.id] for c in clauses], report=report, report_created=report_created,
-                  unknown=dict(found.unknown), errors=errors)
+                  unknown=dict(found.unknown), errors=errors, mutants=dict(mutants), mutants_run=mutants_run or {})
 
 
 def _subtree(row: Row, rows: dict[str, Row], children: dict[str, list[str]]) -> list[RequirementRow]:
@@ -354,9 +422,9 @@ def _subtree(row: Row, rows: dict[str, Row], children: dict[str, list[str]]) -> 
 
 
 def _requirement_row(req: Requirement, code: list[str], inherited: str, found: Scan,
-                     results: dict[str, str] | None) -> RequirementRow:
+                     results: dict[str, str] | None, mutation: MutationResult | None = None) -> RequirementRow:
     """One requirement's line (see the module): `code` cites its clause, `inherited` is its clause's (or a clause
-    above's) reason for needing no code."""
+    above's) reason for needing no code, `mutation` its last mutation run."""
     tests = [Proof(t.nodeid, "" if results is None else results.get(t.nodeid, "not run"))
              for t in found.proofs.get(req.id, [])]
     passing = [t for t in tests if results is None or t.result == "passed"]
@@ -367,6 +435,12 @@ def _requirement_row(req: Requirement, code: list[str], inherited: str, found: S
         if req.not_built:
             row.reason = req.not_built
             row.note = "a test proves it, yet clauses.toml says it is not built: remove the not_built reason"
+        elif mutation is not None:
+            row.mutation = mutation
+            if mutation.survived or mutation.error:
+                row.status = PARTLY_PROVEN
+                row.note = (f"{mutation.survived} mutants of its code survived its proving tests" if not mutation.error
+                            else "its mutation run found its proving tests failing")
     elif req.no_code or (inherited and not code):
         row.status, row.reason = NO_CODE, req.no_code or inherited
     elif req.not_built:
@@ -380,12 +454,16 @@ def _requirement_row(req: Requirement, code: list[str], inherited: str, found: S
     return row
 
 
-def matrix_for(root: Path, *, clauses_path: Path = CLAUSES_FILE, report_path: Path | None = None) -> Matrix:
-    """The matrix of the source tree at `root` (apps/, tests/), with the report at `report_path` when given.
-    ValueError for an unreadable report or clauses file."""
+def matrix_for(root: Path, *, clauses_path: Path = CLAUSES_FILE, report_path: Path | None = None,
+               mutants_path: Path | None = MUTANTS_FILE, equivalents_path: Path = EQUIVALENT_FILE) -> Matrix:
+    """The matrix of the source tree at `root` (apps/, tests/), with the report at `report_path` when given and
+    the mutation results at `mutants_path` (None: without them; a missing file is none). ValueError for an
+    unreadable report, clauses, results or equivalents file."""
     clauses = load_clauses(clauses_path)
     results = created = None
     if report_path is not None:
         results, created = load_report(report_path)
+    mutants, run = load_results(mutants_path, load_equivalents(equivalents_path)) if mutants_path else ({}, {})
     found = scan(root, frozenset(c.id for c in clauses))
-    return build_matrix(clauses, found, results=results, report=str(report_path or ""), report_created=created)
+    return build_matrix(clauses, found, results=results, report=str(report_path or ""), report_created=created,
+                        mutants=mutants, mutants_run=run)

@@ -49,7 +49,9 @@ def test_every_listed_clause_appears_and_every_requirement_needing_code_is_prove
         if row.status == NO_CODE:
             assert row.reason and all(r.status == NO_CODE for r in row.requirements), row.id
         for r in row.requirements:
-            assert r.status == PROVEN and r.tests or r.status == NO_CODE and r.reason or r.not_built and r.reason, r.id
+            assert (r.status == PROVEN and r.tests or r.status == NO_CODE and r.reason or r.not_built and r.reason
+                    or r.status == PARTLY_PROVEN and r.tests and r.mutation and (r.mutation.survived or r.mutation.error)
+                    ), r.id  # partly proven: proven by its tests, but a mutant of its code survived them
 
 
 @pytest.mark.parametrize(("clause", "requirements"), [
@@ -187,7 +189,8 @@ def test_the_headline_counts_clauses_and_requirements_on_a_small_matrix(tree):
                       "14.19(b)3": PARTLY_PROVEN, "14.19(f)": PARTLY_PROVEN, "14.19(f)1": PARTLY_PROVEN}
     assert matrix.summary() == {
         "clauses": 7, "proven": 1, "partly_proven": 5, "not_proven": 0, "no_code": 1,
-        "requirements": 6, "requirements_proven": 3, "requirements_not_proven": 2, "requirements_not_built": 1,
+        "requirements": 6, "requirements_proven": 3, "requirements_mutation_tested": 0,
+        "requirements_partly_proven": 0, "requirements_not_proven": 2, "requirements_not_built": 1,
         "gaps": 1, "requirements_no_code": 1,
         "mutants": None, "killed": None, "survived": None, "equivalent": None, "report": None}
     rows = {r.id: r for r in matrix.requirement_rows}
@@ -342,14 +345,17 @@ def test_json_and_csv_shapes(tree):
         "requirements": [{"id": "14.19(b)1", "text": "Maximum contribution", "status": "proven", "not_built": False,
                           "reason": "", "code": ["apps/jackpot/rules.py:posted_rules"], "code_from": "",
                           "tests": [{"nodeid": "tests/test_rules.py::test_the_rules_page", "result": ""}],
-                          "note": ""}]}
+                          "note": "", "mutation_tested": False, "mutation": None}]}
+    assert data["mutants_run"] == {}
     assert data["clauses"][3]["status"] == "no_code" and data["clauses"][3]["no_code_reason"] == "Posted by hand."
     lines = list(csv.reader(io.StringIO(run(*args, "--format", "csv")[1])))
     assert lines[0] == ["clause", "title", "clause_status", "requirement", "requirement_text", "status", "reason",
-                        "code", "code_cites", "tests", "test_results", "note"]
+                        "code", "code_cites", "tests", "test_results", "note", "mutation", "mutants", "killed",
+                        "survived", "equivalent", "surviving_mutants"]
     assert lines[1][:4] == ["14.19", "Bad beat payouts", "partly proven", ""]  # a lead-in: one line, no requirement
     assert lines[3][:6] == ["14.19(b)1", "Maximum contribution", "proven", "14.19(b)1", "Maximum contribution",
-                            "proven"]
+                            "proven, not mutation-tested yet"]
+    assert lines[3][12:] == ["not mutation-tested yet", "", "", "", "", ""]
     assert [line[3] for line in lines[5:7]] == ["14.19(b)3-posted", "14.19(b)3-applied"]
     full = next(line for line in lines if line[3] == "14.19(f)1-full")
     assert full[5:7] == ["not built", "Nothing knows a container's capacity."]

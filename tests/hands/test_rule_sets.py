@@ -48,6 +48,8 @@ def test_14_3_c_order_from_royal_flush_down():
         ThreeCardCategory.ROYAL_FLUSH, ThreeCardCategory.STRAIGHT_FLUSH, ThreeCardCategory.THREE_OF_A_KIND,
         ThreeCardCategory.STRAIGHT, ThreeCardCategory.FLUSH, ThreeCardCategory.ONE_PAIR, ThreeCardCategory.HIGH_CARD]
     assert values == sorted(values, reverse=True)
+    strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
 
 
 @pytest.mark.proves("14.3(a)-ace-low", "14.3(c)2", "14.3(c)4-straight", "14.3(c)4-no-wrap")

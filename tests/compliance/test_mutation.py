@@ -1,0 +1,271 @@
+"""Mutation testing in the compliance matrix (issue 36, item 3): the matrix reading a results file (headline counts, a
+requirement partly proven by an unexplained survivor, an equivalent mutant with its reason, one never run), the
+--check gate on a fresh run's lower score, how a mutant is named across runs, which requirements a change selects,
+and one real run of bench/compliance_mutants.py on a requirement of the hand engine."""
+import csv
+import importlib.util
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from apps.compliance.matrix import NOT_PROVEN, PARTLY_PROVEN, PROVEN
+from apps.compliance.mutation import (
+    MUTANTS_FILE,
+    definition_range,
+    load_equivalents,
+    mutant_ids,
+    touched_requirements,
+)
+from apps.compliance.selectors import current_matrix
+
+ROOT = Path(settings.BASE_DIR)
+DIFF = "--- a/apps/jackpot/rules.py\n+++ b/apps/jackpot/rules.py\n@@ -{n},1 +{n},1 @@\n-    return {a}\n+    return {b}\n"
+
+
+def survivor(mutant_id: str, a: str = "1", b: str = "2") -> dict:
+    return {"id": mutant_id, "operator": "core/NumberReplacer 0", "diff": DIFF.format(n=3, a=a, b=b)}
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """Four requirements, each proven by its test: (b)1 every mutant killed; (b)2 a survivor explained as equivalent;
+    (b)3 two survivors, one explained, one not; (b)4 never mutation-tested."""
+    (tmp_path / "apps" / "jackpot").mkdir(parents=True)
+    (tmp_path / "apps" / "jackpot" / "rules.py").write_text(textwrap.dedent('''
+        def maximum():
+            """The maximum contribution (N.J.A.C. 13:69F-14.19(b)1)."""
+            return 1
+
+        def minimum():
+            """The minimum pot (14.19(b)2)."""
+            return 1
+
+        def qualifying():
+            """The qualifying hand (14.19(b)3)."""
+            return 1
+
+        def payout():
+            """How it is paid (14.19(b)4)."""
+            return 1
+    '''))
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_rules.py").write_text(textwrap.dedent('''
+        import pytest
+
+        @pytest.mark.proves("14.19(b)1", "14.19(b)2", "14.19(b)3", "14.19(b)4")
+        def test_rules():
+            assert True
+    '''))
+    (tmp_path / "clauses.toml").write_text("".join(
+        f'[[clause]]\nid = "{cid}"\ntitle = "{cid}"\n'
+        for cid in ("14.19", "14.19(b)", "14.19(b)1", "14.19(b)2", "14.19(b)3", "14.19(b)4")))
+    compliance = tmp_path / "apps" / "compliance"
+    compliance.mkdir()
+    entry = {"date": "2026-11-27T00:00:00+00:00", "seconds": 12.0, "tests": ["tests/test_rules.py::test_rules"],
+             "complete": True, "error": ""}
+    (compliance / "mutants.json").write_text(json.dumps({
+        "run": {"date": "2026-11-27T00:00:00+00:00", "minutes": 1.5, "command": "python bench/compliance_mutants.py",
+                "tool": "cosmic-ray 8.7.0"},
+        "requirements": {
+            "14.19(b)1": {**entry, "mutants": 4, "killed": 4, "survivors": []},
+            "14.19(b)2": {**entry, "mutants": 3, "killed": 2, "survivors": [survivor("rules.py:minimum:aaa")]},
+            "14.19(b)3": {**entry, "mutants": 5, "killed": 3,
+                          "survivors": [survivor("rules.py:qualifying:bbb"), survivor("rules.py:qualifying:ccc",
+                                                                                      "x == 1", "x is 1")]},
+        }}))
+    (compliance / "equivalent_mutants.toml").write_text(textwrap.dedent('''
+        [[mutant]]
+        requirement = "14.19(b)2"
+        id = "rules.py:minimum:aaa"
+        reason = "The value is never read."
+
+        [[mutant]]
+        requirement = "*"
+        id = "rules.py:qualifying:bbb"
+        reason = "Small ints are cached: the same object either way."
+    '''))
+    return tmp_path
+
+
+def run(*args) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    try:
+        call_command("compliance_matrix", *args, stdout=out, stderr=err)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def args_for(tree: Path) -> tuple[str, ...]:
+    return ("--root", str(tree), "--clauses", str(tree / "clauses.toml"))
+
+
+def test_the_matrix_reads_the_mutation_results(tree):
+    code, out, _ = run(*args_for(tree), "--format", "json", "--check")
+    assert code == 0  # a survivor is shown, not a failure of --check
+    data = json.loads(out)
+    summary = data["summary"]
+    assert {k: summary[k] for k in ("mutants", "killed", "survived", "equivalent")} == {
+        "mutants": 12, "killed": 9, "survived": 1, "equivalent": 2}
+    assert summary["requirements_proven"] == 3 and summary["requirements_partly_proven"] == 1
+    assert summary["requirements_mutation_tested"] == 2  # (b)1 and (b)2; (b)4 is proven, not mutation-tested yet
+    assert data["mutants_run"]["minutes"] == 1.5
+    reqs = {r["id"]: r for c in data["clauses"] for r in c["requirements"]}
+    assert reqs["14.19(b)1"]["status"] == PROVEN and reqs["14.19(b)1"]["mutation_tested"]
+    assert reqs["14.19(b)2"]["status"] == PROVEN
+    [equivalent] = reqs["14.19(b)2"]["mutation"]["survivors"]
+    assert equivalent["equivalent_reason"] == "The value is never read."
+    b3 = reqs["14.19(b)3"]
+    assert b3["status"] == PARTLY_PROVEN and b3["note"] == "1 mutants of its code survived its proving tests"
+    assert [(s["id"], bool(s["equivalent_reason"])) for s in b3["mutation"]["survivors"]] == [
+        ("rules.py:qualifying:bbb", True), ("rules.py:qualifying:ccc", False)]
+    assert "+    return x is 1" in b3["mutation"]["survivors"][1]["diff"]
+    assert reqs["14.19(b)4"]["status"] == PROVEN and reqs["14.19(b)4"]["mutation"] is None
+    statuses = {c["id"]: c["status"] for c in data["clauses"]}
+    assert statuses["14.19(b)3"] == PARTLY_PROVEN and statuses["14.19(b)"] == PARTLY_PROVEN
+    assert statuses["14.19(b)1"] == statuses["14.19(b)4"] == PROVEN
+
+
+def test_the_csv_and_the_text_show_each_requirements_figures_and_survivors(tree):
+    lines = list(csv.reader(io.StringIO(run(*args_for(tree), "--format", "csv")[1])))
+    header = lines[0]
+    rows = {line[3]: dict(zip(header, line, strict=True)) for line in lines[1:] if line[0] != "total"}
+    assert rows["14.19(b)3"]["status"] == "partly proven"
+    assert [rows["14.19(b)3"][k] for k in ("mutants", "killed", "survived", "equivalent")] == ["5", "3", "1", "1"]
+    assert rows["14.19(b)3"]["surviving_mutants"].startswith("rules.py:qualifying:ccc\n---")
+    assert "bbb" not in rows["14.19(b)3"]["surviving_mutants"]  # explained: not listed as surviving
+    assert rows["14.19(b)4"]["status"] == "proven, not mutation-tested yet"
+    assert rows["14.19(b)4"]["mutation"] == "not mutation-tested yet"
+    totals = {line[1]: line[2] for line in lines if line[0] == "total"}
+    assert totals["mutants (mutation testing not run yet when empty)"] == "12"
+    assert totals["requirements partly proven (a mutant survived)"] == "1"
+    text = run(*args_for(tree))[1]
+    assert "5 mutants: 3 killed, 1 survived, 1 equivalent" in text
+    assert "12 mutants, 9 killed, 1 survived, 2 equivalent" in text
+
+
+def test_check_fails_when_a_fresh_run_scores_lower(tree, tmp_path, capsys):
+    fresh = tmp_path / "fresh.json"
+    fresh.write_text(json.dumps({"run": {}, "requirements": {
+        "14.19(b)1": {"mutants": 4, "killed": 3, "survivors": [survivor("rules.py:maximum:ddd")]},
+        "14.19(b)3": {"mutants": 5, "killed": 3, "survivors": [survivor("rules.py:qualifying:bbb"),
+                                                               survivor("rules.py:qualifying:ccc")]}}}))
+    code, _, _ = run(*args_for(tree), "--check", "--fresh-mutants", str(fresh))
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "14.19(b)1: 1 mutants survive that the committed run did not let through: rules.py:maximum:ddd" in err
+    assert "14.19(b)3" not in err  # the same survivors as committed
+    lower = tmp_path / "lower.json"  # fewer killed of more mutants, no new survivor named: the score
+    lower.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)2": {
+        "mutants": 6, "killed": 2, "survivors": [survivor("rules.py:minimum:aaa")]}}}))
+    assert run(*args_for(tree), "--check", "--fresh-mutants", str(lower))[0] == 1
+    assert "14.19(b)2: mutation score 50% (2 killed, 0 survived of 6) below the committed 100%" in capsys.readouterr().err
+    partial = tmp_path / "partial.json"  # stopped by the budget, yet a survivor the committed run did not have
+    partial.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {
+        "mutants": 1, "killed": 0, "complete": False, "survivors": [survivor("rules.py:maximum:eee")]}}}))
+    assert run(*args_for(tree), "--check", "--fresh-mutants", str(partial))[0] == 1
+    assert "rules.py:maximum:eee" in capsys.readouterr().err
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {"mutants": 4, "killed": 4}}}))
+    assert run(*args_for(tree), "--check", "--fresh-mutants", str(same))[0] == 0
+
+
+def test_an_equivalent_mutant_needs_a_reason(tmp_path):
+    path = tmp_path / "equivalent_mutants.toml"
+    path.write_text('[[mutant]]\nrequirement = "27.3(b)6"\nid = "x"\n')
+    with pytest.raises(ValueError, match="a reason"):
+        load_equivalents(path)
+
+
+def test_a_mutant_keeps_its_id_when_the_code_above_it_moves():
+    moved = [("apps/a.py", "f", "core/NumberReplacer", DIFF.format(n=n, a="1", b="2")) for n in (3, 40)]
+    first, second = mutant_ids([moved[0]]), mutant_ids([moved[1]])
+    assert first == second and first[0].startswith("apps/a.py:f:")
+    assert mutant_ids(moved) == [first[0], first[0] + "-2"]  # the same change twice in one definition
+
+
+def test_what_is_mutated_is_the_definitions_body_after_its_docstring():
+    r = definition_range(ROOT, "apps/hands/rankings.py:evaluate_four_card_poker")
+    source = (ROOT / "apps/hands/rankings.py").read_text().splitlines()
+    assert r is not None and r.definition == "evaluate_four_card_poker"
+    assert source[r.start - 1].strip() == source[r.end - 1].strip() == (
+        "return _high(RuleSet.FOUR_CARD_POKER, cards, 4, _four_category)")
+    assert definition_range(ROOT, "apps/hands/rankings.py") is None  # a module is not mutated
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("compliance_mutants", ROOT / "bench" / "compliance_mutants.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_change_selects_the_requirements_whose_code_or_proving_tests_it_touches():
+    runner = _runner()
+    rows = runner.candidates(ROOT)
+    picked = [r.id for r in runner.select(rows, changed=["apps/hands/stud.py"])]
+    assert "14.9(f)1" in picked and "14.13A(d)-lowest-up-card" in picked
+    assert all(any(ref.startswith("apps/hands/stud.py:") for ref in r.code)
+               or any(t.nodeid.startswith("apps/hands/stud.py") for t in r.tests)
+               for r in rows if r.id in picked)
+    assert not any(i.startswith("14.19(c)") for i in picked)
+    by_test = runner.select(rows, changed=["tests/hands/test_rule_sets.py"])
+    assert "27.3(b)6" in [r.id for r in by_test]
+    assert runner.select(rows, changed=["README.md"]) == []
+    assert touched_requirements(rows, ["apps/hands/stud.py"]) == picked
+    with pytest.raises(ValueError, match="not requirements with code and proving tests"):
+        runner.select(rows, requirements=["14.19(b)2-nothing"])
+
+
+@pytest.mark.django_db
+def test_the_page_shows_survivors_and_their_diffs(client, staff, settings, tmp_path):
+    from apps.core.roles import Role
+
+    results = tmp_path / "mutants.json"
+    results.write_text(json.dumps({"run": {"date": "2026-11-27", "minutes": 3.0, "tool": "cosmic-ray 8.7.0"},
+                                   "requirements": {"27.3(b)6": {"mutants": 2, "killed": 1, "survivors": [
+                                       survivor("apps/hands/rankings.py:FourCardCategory:eee")]}}}))
+    settings.COMPLIANCE_MUTANTS = results
+    settings.COMPLIANCE_TEST_REPORT = tmp_path / "none.json"
+    client.force_login(staff(Role.ACCOUNTING))
+    html = client.get("/compliance/", {"q": "27.3(b)6"}).content.decode()
+    headline = html.split('data-testid="headline-mutants"')[1].split("</p>")[0]
+    assert "<strong>2</strong> mutants" in headline and "<strong>1</strong> killed" in headline
+    requirement = html.split('data-requirement="27.3(b)6"')[1].split('class="requirement"')[0]
+    assert "partly proven" in requirement and "2 mutants: 1 killed, 1 survived, 0 equivalent" in requirement
+    assert "apps/hands/rankings.py:FourCardCategory:eee" in requirement and "+    return 2" in requirement
+    assert current_matrix(mutants_path=results).summary()["requirements_partly_proven"] == 1
+
+
+@pytest.mark.long
+def test_a_real_run_on_a_requirement_of_the_hand_engine_kills_its_mutants(tmp_path):
+    """20.3(c)-kicker: evaluate_three_card_poker mutated (its body), its one proving test run for each mutant."""
+    output = tmp_path / "mutants.json"
+    done = subprocess.run([sys.executable, "bench/compliance_mutants.py", "--requirements", "20.3(c)-kicker",
+                           "--output", str(output)], cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          env={**os.environ})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    entry = json.loads(output.read_text())["requirements"]["20.3(c)-kicker"]
+    assert entry["error"] == "" and entry["complete"]
+    assert entry["killed"] > 0 and entry["mutants"] >= entry["killed"]
+    assert entry["code"] == [{"file": "apps/hands/rankings.py", "definition": "evaluate_three_card_poker",
+                              "start": entry["code"][0]["start"], "end": entry["code"][0]["start"]}]
+    assert "requirements 1, mutants" in done.stdout
+    assert MUTANTS_FILE.name == "mutants.json" and output != MUTANTS_FILE  # the committed file is untouched
+
+
+def test_the_repos_results_file_reads_and_marks_survivors_partly_proven():
+    rows = current_matrix(use_report=False, mutants_path=MUTANTS_FILE).requirement_rows
+    for r in rows:
+        if r.mutation is not None:
+            assert r.status in (PROVEN, PARTLY_PROVEN, NOT_PROVEN), r.id
+            assert (r.status == PARTLY_PROVEN) == bool(r.mutation.survived or r.mutation.error), r.id
