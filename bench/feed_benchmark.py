@@ -21,8 +21,8 @@ With --as-a-user (issue 35), only this: for each N, N hands written to files (th
 of them (table 9 of a fresh database), each timed from process start to exit (interpreter, Django and pokerkit
 loading included), with each process's peak RSS (wait4's ru_maxrss: the largest of the process and the worker
 processes it waited for): hands/s both sides, the ratio of the rates and the import's peak memory at each N
-(streamed: it should not grow with N). The import runs as a user runs it (its default --jobs: the folder's files
-imported by that many worker processes at once), then again with --jobs 1 (one process) in a fresh database.
+(streamed: it should not grow with N). The import runs with --jobs set to the processors (the folder's files imported by that many worker
+processes at once), then again with --jobs 1 (one process, the command's default) in a fresh database.
 """
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def run_as_a_user(counts: list[int], url: str, template: str, *, one_file: bool)
                    "DJANGO_DEBUG": "false"}
             theirs = _waited([sys.executable, __file__, "--part", "pokerkit-files", str(folder)], env)
             ours = _waited([sys.executable, "manage.py", "import_phh", str(folder), "--casino", "boardwalk",
-                            "--table", "9", "--no-progress"], env)
+                            "--table", "9", "--no-progress", "--jobs", str(default_jobs())], env)
             if f"Imported {hands} rounds" not in ours["out"]:
                 raise SystemExit(f"the import did not take every hand: {ours['out'][:2000]}")
             database = fresh(url, template, f"{name}_u")
@@ -231,7 +231,7 @@ def run_as_a_user(counts: list[int], url: str, template: str, *, one_file: bool)
 
 
 def default_jobs() -> int:
-    """import_phh's default --jobs on this machine (apps.feed.services.phh_imports.default_jobs)."""
+    """The --jobs the bench gives import_phh: this machine's processors, at most 4."""
     return max(1, min(4, len(os.sched_getaffinity(0))))
 
 

@@ -22,7 +22,6 @@ from .money_path import record_batch_of_rounds as record_batch_of_rounds
 from .money_path import record_round_of_play as record_round_of_play
 from .phh_imports import ImportSummary as ImportSummary
 from .phh_imports import VariantTally as VariantTally
-from .phh_imports import default_jobs as default_jobs
 from .phh_imports import import_phh as import_phh
 from .phh_imports import import_phh_files as import_phh_files
 from .verification import VerifiedRound as VerifiedRound

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -174,7 +173,8 @@ def import_phh_files(*, casino: Casino, paths: Sequence[Path], table: PokerTable
     file that is not PHH at all, or cannot be read as UTF-8 text, is in its summary's `files_refused` (with whatever
     of it was written before, when it changed while read); any other error (the database down) goes up.
 
-    With `jobs` > 1, and several files, outside a transaction of the caller's: the files are imported by up to `jobs`
+    With `jobs` > 1 (asked for: the default is 1), and several files, outside a transaction of the caller's: the files
+    are imported by up to `jobs`
     worker processes at once (forked, each with its own database connections), every file by one worker, whole,
     exactly as one import would take it — the money path's locks order the workers' batches (14.19(c): the jackpots
     in primary-key order) and a hand two files hold is stored once. `progress(n)` is then called per file done
@@ -186,7 +186,8 @@ def import_phh_files(*, casino: Casino, paths: Sequence[Path], table: PokerTable
                                      backfill=backfill, progress=progress)
         return
     connections.close_all()  # a forked worker opens its own: none is shared across a fork
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"))
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_forget_inherited_connections)
     try:
         done = pool.map(_import_file_in_worker, [(casino.pk, path, table.pk if table else None,
                                                   getattr(recorded_by, "pk", None), backfill.pk if backfill else None)
@@ -227,10 +228,12 @@ def _import_file_in_worker(args: tuple[int, Path, int | None, int | None, int | 
         connections.close_all()
 
 
-def default_jobs() -> int:
-    """Worker processes for an import of several files: the processors this process may use, at most 4 (beyond, the
-    database's locks, not the processors, set the pace)."""
-    return max(1, min(4, len(os.sched_getaffinity(0))))
+def _forget_inherited_connections() -> None:
+    """In a forked worker: drop any database connection object copied from the parent without closing it (closing
+    would end the parent's session on the socket both hold; psycopg does not close a copy when it is collected), so
+    that the worker's first query opens a connection of its own."""
+    for wrapper in connections.all(initialized_only=True):
+        wrapper.connection = None
 
 
 class _BatchWriter:

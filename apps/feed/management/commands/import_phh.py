@@ -11,7 +11,7 @@ from apps.casinos.services import start_backfill
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.services import close_backfilled_days
-from apps.feed.services import ImportSummary, default_jobs, import_phh_files
+from apps.feed.services import ImportSummary, import_phh_files
 from apps.tables.models import PokerTable
 
 _HEADER = re.compile(r"\s*\[[^\]]+\]\s*$")
@@ -38,8 +38,8 @@ class Command(BaseCommand):
                                                       "does not deal are refused)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
         parser.add_argument("--jobs", type=int, metavar="N",
-                            help="files imported at once by N worker processes (default: the processors, at most 4; "
-                                 "1: one after the other). Each file is imported whole by one worker.")
+                            help="files imported at once by N worker processes (default 1: one after the other). "
+                                 "Each file is imported whole by one worker.")
         parser.add_argument("--backfill", action="store_true",
                             help="an administrator's backfill of historic hands: into past gaming days that hold no "
                                  "records yet, each closed when the import ends; audited with who ran it")
@@ -70,7 +70,7 @@ class Command(BaseCommand):
         elif options["by"]:
             raise CommandError("--by names who runs a --backfill.")
         summary = ImportSummary()
-        jobs = options["jobs"] or default_jobs()
+        jobs = options["jobs"] or 1
         tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
         with tqdm(total=0, unit="hand", disable=options["no_progress"] or None,
                   desc="Importing", dynamic_ncols=True) as bar:
