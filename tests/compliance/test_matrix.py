@@ -22,6 +22,7 @@ from apps.compliance.matrix import (
 )
 from apps.compliance.regulations import parse_regulations
 from apps.compliance.selectors import current_matrix
+from tests.compliance.commands import run
 
 REGULATIONS = Path(settings.BASE_DIR).parent / "shared" / "docs" / "regulations.md"
 SECTIONS = {f"14.{n}" for n in range(1, 21)} | {"14.12A", "14.12B", "14.13A", "20.3", "27.3"}
@@ -160,16 +161,6 @@ CLAUSES = textwrap.dedent('''
     id = "14.19(f)1-daily"
     text = "At least once a gaming day"
 ''')
-
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        call_command("compliance_matrix", *args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def matrix_of(tree, results=None):

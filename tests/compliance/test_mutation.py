@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 
 from apps.compliance.matrix import NOT_PROVEN, PARTLY_PROVEN, PROVEN
 from apps.compliance.mutation import (
@@ -25,6 +24,7 @@ from apps.compliance.mutation import (
     touched_requirements,
 )
 from apps.compliance.selectors import current_matrix
+from tests.compliance.commands import run
 
 ROOT = Path(settings.BASE_DIR)
 DIFF = "--- a/apps/jackpot/rules.py\n+++ b/apps/jackpot/rules.py\n@@ -{n},1 +{n},1 @@\n-    return {a}\n+    return {b}\n"
@@ -93,16 +93,6 @@ def tree(tmp_path):
         reason = "Small ints are cached: the same object either way."
     '''))
     return tmp_path
-
-
-def run(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        call_command("compliance_matrix", *args, stdout=out, stderr=err)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def args_for(tree: Path) -> tuple[str, ...]:
