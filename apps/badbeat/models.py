@@ -217,10 +217,12 @@ class Contribution(models.Model):
     posted percentage of the day's contributions, rounded down to the cent.
     """
 
-    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="contributions")
+    jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="contributions",
+                                db_index=False)  # contribution_jackpot_newest leads with it
     round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="bad_beat_contributions")
-    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="bad_beat_contributions")
-    gaming_day = models.DateField(db_index=True)
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="bad_beat_contributions",
+                              db_index=False)  # contribution_table_newest leads with it
+    gaming_day = models.DateField()  # contribution_day_newest (gaming_day, -id) leads with it
     amount = MoneyField()
     to_reset = MoneyField(default=Decimal("0.00"))
     basis = MoneyField(help_text="The pot after the rake.")

@@ -79,7 +79,8 @@ class SourceSettlement(models.Model):
     players our settlement paid.
     """
 
-    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+",
+                               db_index=False)  # source_settlement_newest leads with it
     round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="source_settlement")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()

@@ -88,7 +88,8 @@ class RakeRecord(models.Model):
     """The rake taken from one round of play, with how it was computed. One per round; append-only."""
 
     round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="rake_record")
-    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_records")
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_records",
+                              db_index=False)  # rake_record_table_newest leads with it
     gaming_day = models.DateField(db_index=True)
     amount = MoneyField()
     basis = MoneyField(help_text="Sums bet, the uncalled final bet excluded (14.14(d)).")

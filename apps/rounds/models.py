@@ -21,13 +21,14 @@ class RoundSource(models.TextChoices):
 class RoundOfPlay(models.Model):
     """One round of play (N.J.A.C. 13:69F-14.1) as recorded from the hand feed. Append-only."""
 
-    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rounds")
+    # indexed by (table, gaming_day) and (table, -started_at, -id), which lead with it: no index of its own
+    table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rounds", db_index=False)
     game = models.CharField(max_length=20, choices=Game.choices, help_text="The game the round was dealt in.")
     betting_structure = models.CharField(max_length=12, choices=BettingStructure.choices, blank=True)
     rotation_game = models.ForeignKey(RotationGame, on_delete=models.PROTECT, null=True, blank=True,
                                       related_name="rounds",
                                       help_text="At a mixed-game table: the game of the rotation, as posted.")
-    started_at = models.DateTimeField(db_index=True)
+    started_at = models.DateTimeField()  # indexed by round_newest_first (started_at, id), read either way
     gaming_day = models.DateField(db_index=True, help_text="The casino's gaming day, fixed when recorded.")
     board = models.CharField(max_length=20, blank=True, help_text="Community cards, e.g. '7d 5h 9d 7c Qh'.")
     total_bet = MoneyField(help_text="Everything the players put in, uncalled bet included.")
@@ -52,7 +53,9 @@ class RoundOfPlay(models.Model):
                                               help_text="The seat of the dealer button, when the feed gave it.")
     source = models.CharField(max_length=12, choices=RoundSource.choices)
     source_name = models.CharField(max_length=300, blank=True, help_text="File and hand number, or the client's id.")
-    source_digest = models.CharField(max_length=64, unique=True, null=True, blank=True,
+    # unique (round_source_digest_unique), NULL where there is no source hand: the constraint takes any number of
+    # NULLs, not of ''
+    source_digest = models.CharField(max_length=64, null=True, blank=True,  # noqa: DJ001
                                      help_text="SHA-256 of the source hand: each source hand is stored once.")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
@@ -68,6 +71,8 @@ class RoundOfPlay(models.Model):
             models.CheckConstraint(condition=models.Q(pot_total=models.F("total_bet") - models.F("uncalled_amount")
                                                       - models.F("refunded_amount")),
                                    name="round_pot_is_bets_less_returns"),
+            # each source hand is stored once; a constraint, not unique=True, which also adds a LIKE index no query uses
+            models.UniqueConstraint(fields=["source_digest"], name="round_source_digest_unique"),
         ]
         triggers = [append_only]
 
@@ -124,7 +129,8 @@ class TableGamingDay(models.Model):
 class RoundPlayer(models.Model):
     """A seat in a round of play: what the player put in, the cards, and what the player won."""
 
-    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="players")
+    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="players",
+                                      db_index=False)  # round_player_seat_unique leads with it
     seat = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=80, blank=True)
     starting_stack = MoneyField(null=True, blank=True)
@@ -165,7 +171,8 @@ class RoundPlayer(models.Model):
 class Pot(models.Model):
     """The main pot (index 0) or a side pot (14.7(c)4) of a round, before and after deductions."""
 
-    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="pots")
+    round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, related_name="pots",
+                                      db_index=False)  # pot_index_unique leads with it
     index = models.PositiveSmallIntegerField()
     gross = MoneyField(help_text="Sums bet into this pot.")
     deducted = MoneyField(default=Decimal("0.00"), help_text="Rake and bad-beat contribution taken.")
@@ -204,7 +211,8 @@ class Pot(models.Model):
 class PotAward(models.Model):
     """Chips pushed from a pot to a player."""
 
-    pot = models.ForeignKey(Pot, on_delete=models.PROTECT, related_name="awards")
+    pot = models.ForeignKey(Pot, on_delete=models.PROTECT, related_name="awards",
+                            db_index=False)  # pot_award_seat_unique leads with it
     seat = models.PositiveSmallIntegerField()
     amount = MoneyField()
 
