@@ -113,9 +113,10 @@ class Writer:
         rows, totals, saves = self._rows, self._totals, self._saves
         self._rows, self._totals, self._saves = {}, {}, {}
         self._take_ids(connection, rows)
-        for model_rows in rows.values():
+        for model, model_rows in rows.items():
+            point_at_related = _pointing_at_related(model)
             for row in model_rows:
-                _point_at_related(row)
+                point_at_related(row)
         statements = [_update(instance, sorted(names), connection)
                       for _, (instance, names) in sorted(saves.items(), key=lambda item: _order(item[0]))]
         statements += [_upsert(model, key, merged, connection)
@@ -164,14 +165,19 @@ def _order(key: tuple[type[models.Model], Any]) -> tuple[str, Any]:
     return model._meta.label, pk
 
 
-def _point_at_related(row: models.Model) -> None:
-    """Set each foreign key's id from its related object when the row was given the object (`round_of_play=...`),
-    which may have got its id only at this flush."""
-    for field_ in row._meta.concrete_fields:
-        if isinstance(field_, models.ForeignKey) and field_.is_cached(row):  # OneToOneField is one too
-            related = field_.get_cached_value(row)
-            if related is not None:
-                setattr(row, field_.attname, related.pk)
+def _pointing_at_related(model: type[models.Model]) -> Callable[[models.Model], None]:
+    """row -> None: set each foreign key's id of a `model` row from its related object when the row was given the
+    object (`round_of_play=...`), which may have got its id only at this flush."""
+    keys = [f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey)]  # OneToOneField is one too
+
+    def point_at_related(row: models.Model) -> None:
+        for field_ in keys:
+            if field_.is_cached(row):
+                related = field_.get_cached_value(row)
+                if related is not None:
+                    setattr(row, field_.attname, related.pk)
+
+    return point_at_related
 
 
 def _column(field_: AnyField) -> str:

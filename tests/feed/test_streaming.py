@@ -88,11 +88,10 @@ def test_a_document_that_cannot_be_cut_is_read_whole_with_the_same_hands_or_refu
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_import_holds_two_batches_of_parsed_hands_at_most_and_writes_them_as_it_reads_on(table, monkeypatch):
-    """Streamed (issue 35): while a multi-hand text is imported, no more than two batches of parsed hands are alive
-    at once (one being written while the next is read: phh_imports._BatchWriter), and the rounds of every earlier
-    batch are committed before the last hands are read — the import's memory does not grow with the number of
-    hands."""
+def test_an_import_holds_one_batch_of_parsed_hands_at_most_and_writes_it_before_reading_on(table, monkeypatch):
+    """Streamed (issue 35): while a multi-hand text is imported, no more than one batch of parsed hands is alive at
+    once, and the rounds of every earlier batch are committed before the next hands are read — the import's memory
+    does not grow with the number of hands."""
     path = sorted(PLURIBUS.glob("*.phhs"))[0]
     hands = open_sections(PhhSource(name=path.name, path=path)).count
     batch_size = 10
@@ -116,10 +115,9 @@ def test_an_import_holds_two_batches_of_parsed_hands_at_most_and_writes_them_as_
     summary = import_phh(casino=table.casino, path=path, name=path.name, table=table, batch_size=batch_size)
 
     assert summary.imported == hands == len(stored_when_read)
-    assert most_alive[0] <= 2 * batch_size
-    # every batch but the last two (the one being written, the one being read) committed before the last hands were read
-    assert stored_when_read[-1] >= hands - 2 * batch_size
-    assert stored_when_read[0] == 0
+    assert most_alive[0] <= batch_size
+    # each hand read finds every batch before its own committed
+    assert stored_when_read == [n - n % batch_size for n in range(hands)]
 
 
 @pytest.mark.django_db
@@ -155,27 +153,18 @@ def _bodies(text: str):
     return [(parts[i], parts[i + 1].strip() + "\n") for i in range(1, len(parts) - 1, 2)]
 
 
-def _writer_threads() -> list[str]:
-    import threading
-    return [t.name for t in threading.enumerate() if t.name.startswith("phh-import-writer")]
-
-
 @pytest.mark.django_db(transaction=True)
-def test_a_hand_repeated_from_the_batch_being_written_is_counted_stored_once(table, monkeypatch):
-    """Batches are written in a thread of their own while the next is read (outside a transaction of the caller's):
-    a hand of the next batch that repeats one of the batch still being written is stored once, counted as already
-    stored, and the summary names its round; every batch committed in order, the writer's thread gone at the end."""
+def test_a_hand_repeated_from_the_batch_before_is_counted_stored_once(table, monkeypatch):
+    """A hand of a batch that repeats one of the batch before (committed by then) is stored once, counted as already
+    stored, and the summary names its round; every batch written in order, without the repeated hand."""
     write = phh_imports._write_batch
     writing = []
 
-    def slow_write(batch, *args):
+    def noted(batch, *args):
         writing.append(len(batch))
-        if len(writing) == 1:
-            import time
-            time.sleep(0.5)  # the first batch is still being written when the second is read
         return write(batch, *args)
 
-    monkeypatch.setattr(phh_imports, "_write_batch", slow_write)
+    monkeypatch.setattr(phh_imports, "_write_batch", noted)
     text = _pluribus_text(30, repeat={12: 5})
     summary = import_phh(casino=table.casino, text=text, name="repeat.phhs", table=table, batch_size=10)
 
@@ -184,14 +173,12 @@ def test_a_hand_repeated_from_the_batch_being_written_is_counted_stored_once(tab
     fifth = RoundOfPlay.objects.get(source_name="repeat.phhs#5")
     assert summary.existing_round_id == fifth.pk
     assert writing == [10, 9, 10]
-    assert _writer_threads() == []
 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_error_writing_a_batch_goes_up_and_nothing_after_it_is_written(table, monkeypatch):
-    """A batch the writer's thread cannot write (the database refusing it) raises in the import, as it would
-    unthreaded: the batches before it stay committed, its rounds and the later ones are not written, and the writer's
-    thread and its connection are gone."""
+    """A batch the database refuses raises in the import: the batches before it stay committed, its rounds and the
+    later ones are not written, nor read."""
     from django.db import OperationalError
 
     write = phh_imports._write_batch
@@ -208,14 +195,13 @@ def test_an_error_writing_a_batch_goes_up_and_nothing_after_it_is_written(table,
         import_phh(casino=table.casino, text=_pluribus_text(40), name="fails.phhs", table=table, batch_size=10)
     assert RoundOfPlay.objects.filter(table=table).count() == 10
     assert set(RoundOfPlay.objects.values_list("source_name", flat=True)) == {f"fails.phhs#{n}" for n in range(1, 11)}
-    assert calls == [10, 10]  # the third batch was read, never written
-    assert _writer_threads() == []
+    assert calls == [10, 10]  # the third batch was never written
 
 
 @pytest.mark.django_db
 def test_inside_a_transaction_of_the_caller_the_batches_are_written_in_its_thread(table, monkeypatch):
-    """Inside the caller's transaction (whose rows another connection cannot see) the import writes each batch in the
-    caller's thread and connection, in turn."""
+    """Inside the caller's transaction (whose rows another connection could not see) the import writes each batch in
+    the caller's thread and connection, in turn."""
     import threading
 
     write = phh_imports._write_batch
@@ -251,7 +237,6 @@ def test_files_imported_by_worker_processes_go_in_as_one_import_takes_them(table
     assert RoundOfPlay.objects.filter(table=table).count() == 60
     assert set(RoundOfPlay.objects.values_list("source_name", flat=True)) == {
         f"{name}#{n}" for name in ("a.phhs", "b.phhs") for n in range(1, 31)}  # d.phhs's hand is a.phhs's first
-    assert _writer_threads() == []
 
     again = StringIO()
     with pytest.raises(CommandError, match="1 file\\(s\\) refused"):

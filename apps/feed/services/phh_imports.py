@@ -7,7 +7,7 @@ import logging
 import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -146,23 +146,16 @@ def import_phh(*, casino: Casino, text: str | None = None, name: str, path: Path
         tables = list(selectors.tables_dealing(casino=casino))
     hands = parse_sections(found, zone=casino.zone, refuse_malformed=True)
     run = _Run(summary=summary, tables=tables, table=table, recorded_by=recorded_by, backfill=backfill,
-               progress=progress, writer=_BatchWriter(threaded=not connection.in_atomic_block))
-    try:
-        while True:
-            try:
-                batch = list(islice(hands, batch_size))
-            except PhhError as exc:  # the file changed since it was checked: the batches written stay
-                raise DomainError(str(exc), field="phh") from exc
-            if not batch:
-                break
-            run.take(batch)
-            del batch  # one batch of hands being read and one being written at a time
-        run.writer.wait()
-    finally:
-        run.writer.close()
-    if summary.existing_round_id is None and run.repeated_in_flight is not None:
-        summary.existing_round_id = RoundOfPlay.objects.filter(
-            source_digest=run.repeated_in_flight).values_list("pk", flat=True).first()
+               progress=progress)
+    while True:
+        try:
+            batch = list(islice(hands, batch_size))
+        except PhhError as exc:  # the file changed since it was checked: the batches written stay
+            raise DomainError(str(exc), field="phh") from exc
+        if not batch:
+            break
+        run.take(batch)
+        del batch  # one batch of hands in memory at a time
     return summary
 
 
@@ -235,47 +228,6 @@ def _forget_inherited_connections() -> None:
         wrapper.connection = None
 
 
-class _BatchWriter:
-    """Writes an import's batches one at a time, each in a thread of its own database connection while the next batch
-    is read, parsed and verified (`threaded`), or in the caller's thread, in turn (inside a transaction of the caller,
-    whose uncommitted rows another connection would not see). At most one batch is being written: `submit` waits for
-    the one before, so batches commit in the document's order and a batch's error reaches the caller before the next
-    is written. The writes are the money path's (record_batch_of_rounds), unchanged: this is only when they run.
-
-    `submit(write, done)`: `write()` runs in the writer's thread, `done(its result)` in the caller's, when it is
-    waited for (`wait`: the next `submit`, or the end). `close()` closes the thread's connection and stops it."""
-
-    def __init__(self, *, threaded: bool) -> None:
-        self.threaded = threaded
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="phh-import-writer") if threaded else None
-        self._pending: tuple[Future[list[bool]], Callable[[list[bool]], None]] | None = None
-
-    def submit(self, write: Callable[[], list[bool]], done: Callable[[list[bool]], None]) -> None:
-        self.wait()
-        if self._pool is None:
-            done(write())
-        else:
-            self._pending = (self._pool.submit(write), done)
-
-    def wait(self) -> None:
-        """Wait for the batch being written and apply its `done`; raises what its write raised."""
-        if self._pending is not None:
-            future, done = self._pending
-            self._pending = None
-            done(future.result())
-
-    def close(self) -> None:
-        """Stop the thread (a batch being written is waited for, its error dropped: the caller has one already)
-        and close its database connection."""
-        if self._pool is None:
-            return
-        if self._pending is not None:
-            self._pending[0].exception()  # waited for; its error, if any, is not the one going up
-            self._pending = None
-        self._pool.submit(connections.close_all).result()
-        self._pool.shutdown()
-
-
 @dataclass
 class _Run:
     """What an import keeps from batch to batch: the summary, the tables, the gaming days' refusals (per casino and
@@ -287,21 +239,16 @@ class _Run:
     recorded_by: object
     backfill: Backfill | None
     progress: Callable[[int], None] | None
-    writer: _BatchWriter
     venues: VenueTally = field(default_factory=VenueTally)
     day_refusals: dict[tuple[int, date], str | None] = field(default_factory=dict)
-    #: the source digests of the batch being written, which later batches count as stored
-    in_flight: set[str] = field(default_factory=set)
-    #: a hand repeated from the batch being written (its round's id is looked up at the end, for the summary)
-    repeated_in_flight: str | None = None
 
     def take(self, parsed: list[ParsedHand | RefusedHand]) -> None:
-        """Account and verify one batch of hands, and hand it to the writer."""
+        """Account, verify and write one batch of hands (in one transaction: _write_batch)."""
         summary, table, backfill = self.summary, self.table, self.backfill
         stored_ids = dict(RoundOfPlay.objects.filter(source_digest__in=[
             h.round_in.source_digest if isinstance(h, ParsedHand) else h.source_digest for h in parsed])
             .values_list("source_digest", "pk"))
-        stored = set(stored_ids) | self.in_flight
+        stored = set(stored_ids)
         self.venues.count(h for h in parsed if isinstance(h, ParsedHand))
         venues = self.venues.readings()
         fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]] = []
@@ -313,8 +260,6 @@ class _Run:
                 summary.tally(hand.variant.code).already_stored += 1
                 if summary.existing_round_id is None:
                     summary.existing_round_id = stored_ids.get(hand.round_in.source_digest)
-                    if hand.round_in.source_digest in self.in_flight:
-                        self.repeated_in_flight = self.repeated_in_flight or hand.round_in.source_digest
                 continue
             chosen, reason = selectors.table_for_hand(hand=hand, tables=self.tables, fixed=table is not None,
                                                       open_only=backfill is None)
@@ -349,9 +294,7 @@ class _Run:
             self.progress(len(parsed) - len(fresh))
         if not fresh:
             return
-        self.writer.wait()  # the batch before is written: its hands are in the database
-        self.in_flight = {v.round_in.source_digest or "" for v, *_ in fresh} - {""} if self.writer.threaded else set()
-        self.writer.submit(partial(_write_batch, fresh, self.recorded_by, backfill), partial(self._written, fresh))
+        self._written(fresh, _write_batch(fresh, self.recorded_by, backfill))
 
     def _written(self, fresh: list[tuple[VerifiedRound, str, ParsedHand, Reading | None]], written: list[bool]) -> None:
         """Count a batch the writer wrote (`written`: which of `fresh` it stored)."""
