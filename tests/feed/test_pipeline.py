@@ -162,8 +162,9 @@ def test_14_19_c_the_money_path_reads_in_the_regulations_order():
     from apps.feed import services
 
     source = inspect.getsource(services.record_batch_of_rounds)
-    steps = ["verify_round(", "build_round(", "rake.take_rake(", "badbeat.take_contributions(", "_award(",
-             "records.move_kill_button(", "decks.record_round_decks(", "badbeat.check_showdowns("]
+    steps = ["verify_round(", "build_round(", "rake.take_rake(", "badbeat.contributions_owed(", "_settle(",
+             "badbeat.lock_jackpots(", "badbeat.take_contributions(", "records.move_kill_button(",
+             "decks.record_round_decks(", "badbeat.check_showdowns("]
     positions = [source.index(step) for step in steps]
     assert positions == sorted(positions)
     modules = [services] + [importlib.import_module(f"{services.__name__}.{m.name}")
@@ -174,6 +175,89 @@ def test_14_19_c_the_money_path_reads_in_the_regulations_order():
     from django.conf import settings
 
     assert not hasattr(settings, "POT_DEDUCTIONS") and not hasattr(settings, "BAD_BEAT_SHARED_PAYOUT")
+
+
+def _jackpot_row_locked() -> bool:
+    """Whether this transaction holds a row lock of a jackpot (select_for_update: RowShareLock on the table)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND mode = 'RowShareLock' "
+                       "AND relation = 'badbeat_jackpot'::regclass")
+        return cursor.fetchone()[0] > 0
+
+
+def _two_rounds(table):
+    """Two rounds of a $200 pot each at `table`, seat 1's aces winning, recorded in one batch."""
+    from apps.feed.services import record_batch_of_rounds
+
+    return record_batch_of_rounds(rounds=[(table, round_in([
+        PlayerIn(seat=1, contributed=D("100.00"), hole_cards="As Ad"),
+        PlayerIn(seat=2, contributed=D("100.00"), hole_cards="Ks Kd")], board="2c 7d 9h Jc 3s"))] * 2)
+
+
+def test_14_19_c_a_batchs_pots_are_awarded_before_the_jackpots_are_locked_from_what_the_contribution_takes(
+        monkeypatch):
+    """A batch's pots are awarded (step 5) from what each round owes under the jackpots' posted terms, read without
+    the lock, so that the jackpots stay row-locked for the contributions and the writing only; the contribution taken
+    under the lock is what was owed, and each pot is awarded net of it (14.19(c): the contribution comes out of the
+    pot after the rake, before the award). A single round is awarded under the lock (one read fewer)."""
+    from apps.feed.services import money_path
+
+    table = RakeStructureFactory(percentage=D("10"), maximum=D("50"), increment=D("0.01")).table
+    JackpotFactory(casino=table.casino, minimum_pot=D("20"), contribution_amount=None,
+                   contribution_percentage=D("5"), maximum_contribution=D("20"))
+    settle, locked_when_settled = money_path._settle, []
+
+    def noted(*args):
+        locked_when_settled.append(_jackpot_row_locked())
+        return settle(*args)
+
+    monkeypatch.setattr(money_path, "_settle", noted)
+    for round_of_play in _two_rounds(table):
+        assert round_of_play.bad_beat_contributions.get().amount == D("9.00")
+        assert round_of_play.pots.get().deducted == D("29.00")
+        assert {p.seat: p.awarded for p in round_of_play.players.all()} == {1: D("171.00"), 2: D("0.00")}
+        conserved(round_of_play)
+    assert locked_when_settled == [False]  # awarded once, before the lock
+    record_round_of_play(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("100.00"), hole_cards="As Ad"),
+        PlayerIn(seat=2, contributed=D("100.00"), hole_cards="Ks Kd")], board="2c 7d 9h Jc 3s"))
+    assert locked_when_settled == [False, True]  # a single round: awarded under the lock
+
+
+def test_14_19_c_a_term_changed_before_the_lock_has_the_pots_awarded_again_from_what_was_taken(monkeypatch):
+    """Should a jackpot's posted terms change between a batch's unlocked read and the lock (another transaction's rule
+    change committing in between), the contribution taken under the lock decides: the pots are awarded again, under
+    the lock, net of what was taken, and every chip is accounted for."""
+    from apps.badbeat import services as badbeat
+    from apps.feed.services import money_path
+
+    table = RakeStructureFactory(percentage=D("10"), maximum=D("50"), increment=D("0.01")).table
+    JackpotFactory(casino=table.casino, minimum_pot=D("20"), contribution_amount=D("1.00"),
+                   contribution_percentage=None, maximum_contribution=D("20"))
+    read = badbeat.read_jackpots
+
+    def before_the_change(*, rounds):
+        found = read(rounds=rounds)
+        for jackpot in found.jackpots:
+            jackpot.contribution_amount = D("3.00")  # the term as it stood before the change committed
+        return found
+
+    settle, locked_when_settled = money_path._settle, []
+
+    def noted(*args):
+        locked_when_settled.append(_jackpot_row_locked())
+        return settle(*args)
+
+    monkeypatch.setattr(badbeat, "read_jackpots", before_the_change)
+    monkeypatch.setattr(money_path, "_settle", noted)
+    for round_of_play in _two_rounds(table):
+        assert round_of_play.bad_beat_contributions.get().amount == D("1.00")
+        assert round_of_play.pots.get().deducted == D("21.00")
+        assert {p.seat: p.awarded for p in round_of_play.players.all()} == {1: D("179.00"), 2: D("0.00")}
+        conserved(round_of_play)
+    assert locked_when_settled == [False, True]  # awarded from $3.00 owed, then again from the $1.00 taken
 
 
 @pytest.mark.proves("14.6(b)-two-to-eleven")

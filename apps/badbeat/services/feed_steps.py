@@ -55,6 +55,16 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
     (SharedPayoutSystem.contribution_terms, 14.20(c)1). The contribution (`take_contributions`) and the showdown
     check (`check_showdowns`) of the same rounds read them from here. Call inside the transaction that records the
     rounds (Django refuses `select_for_update` outside one)."""
+    return _jackpots(rounds, for_update=True)
+
+
+def read_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
+    """What `lock_jackpots` reads, without the lock: the jackpots' posted terms as they stand, for working out what
+    each round owes (`contributions_owed`) before the lock is taken; nothing read here is recorded."""
+    return _jackpots(rounds, for_update=False)
+
+
+def _jackpots(rounds: Sequence[RoundOfPlay], *, for_update: bool) -> LockedJackpots:
     wanted = [r for r in rounds if _participates(r)]
     casino_ids = sorted({r.table.casino_id for r in wanted})
     if not casino_ids:
@@ -63,7 +73,7 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
     system = shared_payout_system()
     locked = LockedJackpots()
     funds, stops = set(), set()
-    for jackpot in _LOCK(casino_ids, days, system=system):
+    for jackpot in _LOCK(casino_ids, days, system=system, locked=for_update):
         locked.jackpots.append(jackpot)
         for index, day in enumerate(days):
             locked.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
@@ -75,18 +85,19 @@ def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
     return locked
 
 
-def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayoutSystem | None) -> QuerySet[Jackpot]:
-    """The jackpots of the casinos, row-locked in primary-key order, each with its contributions on each of `days`
-    (`day_0`, `day_1`, ...) and the system's terms (`funds_system`, `system_stops`)."""
+def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayoutSystem | None,
+                locked: bool) -> QuerySet[Jackpot]:
+    """The jackpots of the casinos in primary-key order (row-locked when `locked`), each with its contributions on
+    each of `days` (`day_0`, `day_1`, ...) and the system's terms (`funds_system`, `system_stops`)."""
     terms = system.contribution_terms() if system else {}
     day_columns = {f"day_{index}": Subquery(GamingDayContributions.objects.filter(
         jackpot=OuterRef("pk"), gaming_day=day).order_by().values("contributions")[:1])
         for index, day in enumerate(days)}  # one row at most (jackpot, gaming day are unique): no ordering
-    return (Jackpot.objects.select_for_update(of=("self",)).filter(casino_id__in=casino_ids).order_by("pk")
-            .annotate(**terms, **day_columns))
+    jackpots = Jackpot.objects.select_for_update(of=("self",)) if locked else Jackpot.objects.all()
+    return jackpots.filter(casino_id__in=casino_ids).order_by("pk").annotate(**terms, **day_columns)
 
 
-#: The lock of every round recorded: its SQL kept (apps.core.writer), refused outside a transaction.
+#: The lock of every round recorded: its SQL kept (apps.core.writer), refused outside a transaction (locked).
 _LOCK = KeptRead(_lock_query)
 
 
@@ -133,26 +144,11 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i).
     """
     result = ContributionsTaken(taken=[ZERO] * len(rounds))
-    wanted = [(index, r) for index, r in enumerate(rounds) if _participates(r)]
-    if not wanted:
-        return result
-    collecting: dict[int, list[Jackpot]] = {}
-    for jackpot in sorted(jackpots.jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
-        if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
-                jackpot.funding == Funding.CONTRIBUTIONS:
-            collecting.setdefault(jackpot.casino_id, []).append(jackpot)
     # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
     day_totals = dict(jackpots.day_contributions)
     changed: dict[int, Jackpot] = {}
-    for index, round_of_play in wanted:
-        for jackpot in collecting.get(round_of_play.table.casino_id, []):
-            if jackpot.pk in jackpots.system_stops:
-                continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
-            after = after_rake[index] - result.taken[index]
-            amount, explanation = compute_contribution(jackpot=jackpot, pot_total=round_of_play.pot_total,
-                                                       after_rake=after)
-            if amount <= 0:
-                continue
+    for index, (round_of_play, owed) in enumerate(zip(rounds, _owed(rounds, after_rake, jackpots), strict=True)):
+        for jackpot, amount, explanation, after in owed:
             key = (jackpot.pk, round_of_play.gaming_day)
             before = day_totals.get(key, ZERO)
             to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
@@ -177,6 +173,42 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
             {"jackpot_id": c.jackpot_id, "gaming_day": c.gaming_day, "contributions": c.amount,
              "to_reset": c.to_reset, "count": 1} for c in result.records])]
     return result
+
+
+def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
+                       jackpots: LockedJackpots) -> list[Decimal]:
+    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C. 13:69F-14.19(b), (c)):
+    Decimal dollars, in the rounds' order — exactly what `take_contributions` takes from the same terms (one
+    computation, `_owed`); nothing is recorded. `jackpots` may be read without the lock (`read_jackpots`): the amounts
+    depend only on the posted terms, not on the balances or the day's totals."""
+    return [sum((amount for _, amount, _, _ in owed), ZERO) for owed in _owed(rounds, after_rake, jackpots)]
+
+
+def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
+          jackpots: LockedJackpots) -> list[list[tuple[Jackpot, Decimal, str, Decimal]]]:
+    """For each round, the contributions it owes: (jackpot, amount, explanation, the pot it was taken from), the
+    casino's collecting jackpots in order, primary first, each from what the one before left of the pot."""
+    collecting: dict[int, list[Jackpot]] = {}
+    for jackpot in sorted(jackpots.jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
+        if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
+                jackpot.funding == Funding.CONTRIBUTIONS:
+            collecting.setdefault(jackpot.casino_id, []).append(jackpot)
+    owed: list[list[tuple[Jackpot, Decimal, str, Decimal]]] = [[] for _ in rounds]
+    for index, round_of_play in enumerate(rounds):
+        if not _participates(round_of_play):
+            continue
+        taken = ZERO
+        for jackpot in collecting.get(round_of_play.table.casino_id, []):
+            if jackpot.pk in jackpots.system_stops:
+                continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
+            after = after_rake[index] - taken
+            amount, explanation = compute_contribution(jackpot=jackpot, pot_total=round_of_play.pot_total,
+                                                       after_rake=after)
+            if amount <= 0:
+                continue
+            owed[index].append((jackpot, amount, explanation, after))
+            taken += amount
+    return owed
 
 
 def report_contributions(*, taken: ContributionsTaken) -> None:

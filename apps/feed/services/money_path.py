@@ -13,8 +13,11 @@ The money of every round of play enters here. `record_batch_of_rounds` is the on
 Steps 1 and 2 (apps.feed.services.verification) write nothing and take no lock: step 1 reads the table, its posted
 games and its casino's gaming-day settings and compares the round's time with the clock; step 2 is computed in
 memory. Then one transaction: it first holds the rounds' gaming days open (hold_open_gaming_days: a day that is not
-open refuses the rounds, and a close waits for the commit), writes the rounds and runs steps 3 to 7, taking the
-jackpot row locks at step 4, as late as the contribution allows, and commits right after step 7. Every wait is
+open refuses the rounds, and a close waits for the commit), writes the rounds and runs steps 3 to 7, and commits
+right after step 7. The jackpot row locks are taken at step 4, as late as the contribution allows: what each round
+owes depends on the posted terms only, so a batch's pots are awarded from it before the lock, and the contributions
+(their reset parts, the balances) are then taken under the lock; a term changed in between has the pots awarded
+again from what was taken (a single round is awarded after the lock: one read fewer). Every wait is
 bounded (PostgreSQL's lock_timeout: a lock held elsewhere answers 503, having written nothing). A round called dead
 returns every chip and is logged as an irregularity (14.15(g)). Work that may wait for the commit (alerts,
 notifications, sending to a multi-casino host) is started after it; nothing after the commit can undo a round.
@@ -102,20 +105,27 @@ def record_batch_of_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Veri
             writer.add_totals(records.day_totals(rounds=recorded))
             settled = [(v, r) for v, r in zip(verified, recorded, strict=True) if not v.dead]
             # 3. The rake, first from the pots (14.14).
-            raked = rake.take_rake(rounds=[r for _, r in settled])
+            settled_rounds = [r for _, r in settled]
+            raked = rake.take_rake(rounds=settled_rounds)
             writer.add(raked.records)
             writer.add_totals(raked.hours)
-            # 4. The bad beat contribution, from the pot after the rake (14.19(c)), the jackpots row-locked to the
-            #    commit.
-            jackpots = badbeat.lock_jackpots(rounds=[r for _, r in settled])
-            contributed = badbeat.take_contributions(
-                rounds=[r for _, r in settled], jackpots=jackpots,
-                after_rake=[r.pot_total - taken for (_, r), taken in zip(settled, raked.amounts, strict=True)])
-            contributed.give_to(writer)
+            after_rake = [r.pot_total - taken for r, taken in zip(settled_rounds, raked.amounts, strict=True)]
+            # 4. The bad beat contribution, from the pot after the rake (14.19(c)). What each round owes depends on the
+            #    jackpots' posted terms only: for a batch, it is worked out first, unlocked, so that the pots are
+            #    awarded (5) before the jackpots are row-locked — from there to the commit, for the contributions
+            #    themselves (their reset parts, the balances). A single round is awarded after (one read fewer), and so
+            #    is a batch whose contributions took other amounts (a posted term changed in between).
+            owed = badbeat.contributions_owed(rounds=settled_rounds, after_rake=after_rake,
+                                              jackpots=badbeat.read_jackpots(rounds=settled_rounds)) \
+                if len(settled_rounds) > 1 else None
             # 5. Award the pots, the deductions coming out of the main pot first (14.3, 14.10(j)); the kill (14.11(i)).
-            settlements = [_award(v, r, taken + contribution) for (v, r), taken, contribution
-                           in zip(settled, raked.amounts, contributed.taken, strict=True)]
-            for seats_pots_awards in _seats_and_pots(verified, recorded, settled, settlements):
+            settled_from_owed = _settle(verified, recorded, settled, raked.amounts, owed) if owed is not None else None
+            jackpots = badbeat.lock_jackpots(rounds=settled_rounds)
+            contributed = badbeat.take_contributions(rounds=settled_rounds, jackpots=jackpots, after_rake=after_rake)
+            settlements, rows = settled_from_owed if settled_from_owed is not None and contributed.taken == owed \
+                else _settle(verified, recorded, settled, raked.amounts, contributed.taken)
+            contributed.give_to(writer)
+            for seats_pots_awards in rows:
                 writer.add(seats_pots_awards)
             writer.flush()
             badbeat.report_contributions(taken=contributed)
@@ -208,6 +218,16 @@ def _already_recorded(verified: Sequence[VerifiedRound]) -> AlreadyRecorded:
                                field="external_id", existing_id=pk)
     return AlreadyRecorded(f"This source hand is already recorded (round of play {pk}).", field="source_digest",
                            existing_id=pk)
+
+
+def _settle(verified: Sequence[VerifiedRound], recorded: Sequence[RoundOfPlay],
+            settled: Sequence[tuple[VerifiedRound, RoundOfPlay]], raked: Sequence[Decimal],
+            contributions: Sequence[Decimal]) -> tuple[list[hands.Settlement], tuple[list, list, list]]:
+    """Step 5 for every round settled: its pots awarded once the rake and the contribution (Decimal dollars, in the
+    order of `settled`) are deducted (`_award`), and the records of the rounds' seats, pots and awards."""
+    settlements = [_award(v, r, taken + contribution) for (v, r), taken, contribution
+                   in zip(settled, raked, contributions, strict=True)]
+    return settlements, _seats_and_pots(verified, recorded, settled, settlements)
 
 
 def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
