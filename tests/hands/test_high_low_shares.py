@@ -95,6 +95,25 @@ def test_14_13a_j_the_hand_is_any_three_of_the_players_cards_and_the_community_c
     assert len(hand.high.cards) == 3
 
 
+@pytest.mark.proves("14.13A(j)-three-cards")
+def test_14_13a_j_the_hand_is_made_of_the_players_three_cards_and_the_community_card_no_more_no_fewer():
+    """14.13A(j): the player's three cards and the one community card — four cards in all, the community card given
+    as the board or among the player's (a feed may send it either way) — and the same hand either way; three cards
+    without it, or a fifth card anywhere, are refused (CardCountError), naming what was wrong."""
+    from apps.hands import CardCountError
+
+    as_board, among_players = best_hands("mambo_stud", P("2c 3d 4h"), P("Ks")), best_hands("mambo_stud",
+                                                                                            P("2c 3d 4h Ks"), [])
+    assert as_board == among_players and as_board.high.category.label == "Straight"
+    for hole, board, wrong in (("2c 3d 4h", "", "expected 4 cards with the community card, got 3"),
+                               ("2c 3d 4h Ks", "9d", "expected 4 cards with the community card, got 5"),
+                               ("2c 3d 4h Ks 9d", "", "expected 3 or 4 of the player's cards, got 5"),
+                               ("2c 3d", "Ks", "expected 3 or 4 of the player's cards, got 2"),
+                               ("2c 3d 4h", "Ks 9d", "expected 0 or 1 community cards, got 2")):
+        with pytest.raises(CardCountError, match=wrong):
+            best_hands("mambo_stud", P(hole), P(board) if board else [])
+
+
 @pytest.mark.proves("14.13A(l)-two-hands")
 def test_14_13a_l_two_different_three_card_hands_for_the_high_and_the_low():
     """14.13A(l): with the community five, a pair of fives for the high and 5-2-A for the low: two different hands."""

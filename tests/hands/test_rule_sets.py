@@ -107,6 +107,8 @@ def test_27_3_b_four_of_a_kind_outranks_a_straight_flush_and_flush_outranks_stra
     values = [v("four_card_poker", h) for h in order]
     assert values == sorted(values, reverse=True)
     assert values[0].category is FourCardCategory.FOUR_OF_A_KIND
+    strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
 
 
 @pytest.mark.proves("27.3(a)-ace-low", "27.3(b)5")
@@ -326,3 +328,5 @@ def test_20_3_b_order_straight_flush_down_to_pair():
     assert [x.category for x in values] == [p.STRAIGHT_FLUSH, p.THREE_OF_A_KIND, p.STRAIGHT, p.FLUSH, p.PAIR,
                                             p.HIGH_CARD]
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
+    strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
