@@ -93,10 +93,12 @@ class BadBeatSystem(models.Model):
         return QualifyingHand(value).label if value in QualifyingHand.values else str(value)
 
 
-# Every change of a casino's configuration and every suspension or resumption is in the audit trail (14.20(e)),
-# with the reason; not the time each heartbeat was heard, every 2 s.
+# Every change of a casino's configuration, of its role, authority and responsibilities under the agreement
+# (14.20(c)) and every suspension or resumption is in the audit trail (14.20(e)), with the reason; not the time each
+# heartbeat was heard, every 2 s.
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(condition=pghistory.AnyChange(
-    "code", "name", "address", "is_host", "is_self", "inbox_url", "status")))
+    "code", "name", "address", "is_host", "is_self", "inbox_url", "status", "role", "authority",
+    "responsibilities")))
 class Site(models.Model):
     """A participating casino of a system, as seen from this deployment (14.20(d)1)."""
 
@@ -107,6 +109,16 @@ class Site(models.Model):
     is_host = models.BooleanField(default=False)
     is_self = models.BooleanField(default=False, help_text="This deployment's own casino.")
     inbox_url = models.URLField(blank=True, help_text="Its deployment's inbox (HTTPS).")
+    role = models.CharField(max_length=200, blank=True,
+                            help_text="Its role in the conduct of the multi-casino bad beat payout, as the system "
+                                      "agreement describes it (14.20(c)), e.g. \"Host: keeps the pool and the "
+                                      "system's records\".")
+    authority = models.TextField(max_length=2000, blank=True,
+                                 help_text="Its authority in the conduct of the payout, as the system agreement "
+                                           "describes it (14.20(c)).")
+    responsibilities = models.TextField(max_length=2000, blank=True,
+                                        help_text="Its responsibilities in the conduct of the payout, as the system "
+                                                  "agreement describes them (14.20(c)).")
     status = models.CharField(max_length=10, choices=SystemStatus.choices, default=SystemStatus.ACTIVE)
     status_reason = models.CharField(max_length=300, blank=True)
     status_changed_at = models.DateTimeField(null=True, blank=True)

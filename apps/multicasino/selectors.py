@@ -38,6 +38,30 @@ def site_ledgers(*, system: BadBeatSystem) -> list[SiteLedger]:
             for s in system.sites.all()]
 
 
+@dataclass(frozen=True)
+class CasinoRole:
+    """One participating casino's part in the conduct of the payout, as the system agreement describes it
+    (14.20(c)): each text stripped, "" where the agreement's description is not recorded."""
+
+    site: Site
+    role: str
+    authority: str
+    responsibilities: str
+
+    @property
+    def missing(self) -> list[str]:
+        """Which of "role", "authority", "responsibilities" are not recorded, in that order."""
+        return [name for name in ("role", "authority", "responsibilities") if not getattr(self, name)]
+
+
+def casino_roles(*, system: BadBeatSystem) -> list[CasinoRole]:
+    """Each participating casino of `system` (the host first, then by code) with its role, authority and
+    responsibilities in the conduct of the multi-casino bad beat payout as the agreement describes them
+    (N.J.A.C. 13:69F-14.20(c)); a casino whose description is not recorded is listed with "" (shown as missing)."""
+    return [CasinoRole(site=s, role=s.role.strip(), authority=s.authority.strip(),
+                       responsibilities=s.responsibilities.strip()) for s in system.sites.all()]
+
+
 def systems_for_display() -> list[BadBeatSystem]:
     return list(BadBeatSystem.objects.prefetch_related("sites"))
 
@@ -93,12 +117,16 @@ def payouts(*, system: BadBeatSystem):
 
 
 def host_report(*, system: BadBeatSystem) -> dict:
-    """The host's report: contributions by casino and gaming day, payouts, reset amounts seeded, the ledger check
-    (pool + reset reserve = contributions - payouts, to the cent) and every site's ledger against the host's."""
+    """The host's report: each casino's role, authority and responsibilities under the agreement (14.20(c):
+    `casino_roles`, with `roles_missing` true when any is not recorded), contributions by casino and gaming day,
+    payouts, reset amounts seeded, the ledger check (pool + reset reserve = contributions - payouts, to the cent)
+    and every site's ledger against the host's."""
     contributions = system.pool_entries.aggregate(t=Sum("amount", default=ZERO))["t"]
     paid = system.movements.filter(kind=PoolMovementKind.PAYOUT).aggregate(t=Sum("amount", default=ZERO))["t"]
     held = system.pool + system.reset_reserve
-    return {"system": system, "by_day": contributions_by_casino_and_day(system=system),
+    roles = casino_roles(system=system)
+    return {"system": system, "casino_roles": roles, "roles_missing": any(r.missing for r in roles),
+            "by_day": contributions_by_casino_and_day(system=system),
             "payouts": list(payouts(system=system)),
             "resets": list(system.movements.filter(kind=PoolMovementKind.RESET_SEED).select_related("claim__site")),
             "ledgers": site_ledgers(system=system), "contributions": contributions, "paid": paid, "held": held,
