@@ -41,3 +41,52 @@ def test_14_20_b_c_2_c_3_the_agreement_is_recorded_with_its_rules_funds_and_reco
     page = client.get("/multicasino/nj/report/").content.decode()
     assert "Each casino pays a $250 monthly fee from its own funds" in page
     assert "Records kept by: Boardwalk accounting department" in page
+
+
+@pytest.mark.proves("14.20(c)-roles", "14.20(c)2", "14.20(c)3")
+def test_14_20_c_configured_from_a_file_the_agreements_terms_and_roles_are_set_and_kept(casino, tmp_path):
+    """`manage.py multicasino_configure FILE.json` records the agreement's terms — how funds and fees are kept and
+    paid (14.20(c)2), who keeps the records ((c)3) — and each casino's role, authority and responsibilities ((c));
+    run again without them (the usual run, changing a heartbeat), it keeps what is recorded instead of erasing it; a
+    role longer than its field is refused naming the field, and nothing of that run is written."""
+    import json
+
+    from django.core.management import CommandError, call_command
+
+    from apps.multicasino.models import Site
+
+    JackpotFactory(casino=casino, minimum_pot=Decimal("0"))
+    system = {"code": "nj", "name": "NJ Bad Beat", "host_name": "Boardwalk", "host_address": "AC", "rules": RULES,
+              "casino": casino.code}
+    sites = [{"code": "boardwalk", "name": "Boardwalk", "is_host": True, "is_self": True},
+             {"code": "borgata", "name": "Borgata", "inbox_url": "http://a.test/"}]
+    path = tmp_path / "system.json"
+
+    def configure(system_spec, site_specs):
+        path.write_text(json.dumps({"system": system_spec, "sites": site_specs}))
+        call_command("multicasino_configure", str(path), stdout=open(tmp_path / "out.txt", "w"))
+
+    configure({**system, "funds_and_fees": "A $250 monthly fee from each casino", "records_kept_by": "Boardwalk"},
+              [{**sites[0], "role": "Host: keeps the pool", "authority": "Authorises payouts",
+                "responsibilities": "Keeps the records"}, {**sites[1], "role": "Participating casino"}])
+    configure({**system, "heartbeat_seconds": 5}, sites)  # the terms and roles left out: kept
+    recorded = BadBeatSystem.objects.get(code="nj")
+    assert (recorded.funds_and_fees, recorded.records_kept_by, recorded.heartbeat_seconds) == (
+        "A $250 monthly fee from each casino", "Boardwalk", 5)
+    assert {s.code: (s.role, s.authority, s.responsibilities) for s in Site.objects.all()} == {
+        "boardwalk": ("Host: keeps the pool", "Authorises payouts", "Keeps the records"),
+        "borgata": ("Participating casino", "", "")}
+    with pytest.raises(CommandError, match="^role: At most 200 characters"):
+        configure({**system, "heartbeat_seconds": 9, "records_kept_by": "Borgata"},
+                  [sites[0], {**sites[1], "role": "x" * 201}])
+    recorded.refresh_from_db()
+    assert (recorded.records_kept_by, recorded.heartbeat_seconds) == ("Boardwalk", 5)
+    assert Site.objects.get(code="borgata").role == "Participating casino"
+
+
+def test_the_configuration_limits_are_the_fields_lengths():
+    """add_site refuses what the casino's fields could not hold: its limits are the fields' own."""
+    from apps.multicasino.models import Site
+    from apps.multicasino.services import setup
+
+    assert setup._LIMITS == {name: Site._meta.get_field(name).max_length for name in setup._LIMITS}

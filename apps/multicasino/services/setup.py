@@ -46,28 +46,50 @@ def check_rule_keys(rules: dict) -> None:
 @transaction.atomic
 def set_up_system(*, code: str, name: str, host_name: str, host_address: str, rules: dict,
                   two_claims_rule: str = TwoClaimsRule.FIRST_RECEIVED, contributions_while_suspended: bool = False,
-                  jackpot=None, funds_and_fees: str = "", records_kept_by: str = "") -> BadBeatSystem:
-    """Record the bad beat system agreement (14.20(b), (c)) with its one rule set and that set's hash.
-    Raises DomainError for a rule set missing a required rule or with an unknown one (`check_rule_keys`). The rules
-    are stored as given: a term of which pots qualify left out reads as its default (BadBeatSystem.posted_rules)."""
+                  jackpot=None, funds_and_fees: str | None = None,
+                  records_kept_by: str | None = None) -> BadBeatSystem:
+    """Record the bad beat system agreement (14.20(b), (c)) with its one rule set and that set's hash; run again, it
+    changes what is given. `funds_and_fees` (14.20(c)2) and `records_kept_by` (14.20(c)3): None keeps what is
+    recorded (blank for a new system), so that a configuration run without them does not erase terms recorded on
+    the system's admin page. Raises DomainError for a rule set missing a required rule or with an unknown one
+    (`check_rule_keys`). The rules are stored as given: a term of which pots qualify left out reads as its default
+    (BadBeatSystem.posted_rules)."""
     check_rule_keys(rules)
     if two_claims_rule not in TwoClaimsRule.values:
         raise DomainError(f"Choose one of {', '.join(TwoClaimsRule.values)}.", field="two_claims_rule")
     system, _ = BadBeatSystem.objects.update_or_create(code=code, defaults={
         "name": name, "host_name": host_name, "host_address": host_address, "rules": rules,
         "two_claims_rule": two_claims_rule, "contributions_while_suspended": contributions_while_suspended,
-        "jackpot": jackpot, "funds_and_fees": funds_and_fees, "records_kept_by": records_kept_by,
+        "jackpot": jackpot, **_given(funds_and_fees=funds_and_fees, records_kept_by=records_kept_by),
         "rules_hash": rules_hash(rules=rules, two_claims_rule=two_claims_rule,
                                  contributions_while_suspended=contributions_while_suspended)})
     return system
 
 
+#: The longest role, authority and responsibilities a casino's record takes (Site's fields), in characters.
+_LIMITS = {"role": 200, "authority": 2000, "responsibilities": 2000}
+
+
+def _given(**texts: str | None) -> dict[str, str]:
+    """The texts given (not None), stripped: what a configuration run changes."""
+    return {name: value.strip() for name, value in texts.items() if value is not None}
+
+
 def add_site(*, system: BadBeatSystem, code: str, name: str, address: str = "", is_host: bool = False,
              is_self: bool = False, inbox_url: str = "", outbound_secrets: list[str] | None = None,
-             inbound_secrets: list[str] | None = None) -> Site:
-    """Add a participating casino; a peer (not this deployment) gets a link with its secrets."""
+             inbound_secrets: list[str] | None = None, role: str | None = None, authority: str | None = None,
+             responsibilities: str | None = None) -> Site:
+    """Add a participating casino (run again, change it); a peer (not this deployment) gets a link with its secrets.
+    `role`, `authority`, `responsibilities`: the casino's as the system agreement describes them (14.20(c)); None
+    keeps what is recorded (blank for a new casino). Raises DomainError (field-level) for a text longer than its
+    field."""
+    given = _given(role=role, authority=authority, responsibilities=responsibilities)
+    for name_, value in given.items():
+        limit = _LIMITS[name_]
+        if len(value) > limit:
+            raise DomainError(f"At most {limit:,} characters ({len(value):,} given).", field=name_)
     site, _ = Site.objects.update_or_create(system=system, code=code, defaults={
-        "name": name, "address": address, "is_host": is_host, "is_self": is_self, "inbox_url": inbox_url})
+        "name": name, "address": address, "is_host": is_host, "is_self": is_self, "inbox_url": inbox_url, **given})
     if not is_self:
         Link.objects.update_or_create(peer=site, defaults={"outbound_secrets": outbound_secrets or [],
                                                            "inbound_secrets": inbound_secrets or []})

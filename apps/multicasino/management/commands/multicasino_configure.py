@@ -1,9 +1,13 @@
 """python manage.py multicasino_configure FILE.json — this deployment's part of a multi-casino system, as data.
 
 {"system": {"code", "name", "host_name", "host_address", "rules": {...}, "two_claims_rule",
-            "contributions_while_suspended",
+            "contributions_while_suspended", "funds_and_fees", "records_kept_by",
             "heartbeat_seconds", "silence_seconds", "casino": "<code of this deployment's casino>"},
- "sites": [{"code", "name", "address", "is_host", "is_self", "inbox_url", "outbound_secrets", "inbound_secrets"}]}
+ "sites": [{"code", "name", "address", "is_host", "is_self", "inbox_url", "outbound_secrets", "inbound_secrets",
+            "role", "authority", "responsibilities"}]}
+
+The agreement's terms (funds_and_fees, 14.20(c)2; records_kept_by, (c)3) and each casino's role, authority and
+responsibilities ((c)) may be left out: what is recorded (e.g. on the system's admin page) is then kept.
 
 `rules` holds every key of services.setup.RULE_KEYS; the terms of which pots qualify (straddled_pots_qualify,
 bomb_pots_qualify, multiple_runs_qualify) may be left out for their defaults (true, true, false).
@@ -40,12 +44,15 @@ class Command(BaseCommand):
                                    host_address=spec["host_address"], rules=spec["rules"],
                                    two_claims_rule=spec.get("two_claims_rule", "first_received"),
                                    contributions_while_suspended=spec.get("contributions_while_suspended", False),
-                                   jackpot=jackpot_of(casino=casino))
+                                   jackpot=jackpot_of(casino=casino), funds_and_fees=spec.get("funds_and_fees"),
+                                   records_kept_by=spec.get("records_kept_by"))
+            for site in config.get("sites", []):
+                add_site(system=system, **site)
         except DomainError as exc:
-            raise CommandError(exc.message) from exc
+            raise CommandError(f"{exc.field}: {exc.message}" if exc.field else exc.message) from exc
+        except TypeError as exc:  # a key no site has
+            raise CommandError(f"Cannot read the configuration: {exc}") from exc
         system.heartbeat_seconds = spec.get("heartbeat_seconds", system.heartbeat_seconds)
         system.silence_seconds = spec.get("silence_seconds", system.silence_seconds)
         system.save(update_fields=["heartbeat_seconds", "silence_seconds"])
-        for site in config.get("sites", []):
-            add_site(system=system, **site)
         self.stdout.write(f"{system.code}: {len(config.get('sites', []))} sites; rules hash {system.rules_hash[:12]}.")
