@@ -187,13 +187,32 @@ def _jackpot_row_locked() -> bool:
         return cursor.fetchone()[0] > 0
 
 
+def _aces_win_200():
+    """A $200 pot, seat 1's aces against seat 2's kings."""
+    return round_in([PlayerIn(seat=1, contributed=D("100.00"), hole_cards="As Ad"),
+                     PlayerIn(seat=2, contributed=D("100.00"), hole_cards="Ks Kd")], board="2c 7d 9h Jc 3s")
+
+
 def _two_rounds(table):
-    """Two rounds of a $200 pot each at `table`, seat 1's aces winning, recorded in one batch."""
+    """Two rounds of `_aces_win_200` at `table`, recorded in one batch."""
     from apps.feed.services import record_batch_of_rounds
 
-    return record_batch_of_rounds(rounds=[(table, round_in([
-        PlayerIn(seat=1, contributed=D("100.00"), hole_cards="As Ad"),
-        PlayerIn(seat=2, contributed=D("100.00"), hole_cards="Ks Kd")], board="2c 7d 9h Jc 3s"))] * 2)
+    return record_batch_of_rounds(rounds=[(table, _aces_win_200())] * 2)
+
+
+def _lock_when_awarded(monkeypatch) -> list[bool]:
+    """Whether the jackpots were row-locked each time the money path awarded pots (money_path._settle), appended as
+    it happens."""
+    from apps.feed.services import money_path
+
+    settle, locked = money_path._settle, []
+
+    def noted(*args):
+        locked.append(_jackpot_row_locked())
+        return settle(*args)
+
+    monkeypatch.setattr(money_path, "_settle", noted)
+    return locked
 
 
 def test_14_19_c_a_batchs_pots_are_awarded_before_the_jackpots_are_locked_from_what_the_contribution_takes(
@@ -202,27 +221,17 @@ def test_14_19_c_a_batchs_pots_are_awarded_before_the_jackpots_are_locked_from_w
     the lock, so that the jackpots stay row-locked for the contributions and the writing only; the contribution taken
     under the lock is what was owed, and each pot is awarded net of it (14.19(c): the contribution comes out of the
     pot after the rake, before the award). A single round is awarded under the lock (one read fewer)."""
-    from apps.feed.services import money_path
-
     table = RakeStructureFactory(percentage=D("10"), maximum=D("50"), increment=D("0.01")).table
     JackpotFactory(casino=table.casino, minimum_pot=D("20"), contribution_amount=None,
                    contribution_percentage=D("5"), maximum_contribution=D("20"))
-    settle, locked_when_settled = money_path._settle, []
-
-    def noted(*args):
-        locked_when_settled.append(_jackpot_row_locked())
-        return settle(*args)
-
-    monkeypatch.setattr(money_path, "_settle", noted)
+    locked_when_settled = _lock_when_awarded(monkeypatch)
     for round_of_play in _two_rounds(table):
         assert round_of_play.bad_beat_contributions.get().amount == D("9.00")
         assert round_of_play.pots.get().deducted == D("29.00")
         assert {p.seat: p.awarded for p in round_of_play.players.all()} == {1: D("171.00"), 2: D("0.00")}
         conserved(round_of_play)
     assert locked_when_settled == [False]  # awarded once, before the lock
-    record_round_of_play(table=table, round_in=round_in([
-        PlayerIn(seat=1, contributed=D("100.00"), hole_cards="As Ad"),
-        PlayerIn(seat=2, contributed=D("100.00"), hole_cards="Ks Kd")], board="2c 7d 9h Jc 3s"))
+    record_round_of_play(table=table, round_in=_aces_win_200())
     assert locked_when_settled == [False, True]  # a single round: awarded under the lock
 
 
@@ -231,7 +240,6 @@ def test_14_19_c_a_term_changed_before_the_lock_has_the_pots_awarded_again_from_
     change committing in between), the contribution taken under the lock decides: the pots are awarded again, under
     the lock, net of what was taken, and every chip is accounted for."""
     from apps.badbeat import services as badbeat
-    from apps.feed.services import money_path
 
     table = RakeStructureFactory(percentage=D("10"), maximum=D("50"), increment=D("0.01")).table
     JackpotFactory(casino=table.casino, minimum_pot=D("20"), contribution_amount=D("1.00"),
@@ -244,14 +252,8 @@ def test_14_19_c_a_term_changed_before_the_lock_has_the_pots_awarded_again_from_
             jackpot.contribution_amount = D("3.00")  # the term as it stood before the change committed
         return found
 
-    settle, locked_when_settled = money_path._settle, []
-
-    def noted(*args):
-        locked_when_settled.append(_jackpot_row_locked())
-        return settle(*args)
-
     monkeypatch.setattr(badbeat, "read_jackpots", before_the_change)
-    monkeypatch.setattr(money_path, "_settle", noted)
+    locked_when_settled = _lock_when_awarded(monkeypatch)
     for round_of_play in _two_rounds(table):
         assert round_of_play.bad_beat_contributions.get().amount == D("1.00")
         assert round_of_play.pots.get().deducted == D("21.00")

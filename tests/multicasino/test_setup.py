@@ -82,11 +82,3 @@ def test_14_20_c_configured_from_a_file_the_agreements_terms_and_roles_are_set_a
     recorded.refresh_from_db()
     assert (recorded.records_kept_by, recorded.heartbeat_seconds) == ("Boardwalk", 5)
     assert Site.objects.get(code="borgata").role == "Participating casino"
-
-
-def test_the_configuration_limits_are_the_fields_lengths():
-    """add_site refuses what the casino's fields could not hold: its limits are the fields' own."""
-    from apps.multicasino.models import Site
-    from apps.multicasino.services import setup
-
-    assert setup._LIMITS == {name: Site._meta.get_field(name).max_length for name in setup._LIMITS}

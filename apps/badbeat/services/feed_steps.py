@@ -71,18 +71,18 @@ def _jackpots(rounds: Sequence[RoundOfPlay], *, for_update: bool) -> LockedJackp
         return LockedJackpots()
     days = sorted({r.gaming_day for r in wanted})
     system = shared_payout_system()
-    locked = LockedJackpots()
+    found = LockedJackpots()
     funds, stops = set(), set()
     for jackpot in _LOCK(casino_ids, days, system=system, locked=for_update):
-        locked.jackpots.append(jackpot)
+        found.jackpots.append(jackpot)
         for index, day in enumerate(days):
-            locked.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
+            found.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
         if system is not None and getattr(jackpot, "funds_system"):  # noqa: B009 - the annotation's name, from the system
             funds.add(jackpot.pk)
             if getattr(jackpot, "system_stops"):  # noqa: B009
                 stops.add(jackpot.pk)
-    locked.funds_system, locked.system_stops = frozenset(funds), frozenset(stops)
-    return locked
+    found.funds_system, found.system_stops = frozenset(funds), frozenset(stops)
+    return found
 
 
 def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayoutSystem | None,
@@ -97,7 +97,7 @@ def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayout
     return jackpots.filter(casino_id__in=casino_ids).order_by("pk").annotate(**terms, **day_columns)
 
 
-#: The lock of every round recorded: its SQL kept (apps.core.writer), refused outside a transaction (locked).
+#: The jackpots' read, locked or not: its SQL kept (apps.core.writer); the lock is refused outside a transaction.
 _LOCK = KeptRead(_lock_query)
 
 

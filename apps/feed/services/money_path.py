@@ -115,15 +115,17 @@ def record_batch_of_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Veri
             #    awarded (5) before the jackpots are row-locked — from there to the commit, for the contributions
             #    themselves (their reset parts, the balances). A single round is awarded after (one read fewer), and so
             #    is a batch whose contributions took other amounts (a posted term changed in between).
-            owed = badbeat.contributions_owed(rounds=settled_rounds, after_rake=after_rake,
-                                              jackpots=badbeat.read_jackpots(rounds=settled_rounds)) \
-                if len(settled_rounds) > 1 else None
-            # 5. Award the pots, the deductions coming out of the main pot first (14.3, 14.10(j)); the kill (14.11(i)).
-            settled_from_owed = _settle(verified, recorded, settled, raked.amounts, owed) if owed is not None else None
+            owed, awarded = None, None
+            if len(settled_rounds) > 1:
+                owed = badbeat.contributions_owed(rounds=settled_rounds, after_rake=after_rake,
+                                                  jackpots=badbeat.read_jackpots(rounds=settled_rounds))
+                # 5. Award the pots, the deductions out of the main pot first (14.3, 14.10(j)); the kill (14.11(i)).
+                awarded = _settle(verified, recorded, settled, raked.amounts, owed)
             jackpots = badbeat.lock_jackpots(rounds=settled_rounds)
             contributed = badbeat.take_contributions(rounds=settled_rounds, jackpots=jackpots, after_rake=after_rake)
-            settlements, rows = settled_from_owed if settled_from_owed is not None and contributed.taken == owed \
-                else _settle(verified, recorded, settled, raked.amounts, contributed.taken)
+            if awarded is None or contributed.taken != owed:  # 5. awarded under the lock
+                awarded = _settle(verified, recorded, settled, raked.amounts, contributed.taken)
+            settlements, rows = awarded
             contributed.give_to(writer)
             for seats_pots_awards in rows:
                 writer.add(seats_pots_awards)

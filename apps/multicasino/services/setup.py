@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from django.db import transaction
+from django.db import models, transaction
 
 from apps.core.exceptions import DomainError
 
@@ -66,8 +66,12 @@ def set_up_system(*, code: str, name: str, host_name: str, host_address: str, ru
     return system
 
 
-#: The longest role, authority and responsibilities a casino's record takes (Site's fields), in characters.
-_LIMITS = {"role": 200, "authority": 2000, "responsibilities": 2000}
+def _longest(name: str) -> int:
+    """The longest text a casino's field `name` takes (its max_length), in characters."""
+    field_ = Site._meta.get_field(name)
+    if not isinstance(field_, models.Field) or field_.max_length is None:
+        raise ValueError(f"Site.{name} is not a text of bounded length")
+    return field_.max_length
 
 
 def _given(**texts: str | None) -> dict[str, str]:
@@ -85,7 +89,7 @@ def add_site(*, system: BadBeatSystem, code: str, name: str, address: str = "", 
     field."""
     given = _given(role=role, authority=authority, responsibilities=responsibilities)
     for name_, value in given.items():
-        limit = _LIMITS[name_]
+        limit = _longest(name_)
         if len(value) > limit:
             raise DomainError(f"At most {limit:,} characters ({len(value):,} given).", field=name_)
     site, _ = Site.objects.update_or_create(system=system, code=code, defaults={

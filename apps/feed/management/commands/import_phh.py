@@ -37,7 +37,7 @@ class Command(BaseCommand):
         parser.add_argument("--table", type=int, help="record every hand at this table number (hands of a game it "
                                                       "does not deal are refused)")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-        parser.add_argument("--jobs", type=int, metavar="N",
+        parser.add_argument("--jobs", type=int, metavar="N", default=1,
                             help="files imported at once by N worker processes (default 1: one after the other). "
                                  "Each file is imported whole by one worker.")
         parser.add_argument("--backfill", action="store_true",
@@ -48,7 +48,7 @@ class Command(BaseCommand):
                                  "administrator)")
 
     def handle(self, *args, **options):
-        if options["jobs"] is not None and options["jobs"] < 1:
+        if options["jobs"] < 1:
             raise CommandError("--jobs is a number of worker processes, at least 1.")
         casino = self._casino(options["casino"])
         table = None
@@ -70,7 +70,6 @@ class Command(BaseCommand):
         elif options["by"]:
             raise CommandError("--by names who runs a --backfill.")
         summary = ImportSummary()
-        jobs = options["jobs"] or 1
         tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
         with tqdm(total=0, unit="hand", disable=options["no_progress"] or None,
                   desc="Importing", dynamic_ncols=True) as bar:
@@ -78,7 +77,7 @@ class Command(BaseCommand):
             bar.total = sum(counts.values())
             before = 0
             for path, done in import_phh_files(casino=casino, paths=files, table=table, backfill=backfill,
-                                               recorded_by=backfill.run_by if backfill else None, jobs=jobs,
+                                               recorded_by=backfill.run_by if backfill else None, jobs=options["jobs"],
                                                progress=bar.update):
                 summary.add(done)
                 before += counts[path]
