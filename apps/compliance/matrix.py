@@ -19,11 +19,13 @@ A requirement is:
   else a **gap**. `Matrix.failures` lists the gaps (and a not-built reason a passing proving test contradicts):
   the command's `--check`, which `make test` runs.
 
-The code that implements a requirement is the public definitions whose docstrings cite its clause (a roman item
-counts for its numbered paragraph), or, when none does, those citing the nearest clause above it (`code_from`); a
-requirement not built lists none. A marker naming a requirement clauses.toml
-does not list (a typo, a clause that lists its requirements, a lead-in) is an error (`Matrix.errors`), which fails
-the command whatever its options.
+The code that implements a requirement is the public definitions whose docstrings cite the requirement by its id
+("14.13A(j)-three-cards": that one thing) or cite its clause (every requirement of it; a roman item counts for its
+numbered paragraph), or, when none does, those citing the nearest clause above it (`code_from`); a requirement not
+built lists none. So a function that carries out one part of a multi-part clause cites that part, and its mutants
+are tried only against that part's proving tests. A marker or a docstring naming a requirement clauses.toml does
+not list (a typo, a clause that lists its requirements, a lead-in) is an error (`Matrix.errors`), which fails the
+command whatever its options.
 
 A clause is **proven** when every requirement of it and of the paragraphs under it that needs code is proven,
 **partly proven** when some are, **not proven** when none are, and needs **no code** when none needs code.
@@ -380,14 +382,19 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
     known = {r.id for reqs in own.values() for r in reqs}
     errors = [f"{t.nodeid} proves {rid!r}: {_unknown_proof(rid, by_id, lead_ins)}."
               for rid, tests in sorted(found.proofs.items()) if rid not in known for t in tests]
+    errors += [f"{ref.ref} cites requirement {rid!r}: {_unknown_proof(rid, by_id, lead_ins)}."
+               for rid, refs in sorted(found.requirement_code.items()) if rid not in known for ref in refs]
     rows: dict[str, Row] = {}
     # paragraphs before their parents: a parent's status follows from theirs
     for cid in sorted(by_id, key=lambda i: (-len(parent_ids(i)), sort_key(i))):
         clause = by_id[cid]
-        code = list(dict.fromkeys(ref.ref for ref in found.code.get(cid, [])))
+        whole = [ref.ref for ref in found.code.get(cid, [])]  # code citing the clause: each requirement's
+        parts = {req.id: [ref.ref for ref in found.requirement_code.get(req.id, [])] for req in own[cid]}
+        code = list(dict.fromkeys([*whole, *(ref for refs in parts.values() for ref in refs)]))
         inherited = clause.no_code or next((by_id[p].no_code for p in parent_ids(cid)
                                             if p in by_id and by_id[p].no_code), "")
-        req_rows = [_requirement_row(req, code, inherited, found, results, mutants.get(req.id))
+        req_rows = [_requirement_row(req, list(dict.fromkeys([*parts[req.id], *whole])), inherited, found, results,
+                                     mutants.get(req.id))
                     for req in own[cid]]
         if not code and (above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
             for r in req_rows:  # the code implementing the clause above implements its paragraphs
@@ -423,8 +430,8 @@ def _subtree(row: Row, rows: dict[str, Row], children: dict[str, list[str]]) -> 
 
 def _requirement_row(req: Requirement, code: list[str], inherited: str, found: Scan,
                      results: dict[str, str] | None, mutation: MutationResult | None = None) -> RequirementRow:
-    """One requirement's line (see the module): `code` cites its clause, `inherited` is its clause's (or a clause
-    above's) reason for needing no code, `mutation` its last mutation run."""
+    """One requirement's line (see the module): `code` cites it or its clause, `inherited` is its clause's (or a
+    clause above's) reason for needing no code, `mutation` its last mutation run."""
     tests = [Proof(t.nodeid, "" if results is None else results.get(t.nodeid, "not run"))
              for t in found.proofs.get(req.id, [])]
     passing = [t for t in tests if results is None or t.result == "passed"]
@@ -448,7 +455,7 @@ def _requirement_row(req: Requirement, code: list[str], inherited: str, found: S
     elif tests:
         row.note = "none of its proving tests passed in the last run"
     elif code:
-        row.note = "code cites its clause, but no test proves it"
+        row.note = "code cites it or its clause, but no test proves it"
     else:
         row.note = "no code cites its clause and no test proves it"
     return row

@@ -13,6 +13,11 @@ How a citation is read:
   word that is not a paragraph (`test_14_19_i_a_dealer_...` is 14.19(i): "a" comes before "i", so it is a word).
 - A citation deeper than the listed clauses (a roman item) counts for the nearest listed clause above it; a
   citation of no listed clause is kept aside as unknown (`Scan.unknown`).
+- A requirement's id in code's docstring, "14.13A(j)-three-cards" or "N.J.A.C. 13:69F-14.19(f)1-full" (a clause id,
+  a hyphen and a word starting with a letter, as clauses.toml names requirements), cites that requirement alone,
+  not its clause (`requirement_citations`): the code implements that one thing the clause asks. A clause's
+  citation cites every requirement of it. A requirement id clauses.toml does not list is kept in
+  `Scan.unknown_requirements`, which the matrix refuses.
 
 What a test proves is read only from its `@pytest.mark.proves("14.19(f)1-daily", "14.3(a)")` marker (on the
 function, or on its `Test*` class for every test in it): requirement ids as clauses.toml lists them, written as
@@ -35,6 +40,8 @@ _JOIN = re.compile(r"\s*(,|and|or|-|–|to|through)\s*")
 _SIBLING_LETTER = re.compile(_PART)
 _SIBLING_NUMBER = re.compile(r"(\d{1,2})((?:i{1,3}|iv|vi{0,3}|ix|x)(?![a-z]))?(?![\d.%$])")
 _RANGE = {"-", "–", "to", "through"}
+_REQUIREMENT = re.compile(rf"(?:(?<=13:69F-)|(?<![\w.$:,/-]))({SECTION}(?!\d|\.\d){_PART}?)-([a-z][a-z0-9]*(?:-[a-z0-9]+)*)"
+                          r"(?![\w-])")
 _ROMAN = {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x"}
 _TEST_SECTION = re.compile(r"^test_(14|20|27)_(\d{1,2})([ab]?)_?(.*)$")
 
@@ -48,6 +55,8 @@ def citations_in_text(text: str) -> list[str]:
     Ids are as written (a roman item stays: "14.9(i)2ii"); `Scan` maps them to listed clauses."""
     found: list[str] = []
     for anchor in _ANCHOR.finditer(text):
+        if _REQUIREMENT.match(text, anchor.start()):
+            continue  # a requirement's id ("14.19(f)1-full"): requirement_citations reads it
         section, letter, number, roman = (g or "" for g in anchor.groups())
         found.append(_compose(section, letter, number, roman))
         pos = anchor.end()
@@ -68,6 +77,12 @@ def citations_in_text(text: str) -> list[str]:
             found.append(_compose(section, letter, number, roman))
             pos = sib.end()
     return list(dict.fromkeys(found))
+
+
+def requirement_citations(text: str) -> list[str]:
+    """The requirement ids a piece of text cites ("14.13A(j)-three-cards"), in order, without repeats; see the
+    module. Whether clauses.toml lists them is the scan's to say."""
+    return list(dict.fromkeys(f"{m.group(1)}-{m.group(5)}" for m in _REQUIREMENT.finditer(text)))
 
 
 def citations_in_test_name(name: str) -> list[str]:
@@ -110,12 +125,14 @@ def citations_in_test_name(name: str) -> list[str]:
 
 @dataclass(frozen=True)
 class CodeRef:
-    """A public definition (or a module) whose docstring cites clauses: `ref` as "apps/x/y.py:Class.method" (a
-    module: "apps/x/y.py"), `line` its first line, `cites` the ids as written."""
+    """A public definition (or a module) whose docstring cites clauses or requirements: `ref` as
+    "apps/x/y.py:Class.method" (a module: "apps/x/y.py"), `line` its first line, `cites` the clause ids as written,
+    `requirements` the requirement ids as written."""
 
     ref: str
     line: int
     cites: tuple[str, ...]
+    requirements: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,8 +177,9 @@ def _parse(path: Path) -> ast.Module | None:
 
 
 def scan_code(root: Path, *, package: str = "apps", exclude: Iterable[str] = ("compliance",)) -> list[CodeRef]:
-    """The code under `root/package` that cites clauses in its docstrings, sorted by reference. Migrations and the
-    packages named in `exclude` (the matrix's own code, whose docstrings quote citations as examples) are skipped."""
+    """The code under `root/package` that cites clauses or requirements in its docstrings, sorted by reference.
+    Migrations and the packages named in `exclude` (the matrix's own code, whose docstrings quote citations as
+    examples) are skipped."""
     refs: list[CodeRef] = []
     base = root / package
     skipped = {base / name for name in exclude}
@@ -172,11 +190,13 @@ def scan_code(root: Path, *, package: str = "apps", exclude: Iterable[str] = ("c
         if tree is None:
             continue
         rel = path.relative_to(root).as_posix()
-        if (doc := ast.get_docstring(tree)) and (cites := citations_in_text(doc)):
-            refs.append(CodeRef(ref=rel, line=1, cites=tuple(cites)))
-        for name, node in _definitions(tree, public_only=True):
-            if (doc := ast.get_docstring(node)) and (cites := citations_in_text(doc)):
-                refs.append(CodeRef(ref=f"{rel}:{name}", line=node.lineno, cites=tuple(cites)))
+        named: list[tuple[str, int, ast.Module | Definition]] = [
+            (rel, 1, tree), *((f"{rel}:{name}", node.lineno, node) for name, node in _definitions(tree, public_only=True))]
+        for ref, line, node in named:
+            doc = ast.get_docstring(node) or ""
+            cites, requirements = citations_in_text(doc), requirement_citations(doc)
+            if cites or requirements:
+                refs.append(CodeRef(ref=ref, line=line, cites=tuple(cites), requirements=tuple(requirements)))
     return refs
 
 
@@ -252,20 +272,23 @@ def listed(clause_id: str, known: set[str] | frozenset[str], *, walk_up: bool = 
 
 @dataclass
 class Scan:
-    """What the source tree cites, per listed clause: `code[id]` -> [CodeRef], `tests[id]` -> [CitingTest] (tests
-    that mention it, which prove nothing); per requirement id as written in a marker, `proofs[id]` -> [CitingTest]
-    (the tests whose `pytest.mark.proves` names it; the matrix refuses an id clauses.toml does not list); the
-    mentions of no listed clause in `unknown` (id as written -> where)."""
+    """What the source tree cites, per listed clause: `code[id]` -> [CodeRef] (code citing the clause),
+    `tests[id]` -> [CitingTest] (tests that mention it, which prove nothing); per requirement id as written,
+    `requirement_code[id]` -> [CodeRef] (code citing that requirement alone) and `proofs[id]` -> [CitingTest] (the
+    tests whose `pytest.mark.proves` names it; the matrix refuses an id clauses.toml does not list, in either);
+    the mentions of no listed clause in `unknown` (id as written -> where)."""
 
     code: dict[str, list[CodeRef]] = field(default_factory=lambda: defaultdict(list))
+    requirement_code: dict[str, list[CodeRef]] = field(default_factory=lambda: defaultdict(list))
     tests: dict[str, list[CitingTest]] = field(default_factory=lambda: defaultdict(list))
     unknown: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     proofs: dict[str, list[CitingTest]] = field(default_factory=lambda: defaultdict(list))
 
 
 def scan(root: Path, known: set[str] | frozenset[str]) -> Scan:
-    """Scan the code (apps/) and the tests (tests/) under `root`: file each citation under the listed clause it
-    counts for (`listed`), and each test that proves requirements under the ids its markers name."""
+    """Scan the code (apps/) and the tests (tests/) under `root`: file each clause citation under the listed clause
+    it counts for (`listed`), each requirement citation of code under its id, and each test that proves
+    requirements under the ids its markers name."""
     result = Scan()
     for ref in scan_code(root):
         for cited in dict.fromkeys(filter(None, (listed(c, known) for c in ref.cites))):
@@ -273,6 +296,8 @@ def scan(root: Path, known: set[str] | frozenset[str]) -> Scan:
         for c in ref.cites:
             if listed(c, known) is None:
                 result.unknown[c].append(ref.ref)
+        for requirement in ref.requirements:
+            result.requirement_code[requirement].append(ref)
     for test in scan_tests(root):
         for requirement in test.proves:
             result.proofs[requirement].append(test)

@@ -24,7 +24,7 @@ class Suit(StrEnum):
 
 
 class Rank(IntEnum):
-    """Ranks for high poker, ace high (N.J.A.C. 13:69F-14.3(a))."""
+    """Ranks for high poker, ace high (N.J.A.C. 13:69F-14.3(a)-ranks)."""
 
     TWO = 2
     THREE = 3

@@ -173,15 +173,23 @@ def best_badugi(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHan
     return ShowdownHand(high=None, low=evaluate_badugi(hole))
 
 
-def best_mambo_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """Mambo stud high-low split six or better: any three of the player's three cards and the community card,
-    a high by 14.3(c) and a six-or-better low, the same three or not, the ace both ways (14.13A(j)-(l)).
-    The community card may come as the board (three cards and one) or with the player's (four cards)."""
+def mambo_cards(hole: Sequence[Card], board: Sequence[Card] = ()) -> tuple[Card, ...]:
+    """The four cards a mambo stud hand is made of: the player's three and the community card
+    (14.13A(j)-three-cards), which may come as the board (three cards and one) or with the player's (four cards).
+    Raises CardCountError for any other number of the player's or community cards, DuplicateCardError for a card
+    seen twice."""
     _counts("Mambo stud", hole, board, (3, 4), (0, 1))
     cards = (*hole, *board)
     if len(cards) != 4:
         raise CardCountError(f"Mambo stud: expected 4 cards with the community card, got {len(cards)}.")
-    threes = list(combinations(cards, 3))
+    return cards
+
+
+def best_mambo_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
+    """Mambo stud high-low split six or better: of the four cards (`mambo_cards`), the best three-card high
+    (`evaluate_three_card_high`) and the best six-or-better low, the same three or not, the ace both ways (14.13A(k) and (l)).
+    Raises as `mambo_cards` does."""
+    threes = list(combinations(mambo_cards(hole, board), 3))
     return ShowdownHand(high=_best(evaluate_three_card_high, threes),
                         low=_best_qualifying(evaluate_three_card_low, threes))
 

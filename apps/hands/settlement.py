@@ -166,7 +166,8 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3.ii, iv, 14.11(f)2).
     In a high-low game the pot is halved between the best high and the best qualifying low, the odd unit to
     the high half (14.11(f)2.i); tied lows share the low half, the excess to the holder of the lowest low card
-    by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)). In a low game the
+    by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)); mambo stud likewise
+    (14.13A(j)-split, 14.13A(j)1 through 4, 14.13A(k)-high-takes-all). In a low game the
     best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5).
     Chips are conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already
     ranked (see showdown_hands). Raises HandError for missing or bad cards.

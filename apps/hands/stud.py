@@ -24,8 +24,8 @@ def forced_bet(game: Game | str, up_cards: Sequence[tuple[Seat, Card]]) -> Seat:
 
     Seven-card stud (14.9(d)): high — the lowest up-card; low — the highest up-card (the ace low, so the king
     is highest); high-low split — the highest up-card, the ace below a two; high-low eight or better — the
-    lowest up-card, the ace highest. Five-card stud (14.13(d)) and mambo stud (14.13A(d)): the lowest up-card
-    (14.3(a)). Equal ranks are told apart by suit, spades > hearts > diamonds > clubs.
+    lowest up-card, the ace highest. Five-card stud (14.13(d)) and mambo stud (14.13A(d)): the lowest up-card,
+    the ace highest. Equal ranks are told apart by suit, spades > hearts > diamonds > clubs.
     Raises RuleSetError for a game without a forced bet by up-card, CardCountError without up-cards.
     """
     game = Game(game)
@@ -61,7 +61,7 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
 
     Seven-card stud (14.9(f)) and five-card stud (14.13(f)): the best high hand showing, or, in seven-card stud
     low, the best low hand showing; mambo stud, second round (14.13A(f)): the highest up-card, ties by suit;
-    mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the community card (14.3(c)),
+    mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the community card,
     or else the highest up-card. Equal hands showing: the seat closest to the dealer's left, i.e. the first in
     `showing`. Raises RuleSetError, CardCountError.
     """

@@ -206,6 +206,35 @@ def test_a_docstring_or_a_name_that_only_mentions_a_clause_proves_nothing(tree):
     assert [t.nodeid for t in rows["14.19(b)3-applied"].tests] == ["tests/test_rules.py::test_14_19_b_3_qualifying_hand"]
 
 
+def test_code_citing_a_requirement_implements_it_alone_and_code_citing_its_clause_implements_each(tree):
+    """Code that cites 14.19(b)3-posted is that requirement's code, not 14.19(b)3-applied's; code that cites
+    14.19(b)3 is both's; a paragraph that no code cites takes the code citing its clause, not a requirement's; a
+    docstring naming a requirement clauses.toml does not list is an error, as a marker is."""
+    (tree / "apps" / "jackpot" / "rules.py").write_text(textwrap.dedent('''
+        def posted_rules():
+            """The posted rules (N.J.A.C. 13:69F-14.19(b)1, 14.19(b)3-posted)."""
+
+        def judged():
+            """Claims judged by the posted hand (14.19(b)3)."""
+
+        def count_when_full():
+            """A full container is counted (14.19(f)1-full, 14.19(f)1-daily)."""
+    '''))
+    matrix = matrix_of(tree)
+    rows = {r.id: r for r in matrix.requirement_rows}
+    assert rows["14.19(b)3-posted"].code == ["apps/jackpot/rules.py:posted_rules", "apps/jackpot/rules.py:judged"]
+    assert rows["14.19(b)3-applied"].code == ["apps/jackpot/rules.py:judged"]
+    assert rows["14.19(b)1"].code == ["apps/jackpot/rules.py:posted_rules"]
+    assert rows["14.19(f)1-daily"].code == ["apps/jackpot/rules.py:count_when_full"]
+    assert rows["14.19(f)1-full"].code == []  # not built: it lists no code, whatever cites it
+    assert {row.id: row for row in matrix.rows}["14.19(b)3"].code == ["apps/jackpot/rules.py:judged",
+                                                                      "apps/jackpot/rules.py:posted_rules"]
+    assert matrix.errors == []
+    (tree / "apps" / "jackpot" / "more.py").write_text('''def typo():\n    """Posted (14.19(b)3-postd)."""\n''')
+    assert matrix_of(tree).errors == ["apps/jackpot/more.py:typo cites requirement '14.19(b)3-postd': clauses.toml "
+                                      "lists no requirement 14.19(b)3-postd."]
+
+
 def test_a_lead_in_clause_is_proven_by_its_paragraphs_never_by_a_neighbours_test(tmp_path):
     """14.20(d) asks nothing itself: it is proven when (d)1 is, whatever proves 14.20(c) beside it; a marker naming
     the lead-in itself is refused (it has no requirement of its own)."""

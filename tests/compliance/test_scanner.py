@@ -9,6 +9,7 @@ from apps.compliance.scanner import (
     citations_in_test_name,
     citations_in_text,
     listed,
+    requirement_citations,
     scan,
     scan_code,
     scan_tests,
@@ -29,6 +30,26 @@ from apps.compliance.scanner import (
 ])
 def test_citations_in_docstrings(text, ids):
     assert citations_in_text(text) == ids
+
+
+@pytest.mark.parametrize("text,clauses,requirements", [
+    ("The four cards (14.13A(j)-three-cards).", [], ["14.13A(j)-three-cards"]),
+    ("When full (N.J.A.C. 13:69F-14.19(f)1-full) and daily (14.19(f)1-daily)", [], ["14.19(f)1-full",
+                                                                                    "14.19(f)1-daily"]),
+    ("Odd chips (14.11(f)2i-odd) and the wheel, 14.3(a)-ace-low; kills (14.11(i))", ["14.11(i)"],
+     ["14.11(f)2i-odd", "14.3(a)-ace-low"]),
+    # a range, a list after a requirement and a hyphenated word that starts no requirement are read as before
+    ("counted (14.19(d)-(f)), items 14.9(i)1-3", ["14.19(d)", "14.19(e)", "14.19(f)", "14.9(i)1", "14.9(i)2",
+                                                  "14.9(i)3"], []),
+    ("split (14.13A(j)-split, 14.13A(j)1 through 4)", ["14.13A(j)1", "14.13A(j)2", "14.13A(j)3", "14.13A(j)4"],
+     ["14.13A(j)-split"]),
+    ("re-14.19(c)-full is no citation; 14.19(c)-Full cites the clause", ["14.19(c)"], []),
+])
+def test_a_requirement_cited_by_its_id_is_not_a_citation_of_its_clause(text, clauses, requirements):
+    """Code implementing one part of a multi-part clause cites that part ("14.13A(j)-three-cards"): the scanner
+    reads it as that requirement alone, never as its clause (which would make the code every part's)."""
+    assert citations_in_text(text) == clauses
+    assert requirement_citations(text) == requirements
 
 
 @pytest.mark.parametrize("name,ids", [
@@ -83,7 +104,7 @@ def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_t
             """Private: 14.19(q) here is not a reference."""
 
         class Display:
-            """Displays (14.19(k))."""
+            """Displays (14.19(k)), adjusted daily (14.19(k)-daily)."""
             def adjust(self):
                 """Adjust (14.19(k)1)."""
     '''))
@@ -101,10 +122,10 @@ def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_t
         def helper_14_19_q():
             """Not a test (14.19(q))."""
     '''))
-    code = {ref.ref: ref.cites for ref in scan_code(tmp_path)}
-    assert code == {"apps/x/services.py": ("14.19",), "apps/x/services.py:take": ("14.19(c)",),
-                    "apps/x/services.py:Display": ("14.19(k)",),
-                    "apps/x/services.py:Display.adjust": ("14.19(k)1",)}
+    code = {ref.ref: (ref.cites, ref.requirements) for ref in scan_code(tmp_path)}
+    assert code == {"apps/x/services.py": (("14.19",), ()), "apps/x/services.py:take": (("14.19(c)",), ()),
+                    "apps/x/services.py:Display": (("14.19(k)",), ("14.19(k)-daily",)),
+                    "apps/x/services.py:Display.adjust": (("14.19(k)1",), ())}
     tests = {t.nodeid: (t.named, t.cites) for t in scan_tests(tmp_path)}
     assert tests == {"tests/x/test_y.py::test_14_19_c_after_the_rake": (("14.19(c)",), ()),
                      "tests/x/test_y.py::TestDisplay::test_adjusted": ((), ("14.19(k)1",))}

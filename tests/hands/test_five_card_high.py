@@ -2,6 +2,7 @@
 from collections import Counter
 from itertools import combinations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from apps.hands import (
     best_hands,
     evaluate,
     evaluate_five_card_high,
+    fast,
     parse_cards,
 )
 from tests.hands.combinatorics import five_card_category_counts
@@ -67,11 +69,57 @@ def test_14_3_b_3_to_9_ranks_within_a_category():
     assert value("3c 3d 2h 2s Ac") < value("4c 4d 2h 2s 3c")
 
 
+def _fast_score(text):
+    return fast.high_score(fast.card_ids(parse_cards(text)))
+
+
+def _fast_scores(text):
+    return int(fast.high_scores(np.array([fast.card_ids(parse_cards(text))]))[0])
+
+
+#: Every scorer of five-card high hands the engine uses: the full evaluation, and the table-driven scores that pick
+#: the best five of a player's cards (games._best_high) and rank deals in bulk (odds, bad beats).
+SCORERS = {"evaluate": value, "high_score": _fast_score, "high_scores": _fast_scores}
+
+#: (better, worse) hands of the same rank, told apart by the highest card not in the other hand, in each category.
+KICKER_PAIRS = [
+    ("Ac Kd Qh Js 9c", "Ac Kd Qh Js 8c"),  # high card: the fifth card decides
+    ("Ac Kd Qh 9s 8c", "Ad Kh Js Tc 9d"),  # high card: the third card decides
+    ("2c 2d Kh Qs Jc", "2h 2s Kd Qc Tc"),  # one pair: the last kicker
+    ("9c 9d Ah 3s 2c", "9h 9s Kd Qc Jc"),  # one pair: the first kicker
+    ("Ac Ad 2h 2s 3c", "Kh Ks Qd Qc Jc"),  # two pair: the higher pair
+    ("Kc Kd 5h 5s 3c", "Kh Ks 4d 4c Ac"),  # two pair: the lower pair
+    ("Kc Kd 5h 5s 3c", "Kh Ks 5d 5c 2c"),  # two pair: the odd card
+    ("4c 4d 4h As 2c", "4s 4d 4h Ks Qc"),  # three of a kind: the kicker
+    ("5c 5d 5h 2s 3c", "4c 4d 4h As Kc"),  # three of a kind: the three's rank
+    ("6c 7d 8h 9s Tc", "5c 6d 7h 8s 9c"),  # straight: the highest card
+    ("2c 3d 4h 5s 6c", "Ac 2d 3h 4s 5c"),  # straight: six high beats the five-high wheel (the ace plays low)
+    ("Ah 9h 7h 5h 3h", "Ad 9d 7d 5d 2d"),  # flush: the last card
+    ("Ks Qs 3s 4s 2s", "Qd Jd 9d 8d 7d"),  # flush: the first card
+    ("3c 3d 3h 2s 2c", "2h 2s 2d As Ac"),  # full house: the three's rank
+    ("3c 3d 3h Ks Kc", "3s 3d 3h Qs Qc"),  # full house: the pair's rank
+    ("7c 7d 7h 7s 3c", "7c 7d 7h 7s 2c"),  # four of a kind: the kicker
+    ("8c 8d 8h 8s 2c", "7c 7d 7h 7s Ac"),  # four of a kind: the four's rank
+    ("6h 7h 8h 9h Th", "5h 6h 7h 8h 9h"),  # straight flush: the highest card
+    ("2s 3s 4s 5s 6s", "As 2s 3s 4s 5s"),  # straight flush: the steel wheel is the lowest
+]
+
+#: Hands identical in rank, in different suits: a tie.
+TIE_PAIRS = [("Ac Kd Qh Js 9c", "Ad Kh Qs Jc 9d"), ("2c 2d Kh Qs Jc", "2h 2s Kd Qc Jd"),
+             ("Ah 9h 7h 5h 3h", "As 9s 7s 5s 3s"), ("Ac 2d 3h 4s 5c", "Ad 2h 3s 4c 5d")]
+
+
 @pytest.mark.proves("14.3(d)-kicker", "14.3(d)-tie")
-def test_14_3_d_highest_card_not_in_the_other_hand_decides_and_identical_ranks_tie():
-    assert value("Ac Kd Qh Js 9c") > value("Ac Kd Qh Js 8c")
-    assert value("2c 2d Kh Qs Jc") > value("2h 2s Kd Qc Tc")
-    assert value("Ac Kd Qh Js 9c") == value("Ad Kh Qs Jc 9d")
+@pytest.mark.parametrize("scorer", SCORERS)
+def test_14_3_d_highest_card_not_in_the_other_hand_decides_and_identical_ranks_tie(scorer):
+    """In every category, by every scorer the engine uses: the hand holding the highest card not in the other
+    wins; hands identical in rank tie."""
+    score = SCORERS[scorer]
+    for better, worse in KICKER_PAIRS:
+        assert value(better).category == value(worse).category, (better, worse)  # the same rank of hand
+        assert score(better) > score(worse), (scorer, better, worse)
+    for one, other in TIE_PAIRS:
+        assert score(one) == score(other), (scorer, one, other)
 
 
 @pytest.mark.proves("14.3(a)-suits")
