@@ -17,7 +17,8 @@ class DeckEventForm(forms.Form):
 
     A count of any other number than 52 pulls the deck from play (14.6(e)4): the form first comes back asking to
     confirm (`confirmation`, the sentence; `confirm_count` then carries the number confirmed), and once recorded
-    says so as a warning (`pulled`)."""
+    says so as a warning (`pulled`). At a table whose shuffler is approved to count the cards as it shuffles, a count
+    may be the shuffler's (`by_shuffler`, 14.6(e)4-counting-shuffler); the templates offer the box only there."""
 
     kind = forms.ChoiceField(label="Event", choices=[(k.value, k.label) for k in DeckEventKind
                                                      if k not in (DeckEventKind.RECEIVED, DeckEventKind.ASSIGNED)],
@@ -25,6 +26,7 @@ class DeckEventForm(forms.Form):
     card_count = forms.IntegerField(label="Cards counted", required=False, min_value=0, max_value=60,
                                     widget=forms.NumberInput(attrs={"aria-label": "Cards counted",
                                                                     "placeholder": "cards", "class": "short"}))
+    by_shuffler = forms.BooleanField(label="Counted by the table's shuffler", required=False)
     note = forms.CharField(required=False, max_length=300)
     confirm_count = forms.IntegerField(required=False, widget=forms.HiddenInput)  # a wrong count, confirmed
 
@@ -48,7 +50,8 @@ class DeckEventForm(forms.Form):
             return None
         table = deck.table
         try:
-            record_deck_event(deck=deck, by=by, kind=kind, card_count=count, note=data["note"])
+            record_deck_event(deck=deck, by=by, kind=kind, card_count=count, note=data["note"],
+                              by_shuffler=data["by_shuffler"])
         except DomainError as exc:
             add_domain_error(self, exc)
             return None

@@ -64,6 +64,9 @@ class DeckEvent(models.Model):
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, null=True, blank=True, related_name="deck_events")
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     card_count = models.PositiveSmallIntegerField(null=True, blank=True, help_text="For a count: cards found.")
+    by_shuffler = models.BooleanField(
+        default=False, help_text="A count made by the table's approved counting shuffler as it shuffled the deck "
+                                 "(N.J.A.C. 13:69F-14.6(e)4-counting-shuffler), recorded by `by` from the shuffler.")
     round_of_play = models.ForeignKey(RoundOfPlay, on_delete=models.PROTECT, null=True, blank=True,
                                       related_name="deck_events", help_text="The round during which it happened.")
     note = models.CharField(max_length=300, blank=True)
@@ -71,6 +74,8 @@ class DeckEvent(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+        constraints = [models.CheckConstraint(condition=models.Q(by_shuffler=False) | models.Q(kind="counted"),
+                                              name="deck_event_shuffler_counts_only")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.deck.serial} at {self.at:%H:%M}"

@@ -125,7 +125,7 @@ def _leave_table(deck: Deck) -> None:
 @transaction.atomic
 def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = None,
                       card_count: int | None = None, note: str = "",
-                      round_of_play: RoundOfPlay | None = None) -> DeckEvent:
+                      round_of_play: RoundOfPlay | None = None, by_shuffler: bool = False) -> DeckEvent:
     """Record one event of a deck at its table and move its clocks.
 
     put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out and clears the
@@ -136,6 +136,11 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
     recording it to confirm first, forms.DeckEventForm); a wrong count during a
     round goes with that round, which must have been called dead (14.15(g));
     changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
+
+    by_shuffler: the count is the table's counting shuffler's, made as it shuffled the deck and recorded by `by`
+    from it (14.6(e)4-counting-shuffler): it moves the count clock, and pulls a deck of the wrong count, as a
+    dealer's count does. Refused (field "by_shuffler") for any event but a count, and at a table whose shuffler is
+    not recorded as an approved counting shuffler (PokerTable.counting_shuffler_approval).
     """
     try:
         kind = DeckEventKind(kind)
@@ -159,6 +164,13 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
         raise DomainError("The dealer inspects the deck before the floorperson verifies it (14.4(b)).", field="kind")
     if kind == DeckEventKind.COUNTED and card_count is None:
         raise DomainError("Give the number of cards counted.", field="card_count")
+    if by_shuffler:
+        if kind != DeckEventKind.COUNTED:
+            raise DomainError("A shuffler records counts only.", field="by_shuffler")
+        if table is None or not table.counting_shuffler_approval:
+            where = f"Table {table.number}'s shuffler" if table is not None else "The deck's table"
+            raise DomainError(f"{where} is not recorded as a shuffler approved to count the cards as it shuffles "
+                              "(N.J.A.C. 13:69F-14.6(e)4): count the deck by hand.", field="by_shuffler")
     if round_of_play is not None:
         if round_of_play.table_id != (table.pk if table else None):
             raise DomainError("That round was played at another table.", field="round_of_play")
@@ -203,7 +215,7 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
     if fields:
         deck.save(update_fields=fields)
     return DeckEvent.objects.create(deck=deck, kind=kind, at=at, table=table, by=by, card_count=card_count,
-                                    note=note[:300], round_of_play=round_of_play)
+                                    note=note[:300], round_of_play=round_of_play, by_shuffler=by_shuffler)
 
 
 @transaction.atomic

@@ -21,6 +21,7 @@ TABLE_FIELDS = {
     "number": "Number", "is_open": "Open", "opened_at": "Opened at", "seats": "Seats", "location": "Area",
     "rotation_name": "Rotation", "rounds_per_game": "Rounds of each game", **POSTING_FIELDS,
     "kill_option": "Kill", "kill_pot_minimum": "Kill pot", "uses_automated_shuffler": "Automated shuffler",
+    "counting_shuffler_approval": "Counting shuffler's approval",
     "contribution_container_capacity": "Contribution container capacity",
 }
 #: An opening or closing of the table: who, when, why (14.8, 14.17; the closing's drop box, 14.19(d)1; decks, 14.2(a)).

@@ -46,7 +46,8 @@ class PokerTableInput(serializers.ModelSerializer):
         fields = ["number", "game", "betting_structure", "seats", "location", "small_blind", "big_blind", "ante",
                   "bring_in", "minimum_wager", "maximum_wager", "raise_cap", "bad_beat_participation", "straddles",
                   "maximum_straddles", "bomb_pot_ante", "rotation_name", "rounds_per_game", "rotation", "kill_option",
-                  "kill_pot_minimum", "uses_automated_shuffler", "contribution_container_capacity"]
+                  "kill_pot_minimum", "uses_automated_shuffler", "counting_shuffler_approval",
+                  "contribution_container_capacity"]
         extra_kwargs = {"minimum_wager": {"required": False}}
 
 
@@ -62,7 +63,7 @@ class PokerTableOutput(serializers.ModelSerializer):
                   "big_blind", "ante", "bring_in", "minimum_wager", "maximum_wager", "raise_cap",
                   "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante", "rotation_name",
                   "rounds_per_game", "rotation", "kill_option", "kill_pot_minimum", "uses_automated_shuffler",
-                  "contribution_container_capacity", "is_open", "opened_at"]
+                  "counting_shuffler_approval", "contribution_container_capacity", "is_open", "opened_at"]
         read_only_fields = ["is_open", "opened_at"]
 
 

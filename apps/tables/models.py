@@ -193,6 +193,11 @@ class PokerTable(GamePosting):
                                   help_text="Pot that qualifies for the kill (14.11(i)).")
     uses_automated_shuffler = models.BooleanField(
         default=False, help_text="Both decks alternate every round, backs of different colours (14.2(d)).")
+    counting_shuffler_approval = models.CharField(
+        max_length=60, blank=True,
+        help_text="The Division's approval of the table's automated shuffler as one that counts the cards of a deck "
+                  "as it shuffles them (N.J.A.C. 13:69F-14.6(e)4-counting-shuffler): its counts are taken in for the "
+                  "15-minute count. Blank when the shuffler does not count, or there is none.")
     contribution_container_capacity = MoneyField(
         "contribution container capacity", null=True, blank=True,
         help_text="Dollars: the most the table's approved bad beat contribution container holds, for a table whose "
@@ -214,6 +219,9 @@ class PokerTable(GamePosting):
             models.CheckConstraint(condition=models.Q(contribution_container_capacity__isnull=True)
                                    | models.Q(contribution_container_capacity__gt=0),
                                    name="table_container_capacity_positive"),
+            models.CheckConstraint(condition=models.Q(counting_shuffler_approval="")
+                                   | models.Q(uses_automated_shuffler=True),
+                                   name="table_counting_shuffler_is_a_shuffler"),
         ]
 
     def __str__(self) -> str:

@@ -94,6 +94,19 @@ def verify_container_capacity(capacity: Decimal | None) -> None:
                           field="contribution_container_capacity")
 
 
+def verify_counting_shuffler(*, uses_automated_shuffler: bool, approval: str) -> str:
+    """The Division's approval of a table's counting shuffler, stripped (14.6(e)4-counting-shuffler): "" when the
+    table's shuffler does not count. Raises DomainError (field "counting_shuffler_approval") for an approval at a
+    table without an automated shuffler, or longer than its column."""
+    approval = (approval or "").strip()
+    if approval and not uses_automated_shuffler:
+        raise DomainError("A counting shuffler is the table's automated shuffler: record the table as using one "
+                          "first (N.J.A.C. 13:69F-14.6(e)4).", field="counting_shuffler_approval")
+    if len(approval) > 60:
+        raise DomainError("Give the approval in at most 60 characters.", field="counting_shuffler_approval")
+    return approval
+
+
 def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
     """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17) and return its entries normalised.
 
@@ -164,6 +177,10 @@ def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats:
     if existing := PokerTable.objects.filter(casino=casino, number=number).values_list("pk", flat=True).first():
         raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing)
     verify_container_capacity(posted.get("contribution_container_capacity"))  # type: ignore[arg-type]
+    if "counting_shuffler_approval" in posted:
+        posted["counting_shuffler_approval"] = verify_counting_shuffler(
+            uses_automated_shuffler=bool(posted.get("uses_automated_shuffler")),
+            approval=str(posted["counting_shuffler_approval"]))
     if seats is None:
         games: list[Any] = [entry.get("game") for entry in rotation or ()] or [game]
         seats = min(9, *(SEAT_MAXIMUM.get(g, (9, ""))[0] for g in games))
@@ -269,6 +286,8 @@ def update_table(*, table: PokerTable, **changes: Any) -> PokerTable:
     for name, value in changes.items():
         setattr(table, name, value)
     verify_container_capacity(table.contribution_container_capacity)
+    table.counting_shuffler_approval = verify_counting_shuffler(
+        uses_automated_shuffler=table.uses_automated_shuffler, approval=table.counting_shuffler_approval)
     if table.is_mixed:
         if not 2 <= table.seats <= table.seat_maximum:
             raise DomainError(f"This rotation seats 2 to {table.seat_maximum} players (its smallest game's "

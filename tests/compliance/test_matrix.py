@@ -76,8 +76,9 @@ def test_what_is_not_built_yet_says_so_and_is_not_proven():
     row = {r.id: r for r in current_matrix(use_report=False).rows}["14.19(e)"]
     assert row.status == PARTLY_PROVEN and row.note == "1 of 2 requirements that need code proven"
     # issue 36: the container counted when full and upon table closing are built and proven, beside the daily count
-    # and each casino's role, authority and responsibilities under the bad beat system agreement (14.20(c))
-    for rid in ("14.19(f)1-full", "14.19(f)1-closing", "14.20(c)-roles"):
+    # and each casino's role, authority and responsibilities under the bad beat system agreement (14.20(c)), and
+    # a counting shuffler's counts taken in for the 15-minute count (14.6(e)4)
+    for rid in ("14.19(f)1-full", "14.19(f)1-closing", "14.20(c)-roles", "14.6(e)4-counting-shuffler"):
         assert not rows[rid].not_built and rows[rid].status == PROVEN, rid
     row = {r.id: r for r in current_matrix(use_report=False).rows}["14.19(f)1"]
     assert row.status == PROVEN and row.note == "3 of 3 requirements that need code proven"
