@@ -38,7 +38,8 @@ mutants.json). A requirement proven by its tests is then:
 - **partly proven** when a mutant survived that no reason explains (`RequirementRow.mutation.survivors` holds its
   diff), or the run's proving tests failed unmutated;
 - still **proven**, labelled "proven, not mutation-tested yet", when no run has reached it yet (or its code is only
-  modules, which are not mutated), and likewise, with the note, when the budget stopped its run before every
+  modules, which are not mutated), or its last run mutated other definitions than its code has now (the code it
+  cites, or the private helpers that code uses, changed since: the run is stale, its figures left out), and likewise, with the note, when the budget stopped its run before every
   mutant ran and none survived so far. The headline counts these apart (`requirements_mutation_tested`): a
   requirement is mutation-checked only when its run is complete.
 
@@ -52,7 +53,7 @@ every requirement's last run; they are None when no mutation results are given.
 import json
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +61,7 @@ from .mutation import (
     EQUIVALENT_FILE,
     MUTANTS_FILE,
     MutationResult,
+    code_ranges,
     load_equivalents,
     load_results,
     score_drops,
@@ -366,10 +368,12 @@ def _unknown_proof(rid: str, by_id: dict[str, Clause], lead_ins: set[str]) -> st
 
 def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, str] | None = None,
                  report: str = "", report_created: float | None = None,
-                 mutants: dict[str, MutationResult] | None = None, mutants_run: dict | None = None) -> Matrix:
+                 mutants: dict[str, MutationResult] | None = None, mutants_run: dict | None = None,
+                 definitions: Callable[[list[str]], list[str]] | None = None) -> Matrix:
     """The matrix of `clauses` from a scan of the source tree (`scanner.scan`) and, when given, each test's result
-    (`load_report`) and each requirement's last mutation run (`mutation.load_results`). See the module for the
-    statuses."""
+    (`load_report`) and each requirement's last mutation run (`mutation.load_results`), a run being stale when
+    `definitions` (a requirement's code references -> the "file:definition"s a run mutates now) differs from what
+    it mutated. See the module for the statuses."""
     mutants = mutants or {}
     clauses = list(clauses)
     by_id = {c.id: c for c in clauses}
@@ -394,7 +398,7 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
         inherited = clause.no_code or next((by_id[p].no_code for p in parent_ids(cid)
                                             if p in by_id and by_id[p].no_code), "")
         req_rows = [_requirement_row(req, list(dict.fromkeys([*parts[req.id], *whole])), inherited, found, results,
-                                     mutants.get(req.id))
+                                     mutants.get(req.id), definitions)
                     for req in own[cid]]
         if not code and (above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
             for r in req_rows:  # the code implementing the clause above implements its paragraphs
@@ -429,7 +433,8 @@ def _subtree(row: Row, rows: dict[str, Row], children: dict[str, list[str]]) -> 
 
 
 def _requirement_row(req: Requirement, code: list[str], inherited: str, found: Scan,
-                     results: dict[str, str] | None, mutation: MutationResult | None = None) -> RequirementRow:
+                     results: dict[str, str] | None, mutation: MutationResult | None = None,
+                     definitions: Callable[[list[str]], list[str]] | None = None) -> RequirementRow:
     """One requirement's line (see the module): `code` cites it or its clause, `inherited` is its clause's (or a
     clause above's) reason for needing no code, `mutation` its last mutation run."""
     tests = [Proof(t.nodeid, "" if results is None else results.get(t.nodeid, "not run"))
@@ -442,6 +447,9 @@ def _requirement_row(req: Requirement, code: list[str], inherited: str, found: S
         if req.not_built:
             row.reason = req.not_built
             row.note = "a test proves it, yet clauses.toml says it is not built: remove the not_built reason"
+        elif mutation is not None and definitions is not None and not mutation.error and (
+                {c.split(" (")[0] for c in mutation.code} != set(definitions(row.code))):
+            row.note = "its code changed since its last mutation run: not mutation-tested yet"
         elif mutation is not None:
             row.mutation = mutation
             if mutation.survived or mutation.error:
@@ -473,4 +481,5 @@ def matrix_for(root: Path, *, clauses_path: Path = CLAUSES_FILE, report_path: Pa
     mutants, run = load_results(mutants_path, load_equivalents(equivalents_path)) if mutants_path else ({}, {})
     found = scan(root, frozenset(c.id for c in clauses))
     return build_matrix(clauses, found, results=results, report=str(report_path or ""), report_created=created,
-                        mutants=mutants, mutants_run=run)
+                        mutants=mutants, mutants_run=run,
+                        definitions=lambda refs: [f"{r.file}:{r.definition}" for r in code_ranges(root, refs)])

@@ -4,7 +4,9 @@ results file the matrix reads. Pure Python (no Django, no cosmic-ray): the runne
 
 What is mutated. For each requirement with code and proving tests (`matrix.RequirementRow.code` and `.tests`),
 the lines of each definition listed as its code ("apps/x/y.py:function", "...:Class", "...:Class.method"; a class
-with its methods; its body after the docstring, `definition_range`), and only those; a module listed as code
+with its methods; its body after the docstring, `definition_range`) and of the private helpers of the same file it
+uses ("_straight_high": `private_helpers`, whose docstrings are never read for citations), and only those; a module
+listed as code
 (its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests.
 Each mutant runs only the requirement's proving tests (plain pytest, one process, the suite's environment); it
 is *killed* when they fail or time out, else it *survives*.
@@ -87,9 +89,43 @@ def _parse_text(text: str) -> ast.Module:
     return ast.parse(text)
 
 
+def private_helpers(root: Path, ref: str) -> list[str]:
+    """The module-level private functions and classes ("_name") of the file a code reference names that its
+    definition uses by name, directly or through one another, in the file's order ("apps/x/y.py:_helper"): the work a
+    public function hands to them is its own work, mutated with it. [] for a module or a name the file does not
+    define."""
+    path, _, name = ref.partition(":")
+    tree = _parsed(root / path) if name else None
+    if tree is None:
+        return []
+    top = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    node: ast.AST | None = top.get(name.split(".")[0])
+    for part in name.split(".")[1:]:
+        node = next((n for n in getattr(node, "body", []) if getattr(n, "name", None) == part), None)
+    if node is None:
+        return []
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        for used in ast.walk(todo.pop()):
+            if (isinstance(used, ast.Name) and used.id.startswith("_") and used.id in top
+                    and not used.id.startswith("__") and used.id not in found):
+                found.add(used.id)
+                todo.append(top[used.id])
+    return [f"{path}:{n}" for n in top if n in found]
+
+
 def code_ranges(root: Path, refs: Iterable[str]) -> list[CodeRange]:
-    """The definitions of a requirement's code references, in order, modules left out (see the module)."""
-    return [r for ref in refs if (r := definition_range(root, ref)) is not None]
+    """The definitions of a requirement's code references, in order, each followed by the private helpers it uses
+    (`private_helpers`) not listed already; modules left out (see the module)."""
+    seen: set[str] = set()
+    ranges = []
+    for ref in refs:
+        for name in [ref, *private_helpers(root, ref)]:
+            if name not in seen and (r := definition_range(root, name)) is not None:
+                seen.add(name)
+                ranges.append(r)
+    return ranges
 
 
 def mutant_hash(operator: str, diff: str) -> str:

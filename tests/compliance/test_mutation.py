@@ -18,9 +18,11 @@ from django.conf import settings
 from apps.compliance.matrix import NOT_PROVEN, PARTLY_PROVEN, PROVEN
 from apps.compliance.mutation import (
     MUTANTS_FILE,
+    code_ranges,
     definition_range,
     load_equivalents,
     mutant_ids,
+    private_helpers,
     touched_requirements,
 )
 from apps.compliance.selectors import current_matrix
@@ -32,6 +34,11 @@ DIFF = "--- a/apps/jackpot/rules.py\n+++ b/apps/jackpot/rules.py\n@@ -{n},1 +{n}
 
 def survivor(mutant_id: str, a: str = "1", b: str = "2") -> dict:
     return {"id": mutant_id, "operator": "core/NumberReplacer 0", "diff": DIFF.format(n=3, a=a, b=b)}
+
+
+def code(definition: str, line: int) -> dict:
+    """A results entry's "code": the one definition of apps/jackpot/rules.py it mutated, its body at `line`."""
+    return {"code": [{"file": "apps/jackpot/rules.py", "definition": definition, "start": line, "end": line}]}
 
 
 @pytest.fixture
@@ -75,9 +82,10 @@ def tree(tmp_path):
         "run": {"date": "2026-11-27T00:00:00+00:00", "minutes": 1.5, "command": "python bench/compliance_mutants.py",
                 "tool": "cosmic-ray 8.7.0"},
         "requirements": {
-            "14.19(b)1": {**entry, "mutants": 4, "killed": 4, "survivors": []},
-            "14.19(b)2": {**entry, "mutants": 3, "killed": 2, "survivors": [survivor("rules.py:minimum:aaa")]},
-            "14.19(b)3": {**entry, "mutants": 5, "killed": 3,
+            "14.19(b)1": {**entry, **code("maximum", 4), "mutants": 4, "killed": 4, "survivors": []},
+            "14.19(b)2": {**entry, **code("minimum", 8), "mutants": 3, "killed": 2,
+                          "survivors": [survivor("rules.py:minimum:aaa")]},
+            "14.19(b)3": {**entry, **code("qualifying", 12), "mutants": 5, "killed": 3,
                           "survivors": [survivor("rules.py:qualifying:bbb"), survivor("rules.py:qualifying:ccc",
                                                                                       "x == 1", "x is 1")]},
         }}))
@@ -123,6 +131,47 @@ def test_the_matrix_reads_the_mutation_results(tree):
     statuses = {c["id"]: c["status"] for c in data["clauses"]}
     assert statuses["14.19(b)3"] == PARTLY_PROVEN and statuses["14.19(b)"] == PARTLY_PROVEN
     assert statuses["14.19(b)1"] == statuses["14.19(b)4"] == PROVEN
+
+
+def test_a_run_of_other_code_than_the_requirements_is_stale_and_not_counted(tree):
+    """(b)1's run mutated `maximum`; once `maximum` hands its work to a private helper, its code is both and that run
+    says nothing of the helper: (b)1 is proven, not mutation-tested yet, and its figures leave the headline."""
+    rules = tree / "apps" / "jackpot" / "rules.py"
+    before = rules.read_text()
+    rules.write_text("def _one():\n    return 1\n" + before.replace(
+        '"""The maximum contribution (N.J.A.C. 13:69F-14.19(b)1)."""\n    return 1',
+        '"""The maximum contribution (N.J.A.C. 13:69F-14.19(b)1)."""\n    return _one()'))
+    assert "return _one()" in rules.read_text()
+    data = json.loads(run(*args_for(tree), "--format", "json")[1])
+    reqs = {r["id"]: r for c in data["clauses"] for r in c["requirements"]}
+    assert reqs["14.19(b)1"]["status"] == PROVEN and not reqs["14.19(b)1"]["mutation_tested"]
+    assert reqs["14.19(b)1"]["mutation"] is None and "changed since its last mutation run" in reqs["14.19(b)1"]["note"]
+    assert data["summary"]["mutants"] == 8 and data["summary"]["requirements_mutation_tested"] == 1  # (b)2 alone
+
+
+def test_private_helpers_a_definition_uses_are_mutated_with_it(tmp_path):
+    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps" / "m.py").write_text(textwrap.dedent('''
+        def _unused():
+            return 0
+
+        def _inner(x):
+            return x + 1
+
+        def _outer(x):
+            return _inner(x) * 2
+
+        class _Shape:
+            pass
+
+        def public(x):
+            """Cites 14.19(b)1."""
+            return _outer(x), _Shape, len(x)
+    '''))
+    assert private_helpers(tmp_path, "apps/m.py:public") == ["apps/m.py:_inner", "apps/m.py:_outer", "apps/m.py:_Shape"]
+    ranges = code_ranges(tmp_path, ["apps/m.py:public", "apps/m.py:_outer"])
+    assert [r.definition for r in ranges] == ["public", "_inner", "_outer", "_Shape"]
+    assert private_helpers(tmp_path, "apps/m.py") == [] and private_helpers(tmp_path, "apps/m.py:nothing") == []
 
 
 def test_the_csv_and_the_text_show_each_requirements_figures_and_survivors(tree):
@@ -238,17 +287,18 @@ def test_the_page_shows_survivors_and_their_diffs(client, staff, settings, tmp_p
 
 @pytest.mark.long
 def test_a_real_run_on_a_requirement_of_the_hand_engine_kills_its_mutants(tmp_path):
-    """20.3(c)-kicker: evaluate_three_card_poker mutated (its body), its one proving test run for each mutant."""
+    """14.12(d)-five-cards: best_single_draw_27 mutated (its body) with the private helper it uses (`_counts`), its
+    one proving test run for each mutant."""
     output = tmp_path / "mutants.json"
-    done = subprocess.run([sys.executable, "bench/compliance_mutants.py", "--requirements", "20.3(c)-kicker",
+    done = subprocess.run([sys.executable, "bench/compliance_mutants.py", "--requirements", "14.12(d)-five-cards",
                            "--output", str(output)], cwd=ROOT, capture_output=True, text=True, timeout=900,
                           env={**os.environ})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    entry = json.loads(output.read_text())["requirements"]["20.3(c)-kicker"]
+    entry = json.loads(output.read_text())["requirements"]["14.12(d)-five-cards"]
     assert entry["error"] == "" and entry["complete"]
     assert entry["killed"] > 0 and entry["mutants"] >= entry["killed"]
-    assert entry["code"] == [{"file": "apps/hands/rankings.py", "definition": "evaluate_three_card_poker",
-                              "start": entry["code"][0]["start"], "end": entry["code"][0]["start"]}]
+    assert [(c["file"], c["definition"]) for c in entry["code"]] == [("apps/hands/games.py", "best_single_draw_27"),
+                                                                     ("apps/hands/games.py", "_counts")]
     assert "requirements 1, mutants" in done.stdout
     assert MUTANTS_FILE.name == "mutants.json" and output != MUTANTS_FILE  # the committed file is untouched
 
