@@ -21,7 +21,14 @@ from apps.core.health import LivenessView, ReadinessView
 from apps.core.home import home
 from apps.core.policy import public, signed_in
 from apps.core.views import bad_request, favicon, page_not_found, permission_denied, server_error
-from apps.counts.apis import CountsApi, FormReceiptApi, LateCorrectionApi, ReconciliationApi
+from apps.counts.apis import (
+    CountContainersApi,
+    CountContainerVerifyApi,
+    CountsApi,
+    FormReceiptApi,
+    LateCorrectionApi,
+    ReconciliationApi,
+)
 from apps.feed.apis import ImportJobApi, ImportPhhApi, RoundBatchApi, RoundsApi
 from apps.multicasino.apis import InboxApi
 from apps.public.apis import PublicFeedApi
@@ -96,6 +103,8 @@ urlpatterns = [
     path("api/claims/<int:pk>/reject/", ClaimRejectApi.as_view(), name="claim-reject"),
     path("api/claims/<int:pk>/payout/", ClaimPayoutApi.as_view(), name="claim-payout"),
     path("api/counts/", CountsApi.as_view(), name="counts"),
+    path("api/counts/containers/", CountContainersApi.as_view(), name="count-containers"),
+    path("api/counts/containers/<int:pk>/verify/", CountContainerVerifyApi.as_view(), name="count-container-verify"),
     path("api/multicasino/inbox/", InboxApi.as_view(), name="multicasino-inbox"),
     path("api/public/<slug:code>/", PublicFeedApi.as_view(), name="public-feed"),
     path("api/qualifiers/odds/", QualifierOddsApi.as_view(), name="qualifier-odds"),

@@ -321,6 +321,10 @@ class Claim(models.Model):
     class Meta:
         ordering = ["-opened_at", "-pk"]
         constraints = [models.UniqueConstraint(fields=["jackpot", "round_of_play"], name="claim_one_per_jackpot_round")]
+        # the claims a supervisor decided, newest first, by payout: a span of verifications read without the rest of
+        # history (selectors.displays_to_adjust_upon_verification)
+        indexes = [models.Index(fields=["jackpot", "-decided_at"], condition=models.Q(decided_at__isnull=False),
+                                name="claim_jackpot_decided_newest")]
 
     def __str__(self) -> str:
         return f"Claim on round {self.round_of_play_id}, seat {self.seat} ({self.status})"
@@ -465,6 +469,9 @@ class DisplayAdjustment(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # a display's adjustments newest first: its last one (selectors.last_display_adjustment, with_display_state)
+        # and whether one was made since a moment (selectors.displays_to_adjust_upon_verification)
+        indexes = [models.Index(fields=["jackpot", "-created_at"], name="display_adjustment_newest")]
         triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
 
     def __str__(self) -> str:

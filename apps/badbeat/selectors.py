@@ -361,6 +361,100 @@ def display_rows(*, casino: Casino, gaming_day: date) -> list[DisplayRow]:
     return rows
 
 
+#: The statuses of a claim a poker shift supervisor verified: its payout pending, or paid since.
+VERIFIED_STATUSES = (ClaimStatus.VERIFIED, ClaimStatus.PAID)
+#: The most verified bad beats a page lists at once as awaiting accounting's adjustment of a display.
+ADJUSTMENTS_LISTED = 50
+
+
+@dataclass(frozen=True)
+class AdjustmentUponVerification:
+    """A display accounting has not adjusted since a poker shift supervisor verified a bad beat
+    (N.J.A.C. 13:69F-14.19(k)-upon-verification): `jackpot` is the payout whose display is to be adjusted — the
+    claim's own, or for a secondary funded from a portion of the primary, the primary its payout is drawn from
+    (services.locking.drawn_from) — and `claim` the verified bad beat, read with its jackpot, its round's table and
+    the supervisor who verified it."""
+
+    claim: Claim
+    jackpot: Jackpot
+
+    @property
+    def verified_at(self) -> datetime:
+        """When the supervisor verified the bad beat (aware): an adjustment of the display from then on answers it."""
+        assert self.claim.decided_at is not None, f"Claim {self.claim.pk} is verified without a time."
+        return self.claim.decided_at
+
+    def figures(self) -> dict[str, int | str]:
+        """The item as the day's close records it (JSON): {"claim": id, "jackpot": the display's payout name,
+        "table": table number, "round": round of play id, "verified_at": ISO 8601 with its offset, "verified_by":
+        username}."""
+        decided_by = self.claim.decided_by
+        return {"claim": self.claim.pk, "jackpot": self.jackpot.name, "table": self.claim.round_of_play.table.number,
+                "round": self.claim.round_of_play_id, "verified_at": self.verified_at.isoformat(),
+                "verified_by": decided_by.get_username() if decided_by else ""}
+
+
+def displays_to_adjust_upon_verification(*, casino: Casino, since: datetime | None = None,
+                                         until: datetime | None = None,
+                                         limit: int | None = ADJUSTMENTS_LISTED) -> list[AdjustmentUponVerification]:
+    """The displays accounting is still to adjust and verify upon a supervisor's verification of a bad beat
+    (N.J.A.C. 13:69F-14.19(k)-upon-verification): for each claim of `casino` verified (payout pending, or paid since)
+    from `since` (aware; default: the start of the previous gaming day: that day and the current one) until `until`
+    (aware, excluded; default: none), the display of its jackpot and, for a secondary funded from a portion of the
+    primary, the primary's — the display of the fund its payout is drawn from — each unless accounting adjusted
+    that display at or after the verification. A display of a discontinued payout is not listed: it is no longer
+    displayed. Newest verification first (the claim's jackpot's display, then the primary's); at most `limit`
+    claims (None: every claim of the span — a gaming day's close). One query, on the indexes
+    claim_jackpot_decided_newest and display_adjustment_newest: the span's claims only, never all of history.
+
+    Any adjustment counts, whatever its reason: every DisplayAdjustment is the act the requirement asks for — made
+    by accounting in a poker supervisor's presence, and written only when the display then shows accounting's
+    record (services.adjust_display refuses any other) — so one made at or after the verification, be it labelled
+    the day's adjustment or one after the payout, has adjusted and verified that display since. The reason is
+    accounting's label of why, which the display adjustment page pre-sets to "after a verified bad beat" for these;
+    a wrong label must not leave a display listed, nor the day's close out of order, when it was in fact adjusted
+    and verified. An adjustment made before the verification never counts, whatever its reason."""
+    if since is None:
+        from apps.casinos.selectors import current_gaming_day, gaming_day_bounds
+
+        since = gaming_day_bounds(casino=casino, gaming_day=current_gaming_day(casino=casino) - timedelta(days=1))[0]
+    claims = Claim.objects.filter(jackpot__casino=casino, status__in=VERIFIED_STATUSES, decided_at__gte=since)
+    if until is not None:
+        claims = claims.filter(decided_at__lt=until)
+
+    def adjusted_since_verified(display: str) -> Exists:
+        return Exists(DisplayAdjustment.objects.filter(jackpot=OuterRef(display), created_at__gte=OuterRef("decided_at")))
+
+    source = Case(When(jackpot__funding=Funding.PRIMARY_PORTION, jackpot__primary__isnull=False,
+                       then=F("jackpot__primary_id")), default=F("jackpot_id"))
+    claims = (claims.annotate(display_source=source)
+              .annotate(own_adjusted=adjusted_since_verified("jackpot_id"),
+                        source_adjusted=adjusted_since_verified("display_source"))
+              .filter(Q(own_adjusted=False) | Q(source_adjusted=False))
+              .select_related("jackpot__primary", "decided_by", "round_of_play__table")
+              .order_by("-decided_at", "-pk"))
+    items = []
+    for claim in (claims if limit is None else claims[:limit]):
+        displays = [(claim.jackpot, claim.own_adjusted)]
+        if claim.display_source != claim.jackpot_id:
+            assert claim.jackpot.primary is not None  # display_source is the primary's id only when it names one
+            displays.append((claim.jackpot.primary, claim.source_adjusted))
+        items += [AdjustmentUponVerification(claim=claim, jackpot=jackpot) for jackpot, adjusted in displays
+                  if not adjusted and jackpot.status != JackpotStatus.DISCONTINUED]
+    return items
+
+
+def displays_not_adjusted_upon_verification(*, casino: Casino, gaming_day: date) -> list[AdjustmentUponVerification]:
+    """The day's close finding of N.J.A.C. 13:69F-14.19(k)-upon-verification: each display of a bad beat a
+    supervisor verified during `gaming_day` (the casino's wall-clock day) that accounting has not adjusted since the
+    verification, newest first (`displays_to_adjust_upon_verification` over the day, every claim of it: the day's
+    claims only). An adjustment after the day ended, before the close, still answers it."""
+    from apps.casinos.selectors import gaming_day_bounds
+
+    start, end = gaming_day_bounds(casino=casino, gaming_day=gaming_day)
+    return displays_to_adjust_upon_verification(casino=casino, since=start, until=end, limit=None)
+
+
 def jackpots_needing_reset_record(*, casino: Casino, gaming_day: date) -> QuerySet[Jackpot]:
     return Jackpot.objects.filter(casino=casino).filter(
         Q(contributions__gaming_day=gaming_day) | ~Q(status=JackpotStatus.DISCONTINUED)).distinct()

@@ -25,11 +25,13 @@ from . import services
 from .display import jackpot_screen
 from .forms import DisplayAdjustmentForm, OpenClaimForm, PayoutForm, RejectForm, RuleChangeForm, VerifyForm
 from .history import claim_sources, rule_change_sources
-from .models import Claim, ClaimStatus, RuleChange, RuleChangeStatus
+from .models import Claim, ClaimStatus, DisplayReason, RuleChange, RuleChangeStatus
 from .previews import payment_preview, verification_preview, written_fingerprint
 from .selectors import (
+    AdjustmentUponVerification,
     claims_for_casino,
     display_rows,
+    displays_to_adjust_upon_verification,
     live_jackpots,
     open_notifications,
     payable_amount,
@@ -251,7 +253,8 @@ def _decide(request, claim: Claim, action: str, form) -> str:
         verified = services.verify_claim(claim=claim, supervisor=request.user)
         if preview is not None and not preview.decided_elsewhere and written_fingerprint(verified) != checked:
             raise FiguresChanged
-        return "Verified: the display shows the payout pending; security and accounting are notified."
+        return ("Verified: the display shows the payout pending; security and accounting are notified to deliver it, "
+                "and accounting to adjust the display now.")
     preview = payment_preview(claim=claim)
     if preview is not None and preview.fingerprint != checked:
         raise FiguresChanged
@@ -267,10 +270,15 @@ def adjust_display(request):
     against accounting's record (14.19(k)); never lower unless paid (14.19(o)). Both sign in person: the accounting
     representative submitting with their password, the poker supervisor present (chosen) with theirs; a wrong one
     is an error beside its field and nothing is written (14.19(k)1). The page shows accounting's record and the
-    adjustments: not for dealers (403)."""
+    adjustments: not for dealers (403). First come the displays still to adjust upon a supervisor's verification of a
+    bad beat (14.19(k)-upon-verification, `displays_to_adjust_upon_verification`): which display, which claim,
+    verified when, by whom and how long ago; the form is then pre-set to the reason "after a verified bad beat" and
+    to one of those displays (`_upon_verification_initial`)."""
     casino = request.user.casino
     may_adjust = request.user.has_perm("badbeat.adjust_display")
-    form = DisplayAdjustmentForm(request.POST or None, casino=casino, user=request.user, request=request)
+    awaited = displays_to_adjust_upon_verification(casino=casino)
+    form = DisplayAdjustmentForm(request.POST or None, casino=casino, user=request.user, request=request,
+                                 initial=_upon_verification_initial(request, awaited))
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -284,6 +292,17 @@ def adjust_display(request):
     history = [a for row in rows for a in row.jackpot.display_adjustments.select_related(
         "adjusted_by", "supervisor_present")[:10]]
     return render(request, "badbeat/adjust_display.html",
-                  {"rows": rows, "form": form if may_adjust else None,
+                  {"rows": rows, "form": form if may_adjust else None, "awaited": awaited,
                    "history": sorted(history, key=lambda a: a.created_at, reverse=True)},
                   status=400 if request.method == "POST" else 200)
+
+
+def _upon_verification_initial(request, awaited: list[AdjustmentUponVerification]) -> dict:
+    """The display adjustment form's initial values while a verified bad beat awaits the adjustment of a display
+    (14.19(k)-upon-verification): the reason "after a verified bad beat" and that display — the one `?jackpot=ID`
+    names among them, else the newest verification's; {} when none awaits (the form's defaults)."""
+    if not awaited:
+        return {}
+    chosen = next((item.jackpot for item in awaited if str(item.jackpot.pk) == request.GET.get("jackpot")),
+                  awaited[0].jackpot)
+    return {"reason": DisplayReason.AFTER_VERIFICATION, "jackpot": chosen.pk}

@@ -3,7 +3,10 @@ from django.contrib import admin
 from apps.core.admin import AppendOnlyAdmin
 
 from .models import (
+    AggregateCountVerification,
     BadBeatCount,
+    CombinedContainer,
+    CombinedCount,
     FormBook,
     FormReceipt,
     MasterGameReportAdjustment,
@@ -13,7 +16,11 @@ from .models import (
 for model, columns in ((BadBeatCount, ["serial_number", "table", "gaming_day", "method", "amount", "expected",
                                        "variance", "counted_by", "witness"]),
                        (FormReceipt, ["form", "part", "received_by", "received_at"]),
-                       (MasterGameReportAdjustment, ["gaming_day", "table", "form", "amount"])):
+                       (MasterGameReportAdjustment, ["gaming_day", "table", "form", "amount"]),
+                       (CombinedContainer, ["casino", "gaming_day", "sealed_at", "aggregate", "combined_by",
+                                            "transported_by"]),
+                       (CombinedCount, ["container", "count"]),
+                       (AggregateCountVerification, ["container", "amount", "variance", "verified_by", "verified_at"])):
     admin.site.register(model, type(f"{model.__name__}Admin", (AppendOnlyAdmin,), {"list_display": columns}))
 
 

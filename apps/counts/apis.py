@@ -1,19 +1,26 @@
-"""Counts API: record a count or form, receive form parts, reconcile a gaming day. Thin over the services."""
+"""Counts API: record a count or form, combine counts in a container and verify its aggregate count at the cage,
+receive form parts, reconcile a gaming day. Thin over the services."""
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.casinos.models import User
 from apps.core.exceptions import DomainError
 from apps.core.idempotency import IdempotentPostMixin
+from apps.core.money import ZERO
+from apps.core.pagination import NewestFirstPagination
 from apps.core.permissions import RulesPermission
-from apps.core.validation import COUNT_MAX, column_decimal, column_integer, record_id
+from apps.core.validation import COUNT_MAX, aware_datetime, column_decimal, column_integer, record_id
 from apps.tables.models import PokerTable
 
 from . import services
 from .models import (
+    AggregateCountVerification,
     BadBeatCount,
+    CombinedContainer,
+    CombinedCount,
     CorrectionKind,
     CountMethod,
     CountReason,
@@ -22,6 +29,7 @@ from .models import (
     Reconciliation,
     WitnessKind,
 )
+from .selectors import container_of, containers_for_casino
 
 
 class CountsApi(IdempotentPostMixin, APIView):
@@ -161,3 +169,117 @@ class LateCorrectionApi(IdempotentPostMixin, APIView):
         correction = services.record_late_correction(casino=request.user.casino, made_by=request.user, table=table,
                                                      **values)
         return Response(self.Output(correction).data, status=status.HTTP_201_CREATED)
+
+
+# --- containers of combined counts and the cage's verification (requirement 14.19(e)-aggregate) ---------------------
+
+class CombinedCountOutput(serializers.ModelSerializer):
+    """A count of a box at a closed table whose contents went into the container (14.19(d)1)."""
+
+    id = serializers.IntegerField(source="count.id")
+    table = serializers.IntegerField(source="count.table.number", help_text="Table number.")
+    counted_at = serializers.DateTimeField(source="count.counted_at")
+    amount = column_decimal(BadBeatCount, "amount", source="count.amount", read_only=True)
+
+    class Meta:
+        model = CombinedCount
+        fields = ["id", "table", "counted_at", "amount"]
+
+
+class AggregateCountVerificationOutput(serializers.ModelSerializer):
+    """The cashier's verification of the container's aggregate count at the cage: the amount counted and the variance
+    (amount less the aggregate), Decimal dollars."""
+
+    class Meta:
+        model = AggregateCountVerification
+        fields = ["id", "amount", "variance", "verified_by", "verified_at", "gaming_day"]
+
+
+class CombinedContainerOutput(serializers.ModelSerializer):
+    """A locked container of the contents of boxes counted at closed tables (14.19(d)1): its aggregate (the sum of its
+    counts, Decimal dollars), its counts, and the cashier's verification at the cage (null until verified)."""
+
+    counts = CombinedCountOutput(source="entries", many=True, read_only=True)
+    verification = AggregateCountVerificationOutput(read_only=True, allow_null=True)
+
+    class Meta:
+        model = CombinedContainer
+        fields = ["id", "gaming_day", "sealed_at", "combined_by", "transported_by", "aggregate", "counts",
+                  "verification", "created_at"]
+
+
+class ContainersNewestFirst(NewestFirstPagination):
+    """Containers by when they were sealed, newest first (index container_newest_first)."""
+
+    ordering = ("-sealed_at", "-id")
+
+
+class CountContainersApi(IdempotentPostMixin, generics.ListAPIView):
+    """GET the casino's containers of combined counts, newest first in keyset pages; POST: a poker shift supervisor
+    records the contents of boxes counted at closed tables combined in one locked container, carried to the cage by a
+    representative of security (14.19(d)1, requirement 14.19(e)-aggregate). A count already in a container: 409."""
+
+    class Input(serializers.Serializer):
+        counts = serializers.ListField(child=record_id(), min_length=1, max_length=services.MAX_COUNTS_PER_CONTAINER,
+                                       help_text="Ids of the counts made at closed tables whose contents it holds.")
+        transported_by = record_id(help_text="The representative of security who carries it to the cage.")
+        sealed_at = aware_datetime(required=False, help_text="When it was sealed, with its offset from UTC; now if "
+                                                             "left out.")
+
+    Output = CombinedContainerOutput
+    serializer_class = Output
+    pagination_class = ContainersNewestFirst
+    filter_backends: list = []
+    permission_classes = [RulesPermission]
+    required_perm = "counts.view_counts"
+    perms_by_method = {"POST": "counts.combine_counts"}
+
+    def get_queryset(self):
+        return containers_for_casino(casino=self.request.user.casino)
+
+    @extend_schema(request=Input, responses={201: Output})
+    def post(self, request):
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        casino = request.user.casino
+        transporter = User.objects.filter(pk=v["transported_by"], casino=casino).first()
+        if transporter is None:
+            raise serializers.ValidationError({"transported_by": ["No such member of staff at this casino."]})
+        container = services.combine_counts(casino=casino, count_ids=v["counts"], combined_by=request.user,
+                                            transported_by=transporter, sealed_at=v.get("sealed_at"))
+        return Response(self.Output(container_of(casino=casino, pk=container.pk)).data,
+                        status=status.HTTP_201_CREATED)
+
+
+class CountContainerVerifyApi(IdempotentPostMixin, APIView):
+    """POST /api/counts/containers/{id}/verify/: accounting (the cage cashier) records the amount counted at the cage
+    of a container and so verifies its aggregate count (requirement 14.19(e)-aggregate). An amount that differs from
+    the aggregate is a 400 naming `variance_confirmed` unless `variance_confirmed` is that variance (amount less
+    aggregate); a container verified already: 409."""
+
+    class Input(serializers.Serializer):
+        amount = column_decimal(AggregateCountVerification, "amount", min_value=0,
+                                help_text="Counted at the cage, in dollars and cents.")
+        variance_confirmed = column_decimal(
+            AggregateCountVerification, "variance", required=False, default=None, allow_null=True,
+            help_text="The variance (amount less the aggregate) confirmed after counting again; leave out when the "
+                      "count agrees with the aggregate.")
+
+    Output = CombinedContainerOutput
+    permission_classes = [RulesPermission]
+    required_perm = "counts.verify_aggregate_count"
+
+    @extend_schema(request=Input, responses={201: Output})
+    def post(self, request, pk: int):
+        casino = request.user.casino
+        container = get_object_or_404(CombinedContainer, pk=pk, casino=casino)
+        self.check_object_permissions(request, container)
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        confirmed = data.validated_data["variance_confirmed"]
+        services.verify_aggregate_count(container=container, amount=data.validated_data["amount"],
+                                        verified_by=request.user,
+                                        variance_confirmed=ZERO if confirmed is None else confirmed)
+        return Response(self.Output(container_of(casino=casino, pk=container.pk)).data,
+                        status=status.HTTP_201_CREATED)

@@ -201,3 +201,78 @@ class LateCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount:+} {self.kind} for {self.corrects_gaming_day}, recorded {self.gaming_day}"
+
+
+@pghistory.track(pghistory.InsertEvent())  # append-only: its one event says who recorded it
+class CombinedContainer(models.Model):
+    """A locked container into which poker room personnel combined the contents of bad beat payout boxes counted at
+    closed poker tables, for transport to the cashiers' cage or a satellite cage (N.J.A.C. 13:69F-14.19(d)1 and
+    14.19(e)-aggregate); append-only.
+
+    `aggregate` (Decimal dollars) is the sum of the amounts of the counts it holds (CombinedCount, one row each),
+    computed once when it is sealed; the cashier verifies it at the cage (AggregateCountVerification). `gaming_day`
+    is the casino's gaming day of `sealed_at`. `combined_by`: the poker shift supervisor or floorperson who combined
+    the contents; `transported_by`: the representative of security who carries the container to the cage."""
+
+    casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="bad_beat_containers",
+                               db_index=False)  # both indexes below lead with it
+    gaming_day = models.DateField()
+    sealed_at = models.DateTimeField()
+    combined_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                    help_text="Poker room personnel: a poker shift supervisor or floorperson.")
+    transported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+                                       help_text="Representative of security (14.19(d)1).")
+    aggregate = MoneyField(help_text="Sum of the counts combined in the container.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sealed_at", "-pk"]
+        indexes = [models.Index(fields=["casino", "-sealed_at", "-id"], name="container_newest_first"),
+                   models.Index(fields=["casino", "gaming_day"], name="container_casino_day")]
+        constraints = [models.CheckConstraint(condition=models.Q(aggregate__gte=0), name="container_not_negative"),
+                       models.CheckConstraint(condition=~models.Q(combined_by=models.F("transported_by")),
+                                              name="container_transporter_not_combiner")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Container {self.pk}: ${self.aggregate}"
+
+
+@pghistory.track(pghistory.InsertEvent())  # append-only
+class CombinedCount(models.Model):
+    """One count of a bad beat payout box at a closed poker table whose contents went into `container`; a count goes
+    into at most one container (the unique `count`). Append-only, as the count itself is."""
+
+    container = models.ForeignKey(CombinedContainer, on_delete=models.PROTECT, related_name="entries")
+    count = models.OneToOneField(BadBeatCount, on_delete=models.PROTECT, related_name="combined_in")
+
+    class Meta:
+        ordering = ["container", "count"]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Count {self.count_id} in container {self.container_id}"
+
+
+@pghistory.track(pghistory.InsertEvent())  # append-only: who verified, in the container's history
+class AggregateCountVerification(models.Model):
+    """The cashier's verification at the cage of a container's aggregate count (N.J.A.C. 13:69F-14.19(e)-aggregate);
+    once per container, append-only.
+
+    `amount`: what the cashier counted (Decimal dollars); `variance`: amount less the container's aggregate;
+    `gaming_day`: the casino's gaming day of `verified_at`; `verified_by`: accounting (the cage cashier)."""
+
+    container = models.OneToOneField(CombinedContainer, on_delete=models.PROTECT, related_name="verification")
+    amount = MoneyField(help_text="Counted at the cage.")
+    variance = MoneyField(help_text="Counted at the cage less the aggregate of the counts combined.")
+    verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    verified_at = models.DateTimeField()
+    gaming_day = models.DateField(db_index=True)
+
+    class Meta:
+        ordering = ["-verified_at", "-pk"]
+        constraints = [models.CheckConstraint(condition=models.Q(amount__gte=0), name="verification_not_negative")]
+        triggers = [pgtrigger.Protect(name="append_only", operation=pgtrigger.Update | pgtrigger.Delete)]
+
+    def __str__(self) -> str:
+        return f"Container {self.container_id} verified: ${self.amount}"

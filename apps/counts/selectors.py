@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, Max, Q, QuerySet, Sum
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Sum
 
 from apps.badbeat.models import Contribution
 from apps.casinos.models import Casino, Department, GamingDayClose, LicenseType, User
+from apps.casinos.selectors import current_gaming_day, is_gaming_day_open
 from apps.core.money import ZERO, dollars
 from apps.core.roles import Role
 from apps.rake.models import RakeRecord, TimeCharge
@@ -16,6 +17,9 @@ from apps.tables.models import PokerTable
 
 from .models import (
     BadBeatCount,
+    CombinedContainer,
+    CombinedCount,
+    CountMethod,
     FormPart,
     LateCorrection,
     MasterGameReportAdjustment,
@@ -311,3 +315,48 @@ def contributions_against_counts(*, casino: Casino, start: date, end: date) -> l
                                                  variance=Sum("variance")).order_by()):
         days[count["gaming_day"]][1:] = [count["counted"], count["expected"], count["variance"]]
     return [CountDay(day, *figures) for day, figures in days.items()]
+
+
+# --- containers of combined counts (requirement 14.19(e)-aggregate) ---------------------------------------------------
+
+#: How many rows a page's list of counts to combine or of containers awaiting verification shows at most.
+CONTAINER_LIST_LIMIT = 100
+
+
+def counts_to_combine(*, casino: Casino, limit: int = CONTAINER_LIST_LIMIT) -> QuerySet[BadBeatCount]:
+    """The counts of `casino` made at a closed poker table in its open gaming days (today's, and yesterday's until it
+    is closed) that are in no container yet: what poker room personnel may combine in a container for the cage
+    (apps.counts.services.combine_counts, N.J.A.C. 13:69F-14.19(d)1). Newest first, at most `limit`, read through the
+    counts' gaming-day index."""
+    today = current_gaming_day(casino=casino)
+    days = [day for day in (today - timedelta(days=1), today) if is_gaming_day_open(casino=casino, gaming_day=day)]
+    return (BadBeatCount.objects.filter(casino=casino, gaming_day__in=days, method=CountMethod.CLOSED_TABLE,
+                                        combined_in__isnull=True)
+            .select_related("table", "counted_by", "witness").order_by("-counted_at", "-pk")[:limit])
+
+
+def containers_for_casino(*, casino: Casino) -> QuerySet[CombinedContainer]:
+    """Every container of combined counts of `casino`, newest first by when it was sealed (the index
+    container_newest_first), with who combined and carried it, its verification and its counts (two queries more for a
+    page of them)."""
+    entries = CombinedCount.objects.select_related("count__table").order_by("count__table__number", "count_id")
+    return (CombinedContainer.objects.filter(casino=casino)
+            .select_related("combined_by", "transported_by", "verification", "verification__verified_by")
+            .prefetch_related(Prefetch("entries", queryset=entries)).order_by("-sealed_at", "-id"))
+
+
+def containers_awaiting_verification(*, casino: Casino,
+                                     limit: int = CONTAINER_LIST_LIMIT) -> QuerySet[CombinedContainer]:
+    """The containers of `casino` that no cashier has verified yet (requirement 14.19(e)-aggregate), newest first, at
+    most `limit`."""
+    return containers_for_casino(casino=casino).filter(verification__isnull=True)[:limit]
+
+
+def container_of(*, casino: Casino, pk: int) -> CombinedContainer | None:
+    """The container `pk` of `casino` with its counts (each with its table, counter and witness) and its
+    verification, or None when `casino` has no such container."""
+    entries = (CombinedCount.objects.select_related("count__table", "count__counted_by", "count__witness")
+               .order_by("count__table__number", "count_id"))
+    return (CombinedContainer.objects.filter(casino=casino, pk=pk)
+            .select_related("combined_by", "transported_by", "verification", "verification__verified_by")
+            .prefetch_related(Prefetch("entries", queryset=entries)).first())

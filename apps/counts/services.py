@@ -5,27 +5,31 @@ is written under, so a count and the hand feed never split a contribution betwee
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
 from apps.badbeat.models import Contribution
-from apps.badbeat.selectors import live_jackpots
+from apps.badbeat.selectors import displays_not_adjusted_upon_verification, live_jackpots
 from apps.badbeat.services import apply_due_rule_changes, document_daily_reset, lock_casino_jackpots
 from apps.casinos.models import Backfill, Casino, GamingDay, GamingDayClose, User
 from apps.casinos.selectors import current_gaming_day, gaming_day_of, is_gaming_day_closed
 from apps.casinos.services import close_gaming_day_books, gaming_days_to_close, hold_open_gaming_days
-from apps.core.exceptions import DomainError
+from apps.core.exceptions import AlreadyRecorded, DomainError, unique_violation_on
 from apps.core.money import ZERO, dollars, money
 from apps.core.roles import Role
 from apps.core.validation import COUNT_MAX, fits_column
 from apps.tables.models import PokerTable
 
 from .models import (
+    AggregateCountVerification,
     BadBeatCount,
+    CombinedContainer,
+    CombinedCount,
     CorrectionKind,
     CountMethod,
     CountReason,
@@ -202,6 +206,183 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         signed_in_person=signed_in_person)
 
 
+#: The most counts one container may hold (the boxes of a poker room's closed tables, with room to spare).
+MAX_COUNTS_PER_CONTAINER = 200
+#: pg_advisory_xact_lock(space, count id): a count being combined into a container (`_hold_counts`).
+COMBINE_LOCK_SPACE = 0x14E0
+
+
+def _hold_counts(ids: list[int]) -> None:
+    """Hold each count of `ids` until the transaction ends, one after the other in pk order (`ids` sorted), so that
+    two requests combining counts in common wait for each other and never deadlock. A transaction-level advisory lock
+    keyed by the count's id: a count is append-only, and PostgreSQL lets the app's database role (SELECT and INSERT
+    only on it, apps.core.database_roles) take no row lock on it (SELECT ... FOR UPDATE or FOR KEY SHARE needs the
+    UPDATE privilege)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, mod(id, 2147483648)::int) FROM unnest(%s::bigint[]) AS id",
+                       [COMBINE_LOCK_SPACE, ids])
+
+
+def _already_combined(ids: list[int]) -> AlreadyRecorded | None:
+    """The refusal (409, field "counts", existing_id: the container) of the first of `ids` already in a container,
+    or None when none is."""
+    combined = CombinedCount.objects.filter(count_id__in=ids).order_by("count_id").first()
+    if combined is None:
+        return None
+    return AlreadyRecorded(f"Count {combined.count_id} is already in container {combined.container_id}: the contents "
+                           "of a box go into one container.", field="counts", existing_id=combined.container_id)
+
+
+@transaction.atomic
+def combine_counts(*, casino: Casino, count_ids: Collection[int], combined_by: User, transported_by: User,
+                   sealed_at: datetime | None = None) -> CombinedContainer:
+    """Record a locked container into which poker room personnel combined the contents of bad beat payout boxes
+    counted at closed poker tables, for a representative of security to carry to the cashiers' cage, where a cashier
+    verifies its aggregate count (`verify_aggregate_count`). Requirement 14.19(e)-aggregate; the counts themselves and
+    the transport, N.J.A.C. 13:69F-14.19(d)1.
+
+    count_ids: ids of BadBeatCount, 1 to MAX_COUNTS_PER_CONTAINER (a repeat is read once): each a count of `casino`
+    made at a closed poker table (method closed_table), at or before `sealed_at`, in a gaming day still open, and in no
+    other container. combined_by: a poker shift supervisor or floorperson of the casino; transported_by: a
+    representative of security of the casino, not the same person. sealed_at: timezone-aware, not in the future
+    (default: now); the container's gaming day is the casino's gaming day of it, which must be open. The container's
+    `aggregate` is the sum of the counts' amounts, Decimal dollars with cents.
+
+    The counts are held in pk order while they are read and combined (`_hold_counts`), so two requests cannot put one
+    count in two containers; the unique key of CombinedCount.count stands behind that.
+
+    Raises DomainError (400) naming the field, and writes nothing: combined_by, transported_by, sealed_at (naive, in
+    the future, a gaming day not open), counts (none, too many, not of this casino, not at a closed table, counted
+    after the sealing, of a gaming day no longer open, an aggregate beyond the column); AlreadyRecorded (409, field
+    "counts", existing_id: that container) for a count already in a container.
+    """
+    if combined_by.casino_id != casino.pk or not combined_by.has_role(Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON):
+        raise DomainError("Poker room personnel (a poker shift supervisor or a floorperson of this casino) combine the "
+                          "contents of the boxes in the container (14.19(e)).", field="combined_by")
+    if transported_by.casino_id != casino.pk or not transported_by.has_role(Role.SECURITY):
+        raise DomainError("A representative of security of this casino transports the container (14.19(d)1).",
+                          field="transported_by")
+    if transported_by.pk == combined_by.pk:
+        raise DomainError("The representative of security who transports the container is not the person who "
+                          "combined it.", field="transported_by")
+    now = timezone.now()
+    sealed_at = sealed_at or now
+    if timezone.is_naive(sealed_at) or sealed_at > now:
+        raise DomainError("The container is sealed at a time with its time zone, not in the future.", field="sealed_at")
+    ids = sorted(set(count_ids))
+    if not ids:
+        raise DomainError("Choose the counts whose contents the container holds.", field="counts")
+    if len(ids) > MAX_COUNTS_PER_CONTAINER:
+        raise DomainError(f"A container holds the counts of at most {MAX_COUNTS_PER_CONTAINER} boxes.", field="counts")
+    gaming_day = gaming_day_of(casino=casino, moment=sealed_at)
+    hold_open_gaming_days(casino=casino, days=[gaming_day], what="a container", field="sealed_at")
+    _hold_counts(ids)
+    counts = list(BadBeatCount.objects.filter(casino=casino, pk__in=ids).select_related("table").order_by("pk"))
+    unknown = sorted(set(ids) - {c.pk for c in counts})
+    if unknown:
+        raise DomainError(f"No count of this casino has the id {', '.join(map(str, unknown[:10]))}.", field="counts")
+    for count in counts:
+        if count.method != CountMethod.CLOSED_TABLE:
+            raise DomainError(f"Count {count.pk} (table {count.table.number}) was not made at a closed poker table: a "
+                              "container holds the contents of boxes counted at closed tables (14.19(d)1).",
+                              field="counts")
+        if count.counted_at > sealed_at:
+            raise DomainError(f"Count {count.pk} (table {count.table.number}) was made after the container was sealed.",
+                              field="counts")
+    hold_open_gaming_days(casino=casino, days={c.gaming_day for c in counts}, what="combining a count",
+                          field="counts")
+    if refusal := _already_combined(ids):
+        raise refusal
+    aggregate = fits_column(CombinedContainer, "aggregate", sum((c.amount for c in counts), ZERO), field="counts",
+                            what="The aggregate of the counts")
+    try:
+        with transaction.atomic():  # a savepoint: the unique count is the backstop of the hold above
+            container = CombinedContainer.objects.create(
+                casino=casino, gaming_day=gaming_day, sealed_at=sealed_at, combined_by=combined_by,
+                transported_by=transported_by, aggregate=aggregate)
+            CombinedCount.objects.bulk_create([CombinedCount(container=container, count=c) for c in counts])
+    except IntegrityError as exc:
+        if not unique_violation_on(exc, CombinedCount):
+            raise
+        raise (_already_combined(ids) or DomainError("These counts are being combined by another request: try again.",
+                                                     field="counts")) from exc
+    return container
+
+
+class AggregateVarianceToConfirm(DomainError):
+    """A cashier's count of a container that differs from its aggregate count and was not confirmed
+    (`verify_aggregate_count`'s `variance_confirmed`): nothing was recorded. Carries the figures, Decimal dollars:
+    `amount` counted at the cage, `aggregate` (the sum of the counts combined) and `variance` (amount less aggregate).
+    Requirement 14.19(e)-aggregate."""
+
+    def __init__(self, *, amount: Decimal, aggregate: Decimal, variance: Decimal) -> None:
+        super().__init__(f"The cage's count differs from the container's aggregate count: {dollars(amount)} counted, "
+                         f"{dollars(aggregate)} aggregate, a variance of {dollars(variance)}. Count again, or confirm "
+                         "the variance to record it.", field="variance_confirmed")
+        self.amount, self.aggregate, self.variance = amount, aggregate, variance
+
+
+@transaction.atomic
+def verify_aggregate_count(*, container: CombinedContainer, amount: Decimal, verified_by: User,
+                           variance_confirmed: Decimal = ZERO) -> AggregateCountVerification:
+    """A cashier at the cashiers' cage verifies the aggregate count of a container in which poker room personnel
+    combined the contents of boxes counted at closed tables: the amount the cashier counted is recorded beside the
+    container's aggregate, with the variance between them. Once per container. Requirement 14.19(e)-aggregate.
+
+    amount: Decimal dollars with cents counted at the cage, not negative, within the column. verified_by: accounting
+    (the cage cashier) of the container's casino. variance_confirmed: Decimal dollars, the variance (amount less the
+    aggregate) the cashier confirmed after counting again; ZERO (the default) confirms none, so a count that agrees
+    with the aggregate is recorded at once and one that differs only when confirmed with its exact variance, else
+    AggregateVarianceToConfirm (a DomainError, field "variance_confirmed", carrying the figures) and nothing is
+    recorded. The verification's gaming day is the casino's gaming day of now (an open one).
+
+    Raises DomainError (400) naming the field, and writes nothing: verified_by, amount (not dollars and cents,
+    negative, beyond the column), variance_confirmed (not dollars and cents; the variance not confirmed);
+    AlreadyRecorded (409, field "container", existing_id: the verification) for a container verified already.
+    """
+    if verified_by.casino_id != container.casino_id or not verified_by.has_role(Role.ACCOUNTING):
+        raise DomainError("A cashier of the casino's cage (accounting) verifies the aggregate count (14.19(e)).",
+                          field="verified_by")
+    done = AggregateCountVerification.objects.filter(container=container).first()
+    if done is not None:
+        raise AlreadyRecorded(f"Container {container.pk} was verified already: {dollars(done.amount)} counted at the "
+                              "cage.", field="container", existing_id=done.pk)
+    try:
+        amount = money(amount)
+    except (InvalidOperation, TypeError, ValueError) as exc:
+        raise DomainError("Give the amount counted at the cage in dollars and cents.", field="amount") from exc
+    if not amount.is_finite():
+        raise DomainError("Give the amount counted at the cage in dollars and cents.", field="amount")
+    if amount < 0:
+        raise DomainError("An amount counted is not negative.", field="amount")
+    fits_column(AggregateCountVerification, "amount", amount, field="amount")
+    try:
+        confirmed = money(variance_confirmed)
+    except (InvalidOperation, TypeError, ValueError) as exc:
+        raise DomainError("Give the variance confirmed in dollars and cents.", field="variance_confirmed") from exc
+    if not confirmed.is_finite():
+        raise DomainError("Give the variance confirmed in dollars and cents.", field="variance_confirmed")
+    variance = amount - container.aggregate
+    if variance != confirmed:
+        raise AggregateVarianceToConfirm(amount=amount, aggregate=container.aggregate, variance=variance)
+    casino = container.casino
+    verified_at = timezone.now()
+    gaming_day = gaming_day_of(casino=casino, moment=verified_at)
+    hold_open_gaming_days(casino=casino, days=[gaming_day], what="a verification of an aggregate count",
+                          field="container")
+    try:
+        with transaction.atomic():  # a savepoint: the unique container decides between two cashiers at once
+            return AggregateCountVerification.objects.create(
+                container=container, amount=amount, variance=variance, verified_by=verified_by,
+                verified_at=verified_at, gaming_day=gaming_day)
+    except IntegrityError as exc:
+        if not unique_violation_on(exc, AggregateCountVerification):
+            raise
+        done = AggregateCountVerification.objects.get(container=container)
+        raise AlreadyRecorded(f"Container {container.pk} was verified already: {dollars(done.amount)} counted at the "
+                              "cage.", field="container", existing_id=done.pk) from exc
+
+
 @transaction.atomic
 def receive_form_part(*, casino: Casino, serial_number: int, part: str, received_by: User) -> FormReceipt:
     """Accounting records a part of a form: an original from the count room or a duplicate collected from the
@@ -273,8 +454,11 @@ def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None
 
     Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
     contributions were not all counted during the day (every box or container is counted at least once each
-    gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, and any running
-    total that differs from its records (the daily ledger check, `selectors.ledger_check`). The close record
+    gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, displays not
+    adjusted since a supervisor verified a bad beat that day (14.19(k)-upon-verification), containers of
+    combined counts sealed that day that no cashier verified and the day's verifications with a variance (requirement
+    14.19(e)-aggregate), and any running total that differs from its records (the daily ledger check,
+    `selectors.ledger_check`). The close record
     (casinos.GamingDayClose: who, when, these figures) is append-only. `backfill`: the backfill that filled the day
     and closes it. Raises DomainError for a day that has not ended.
     """
@@ -310,13 +494,36 @@ def _close_figures(*, casino: Casino, gaming_day: date) -> dict:
                      variance=0).select_related("table")]
     not_adjusted = [j.name for j in live_jackpots(casino=casino)
                     if not j.display_adjustments.filter(gaming_day=gaming_day).exists()]
+    # each display of a bad beat verified during the day that accounting has not adjusted since the verification
+    # (14.19(k) upon a verification: apps.badbeat.selectors.displays_not_adjusted_upon_verification)
+    not_adjusted_upon_verification = [item.figures() for item in displays_not_adjusted_upon_verification(
+        casino=casino, gaming_day=gaming_day)]
     contributions = Contribution.objects.filter(jackpot__casino=casino, gaming_day=gaming_day).aggregate(
         t=Sum("amount", default=ZERO))["t"]
     # the daily ledger check: every running total against its records (an alert when one differs)
     problems = ledger_check(casino=casino, gaming_day=gaming_day)
+    not_verified, container_variances = _container_findings(casino=casino, gaming_day=gaming_day)
     return {"contributions": f"{contributions:.2f}", "resets": resets, "uncounted_tables": uncounted,
             "count_variances": variances, "displays_not_adjusted": not_adjusted, "ledger_problems": problems,
-            "in_order": not (uncounted or variances or not_adjusted or problems)}
+            "displays_not_adjusted_upon_verification": not_adjusted_upon_verification,
+            "containers_not_verified": not_verified, "container_variances": container_variances,
+            "in_order": not (uncounted or variances or not_adjusted or problems or not_verified
+                             or container_variances or not_adjusted_upon_verification)}
+
+
+def _container_findings(*, casino: Casino, gaming_day: date) -> tuple[list[dict], list[dict]]:
+    """The day close's findings about the containers of combined counts (requirement 14.19(e)-aggregate): those
+    sealed in `gaming_day` that no cashier has verified yet, and the verifications recorded in `gaming_day` whose
+    amount differs from the container's aggregate. JSON: amounts as text with cents, oldest first."""
+    not_verified = [{"container": c.pk, "sealed_at": c.sealed_at.isoformat(), "aggregate": f"{c.aggregate:.2f}"}
+                    for c in CombinedContainer.objects.filter(casino=casino, gaming_day=gaming_day,
+                                                              verification__isnull=True).order_by("sealed_at", "pk")]
+    variances = [{"container": v.container_id, "aggregate": f"{v.container.aggregate:.2f}",
+                  "amount": f"{v.amount:.2f}", "variance": f"{v.variance:.2f}"}
+                 for v in AggregateCountVerification.objects.filter(
+                     container__casino=casino, gaming_day=gaming_day).exclude(variance=0)
+                 .select_related("container").order_by("verified_at", "pk")]
+    return not_verified, variances
 
 
 def close_gaming_days(*, casino: Casino, through: date | None = None,

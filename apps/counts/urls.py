@@ -5,6 +5,8 @@ from . import views
 app_name = "counts"
 urlpatterns = [
     path("counts/", views.counts, name="counts"),
+    path("counts/containers/", views.containers, name="containers"),
+    path("counts/containers/<int:pk>/", views.container, name="container"),
     path("accounting/reconciliation/", views.reconciliation, name="reconciliation"),
     path("accounting/reconciliation/<str:day>/", views.reconciliation_day, name="reconciliation-day"),
     path("accounting/master-game-report/<str:day>/", views.master_game_report_view, name="mgr"),

@@ -4,25 +4,31 @@ from datetime import date, timedelta
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format
 
 from apps.casinos.models import GamingDayClose
 from apps.casinos.selectors import current_gaming_day, requested_gaming_day
 from apps.core.charts import chart_span, span_links
-from apps.core.exceptions import DomainError
+from apps.core.exceptions import AlreadyRecorded, DomainError
 from apps.core.history import history_response, is_history_tab, requested_record, tabs
 from apps.core.money import dollars
+from apps.core.pagination import keyset_page
 from apps.core.policy import role_policy
 from apps.core.spreadsheets import amount_cell
 from apps.core.views import add_domain_error, csv_response, pdf_response
 
 from . import services
 from .charts import contributions_against_counts_chart
-from .forms import CountForm, ReceiptForm
+from .forms import CombineForm, CountForm, ReceiptForm, VerifyAggregateForm
 from .history import count_sources
 from .selectors import (
+    container_of,
+    containers_awaiting_verification,
+    containers_for_casino,
     containers_full,
     counts_for_gaming_day,
     master_game_report,
@@ -187,3 +193,73 @@ def forms_export(request, day: str, fmt: str):
     return pdf_response(render_to_string("counts/forms_print.html", {"match": match, "gaming_day": gaming_day,
                                                                      "casino": casino}, request=request),
                         f"bad-beat-forms-{gaming_day}.pdf")
+
+
+@role_policy(read="counts.view_counts", write="counts.combine_counts")
+def containers(request):
+    """Containers of combined counts (requirement 14.19(e)-aggregate): the counts made at closed tables that are in no
+    container yet, with the form a poker shift supervisor records a locked container of their contents with (and the
+    representative of security who carries it to the cage, N.J.A.C. 13:69F-14.19(d)1); the containers awaiting the
+    cashier's verification at the cage (for htmx polling, that part alone); and every container, newest first in
+    keyset pages. A refused container comes back (400) with the form as posted and the error beside its field."""
+    casino = request.user.casino
+    form = None  # offered to who may combine (a POST without the permission is refused before the view: 403)
+    if request.method == "POST" or request.user.has_perm("counts.combine_counts"):
+        form = CombineForm(request.POST if request.method == "POST" else None, casino=casino)
+    if request.method == "POST" and form is not None and form.is_valid():
+        try:
+            container = services.combine_counts(
+                casino=casino, count_ids=[c.pk for c in form.cleaned_data["counts"]], combined_by=request.user,
+                transported_by=form.cleaned_data["transported_by"])
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            messages.success(request, f"Container {container.pk} recorded: {container.entries.count()} count(s), "
+                                      f"aggregate {dollars(container.aggregate)}, for the cashier to verify at the cage.")
+            return redirect("counts:container", pk=container.pk)
+    awaiting = containers_awaiting_verification(casino=casino)
+    if request.htmx and request.method == "GET":
+        response = render(request, "counts/_containers_awaiting.html", {"awaiting": awaiting})
+    else:
+        response = render(request, "counts/containers.html", {
+            "form": form, "awaiting": awaiting,
+            "page": keyset_page(request, containers_for_casino(casino=casino), ordering=("-sealed_at", "-id"),
+                                page_size=25)}, status=400 if request.method == "POST" else 200)
+    patch_vary_headers(response, ("HX-Request",))  # caches must not mix page and partial
+    return response
+
+
+@role_policy(read="counts.view_counts", write="counts.verify_aggregate_count")
+def container(request, pk: int):
+    """One container of combined counts: its counts, its aggregate and the cashier's verification; accounting (the
+    cage cashier) records the amount counted at the cage, verifying the aggregate count (requirement
+    14.19(e)-aggregate). An amount that differs from the aggregate comes back (400, nothing recorded) asking to confirm
+    the variance; confirmed, it is recorded with it."""
+    found = container_of(casino=request.user.casino, pk=pk)
+    if found is None:
+        raise Http404("No such container at this casino.")
+    form = VerifyAggregateForm(request.POST if request.method == "POST" else None)
+    to_confirm, refused = None, None
+    if request.method == "POST" and form.is_valid():
+        try:
+            verification = services.verify_aggregate_count(
+                container=found, amount=form.cleaned_data["amount"], verified_by=request.user,
+                variance_confirmed=form.variance_confirmed())
+        except services.AggregateVarianceToConfirm as exc:  # nothing recorded: the page asks to confirm it
+            to_confirm = exc
+            form.ask_to_confirm(exc.variance)
+        except AlreadyRecorded as exc:  # verified meanwhile: the page shows that verification
+            refused = exc.message
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        else:
+            text = (f"Container {found.pk} verified: {dollars(verification.amount)} counted at the cage, aggregate "
+                    f"{dollars(found.aggregate)}, variance {dollars(verification.variance)}.")
+            (messages.warning if verification.variance else messages.success)(request, text)
+            return redirect("counts:container", pk=found.pk)
+    if refused:
+        found = container_of(casino=request.user.casino, pk=pk) or found
+    verified = getattr(found, "verification", None)  # none yet: the reverse one-to-one's AttributeError
+    return render(request, "counts/container.html", {
+        "container": found, "verification": verified, "form": None if verified else form,
+        "to_confirm": to_confirm, "refused": refused}, status=400 if request.method == "POST" else 200)

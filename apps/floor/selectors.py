@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import OuterRef, QuerySet, Subquery, Sum, prefetch_related_objects
@@ -10,8 +10,10 @@ from django.utils import timezone
 
 from apps.badbeat.models import Claim, Contribution, Jackpot
 from apps.badbeat.selectors import (
+    AdjustmentUponVerification,
     JackpotDisplay,
     contributions_of_day,
+    displays_to_adjust_upon_verification,
     jackpot_displays,
     open_notifications,
     payable_amount,
@@ -19,6 +21,7 @@ from apps.badbeat.selectors import (
     pending_claims,
 )
 from apps.casinos.models import Casino
+from apps.casinos.selectors import gaming_day_bounds
 from apps.core.fields import MoneyField
 from apps.core.money import dollars
 from apps.counts.selectors import ContainerFull, containers_full
@@ -207,6 +210,27 @@ class FloorSummary:
     seats_waited_for: list[SeatsWaitedFor] = field(default_factory=list)
     #: Tables whose contribution container reached its posted capacity: a count is due (14.19(f)1).
     containers_full: list[ContainerFull] = field(default_factory=list)
+    #: Displays accounting has not adjusted since a supervisor verified a bad beat, newest verification first.
+    adjustments_upon_verification: list[AdjustmentUponVerification] = field(default_factory=list)
+
+    @property
+    def payouts_pending_with_displays(self) -> list[tuple[Claim, list[Jackpot]]]:
+        """Each verified claim whose payout is pending (`payouts_pending`), with the displays accounting has still
+        to adjust upon its verification (14.19(k)-upon-verification): its line asks for both, so the bad beat is
+        one thing that needs a person until it is paid."""
+        return [(claim, [a.jackpot for a in self.adjustments_upon_verification if a.claim.pk == claim.pk])
+                for claim in self.payouts_pending]
+
+    @property
+    def displays_to_adjust_upon_verification(self) -> list[AdjustmentUponVerification]:
+        """The displays accounting has still to adjust upon a supervisor's verification of a bad beat
+        (14.19(k)-upon-verification) that no other line asks for: not of a claim whose payout is pending (its own
+        line asks, `payouts_pending_with_displays`), nor a display already awaiting adjustment after a payout (one
+        line a display)."""
+        pending = {claim.pk for claim in self.payouts_pending}
+        awaiting = {d.jackpot.pk for d in self.displays_awaiting_adjustment}
+        return [a for a in self.adjustments_upon_verification
+                if a.claim.pk not in pending and a.jackpot.pk not in awaiting]
 
     @property
     def tables_needing_attention(self) -> list[TableTile]:
@@ -217,7 +241,7 @@ class FloorSummary:
     def attention_count(self) -> int:
         return (len(self.deck_alerts) + len(self.pending_claims) + len(self.payouts_pending)
                 + len(self.tables_needing_attention)
-                + len(self.displays_awaiting_adjustment)
+                + len(self.displays_awaiting_adjustment) + len(self.displays_to_adjust_upon_verification)
                 + len(self.irregularities) + len(self.seats_waited_for) + len(self.containers_full))
 
 
@@ -232,9 +256,11 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     cannot disagree on what is due or overdue. Likewise the open tables are apps.tables.selectors.open_tables (through
     the rotation board) and their seats apps.seats.selectors.seats_of, as on the seats board and the room's screens.
     Also what else needs a person: the irregularities nobody has resolved (14.15), the open seats while players
-    wait for their game (`seats_waited_for`, 14.18) and the contribution containers full to their posted capacity
+    wait for their game (`seats_waited_for`, 14.18), the contribution containers full to their posted capacity
     (`containers_full`: "count due: container full", N.J.A.C. 13:69F-14.19(f)1; two queries when a table posts a
-    capacity, none otherwise)."""
+    capacity, none otherwise) and the displays accounting has still to adjust upon a supervisor's verification of a
+    bad beat since the previous gaming day began (`adjustments_upon_verification`, 14.19(k)-upon-verification; one
+    query)."""
     now = now or timezone.now()
     rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
     rake = rake_by_table_id(casino=casino, gaming_day=gaming_day)
@@ -291,6 +317,8 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
         irregularities=irregularities,
         seats_waited_for=waited_for,
         containers_full=full,
+        adjustments_upon_verification=displays_to_adjust_upon_verification(
+            casino=casino, since=gaming_day_bounds(casino=casino, gaming_day=gaming_day - timedelta(days=1))[0]),
     )
 
 

@@ -39,7 +39,7 @@ from apps.casinos.selectors import current_gaming_day
 from apps.core.policy import WRITE_METHODS, policy_of
 from apps.core.roles import Role
 from apps.counts.models import CountMethod, WitnessKind
-from apps.counts.services import record_count
+from apps.counts.services import combine_counts, record_count
 from apps.dealers.models import DealerDown
 from apps.decks.services import receive_deck
 from apps.feed.models import ImportJob
@@ -156,8 +156,10 @@ ROLE_POLICY = {
     "badbeat.view_display_adjustments": EVERY_ROLE - {DEALER},
     "badbeat.view_jackpot": EVERY_ROLE,
     "compliance.view_matrix": {ACCOUNTING, SURVEILLANCE, ADMIN},  # auditors: the compliance matrix (issue 16)
+    "counts.combine_counts": {SUPERVISOR},  # the contents of boxes counted at closed tables, in one container
     "counts.reconcile": {ACCOUNTING},
     "counts.record_count": {SUPERVISOR, ACCOUNTING},
+    "counts.verify_aggregate_count": {ACCOUNTING},  # the cage cashier verifies a container's aggregate count
     "counts.view_counts": {SUPERVISOR, ACCOUNTING, SECURITY, SURVEILLANCE, ADMIN},
     "counts.view_reconciliation": {SUPERVISOR, ACCOUNTING, SURVEILLANCE, ADMIN},
     "dealers.plan_rotation": {SUPERVISOR, ADMIN},
@@ -266,6 +268,12 @@ def room(settings):
     form = record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=dealer,
                         witness=supervisor, witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,
                         recorded_by=supervisor)
+    closed = PokerTableFactory(casino=casino, is_open=False)  # its box counted there, twice (14.19(d)1)
+    boxes = [record_count(table=closed, method=CountMethod.CLOSED_TABLE, amount=D("2.00"), counted_by=dealer,
+                          witness=supervisor, witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,
+                          recorded_by=supervisor) for _ in range(2)]
+    container = combine_counts(casino=casino, count_ids=[boxes[0].pk], combined_by=supervisor,
+                               transported_by=staff[Role.SECURITY])
     job = ImportJob.objects.create(casino=casino, requested_by=dealer, name="night.phhs", text="", hands=2000)
     system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk", host_address="AC",
                            rules=MULTICASINO_RULES)
@@ -300,7 +308,8 @@ def room(settings):
         "rake-structure": {"table_id": table.pk}, "time-charges": {"table_id": timed.pk},
         "time-charge-verify": {"pk": charge.pk}, "screens:revoke": {"pk": screen.pk},
         "screens:screen": {"token": token_for(screen)}, "seats:accept-round": {"pk": table.pk},
-        "public-feed": {"code": casino.code}, "public:page": {"code": casino.code}}
+        "public-feed": {"code": casino.code}, "public:page": {"code": casino.code},
+        "counts:container": {"pk": container.pk}, "count-container-verify": {"pk": container.pk}}
     # The multi-casino system is the deployment's, not one casino's; a gaming day is a date.
     shared = {"multicasino:notice-delivered": {"pk": undelivered.pk},
               "multicasino:approve-rules": {"pk": system_change.pk},
@@ -342,6 +351,10 @@ def room(settings):
         "multicasino:notice-delivered": lambda user: {"means": "telephone"},
         "counts:reconciliation-day": lambda user: {"action": "receive", "part": "duplicate",
                                                    "serial_numbers": str(form.serial_number)},
+        "counts:containers": lambda user: {"counts": [boxes[1].pk], "transported_by": security.pk},
+        "counts:container": lambda user: {"amount": "2.00"},
+        "count-containers": lambda user: {"counts": [boxes[1].pk], "transported_by": security.pk},
+        "count-container-verify": lambda user: {"amount": "2.00"},
         "rounds": lambda user: a_round,
         "table-list": lambda user: {"number": 77, "game": "holdem", "betting_structure": "no_limit", "seats": 9,
                                     "small_blind": "1.00", "big_blind": "2.00", "minimum_wager": "2.00"},

@@ -97,7 +97,11 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     """A poker shift supervisor verifies a bad beat (N.J.A.C. 13:69F-14.19(i)): the engine judges the round
     again under the jackpot's rules; if it qualifies, the payout amount is frozen (the balance, or the
     secondary's portion of the primary, 14.19(m)2), split into shares (14.19(b)3, (n)), the display shows
-    "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2).
+    "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2); the same
+    notice asks accounting to adjust and verify at once the display of the jackpot and, for a secondary funded from
+    the primary, the primary's (14.19(k)-upon-verification), which the pages then ask for until it is done
+    (selectors.displays_to_adjust_upon_verification). The notice is a row of this transaction: it is there from
+    the verification's commit, and gone with a verification rolled back.
     Raises DomainError when the claim is not pending, the hand does not qualify, another payout of the
     jackpot is pending, or there is nothing to pay."""
     if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
@@ -140,12 +144,27 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     claim.save()
     jackpot.status = JackpotStatus.PAYOUT_PENDING
     jackpot.save(update_fields=["status", "updated_at"])
-    table = claim.round_of_play.table
-    PayoutNotification.objects.create(
-        claim=claim, casino_id=jackpot.casino_id,
-        message=(f"Deliver the {jackpot.name} payout of ${amount:,.2f} to table {table.number} "
-                 f"(round {claim.round_of_play_id}); verified by {supervisor.get_full_name() or supervisor.username}."))
+    PayoutNotification.objects.create(claim=claim, casino_id=jackpot.casino_id,
+                                      message=_verified_notice(claim, jackpot, amount, supervisor))
     return claim
+
+
+#: The notice's room (PayoutNotification.message).
+NOTICE_LENGTH = 300
+
+
+def _verified_notice(claim: Claim, jackpot: Jackpot, amount: Decimal, supervisor: User) -> str:
+    """The notice of a verified payout (`jackpot` read with its primary when funded from it): security or accounting
+    delivers it (14.19(i)2), and accounting adjusts and verifies the displays it moves at once, in a poker
+    supervisor's presence — the jackpot's and the primary's it is drawn from. At most NOTICE_LENGTH characters:
+    the displays go unnamed when their names do not fit."""
+    deliver = (f"Deliver the {jackpot.name} payout of ${amount:,.2f} to table {claim.round_of_play.table.number} "
+               f"(round {claim.round_of_play_id}); verified by {supervisor.get_full_name() or supervisor.username}.")
+    displays = [jackpot] + ([jackpot.primary] if jackpot.funded_from_primary and jackpot.primary else [])
+    named = (f" Accounting: adjust and verify the {' and the '.join(d.name for d in displays)} display"
+             f"{'s' if len(displays) > 1 else ''} now, in a poker supervisor's presence (14.19(k)).")
+    unnamed = " Accounting: adjust and verify the displays now, in a poker supervisor's presence (14.19(k))."
+    return (deliver + named if len(deliver + named) <= NOTICE_LENGTH else deliver + unnamed)[:NOTICE_LENGTH]
 
 
 @transaction.atomic
