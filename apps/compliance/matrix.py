@@ -397,13 +397,14 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
         code = list(dict.fromkeys([*whole, *(ref for refs in parts.values() for ref in refs)]))
         inherited = clause.no_code or next((by_id[p].no_code for p in parent_ids(cid)
                                             if p in by_id and by_id[p].no_code), "")
-        req_rows = [_requirement_row(req, list(dict.fromkeys([*parts[req.id], *whole])), inherited, found, results,
-                                     mutants.get(req.id), definitions)
+        req_rows = [_requirement_row(req, list(dict.fromkeys([*parts[req.id], *whole])), inherited, found, results)
                     for req in own[cid]]
         if not code and (above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
             for r in req_rows:  # the code implementing the clause above implements its paragraphs
                 if not r.not_built and r.status != NO_CODE:
                     r.code, r.code_from = list(dict.fromkeys(ref.ref for ref in found.code[above])), above
+        for r in req_rows:
+            _mutation_of(r, mutants.get(r.id), definitions)
         counted = [*req_rows, *(r for k in children[cid] for r in _subtree(rows[k], rows, children))]
         needing = [r for r in counted if r.status != NO_CODE]
         proven = sum(1 for r in needing if r.status == PROVEN)
@@ -432,11 +433,28 @@ def _subtree(row: Row, rows: dict[str, Row], children: dict[str, list[str]]) -> 
     return [*row.requirements, *(r for k in children[row.id] for r in _subtree(rows[k], rows, children))]
 
 
+def _mutation_of(row: RequirementRow, mutation: MutationResult | None,
+                 definitions: Callable[[list[str]], list[str]] | None) -> None:
+    """A proven requirement's last mutation run, `mutation`, read into its row once its code is known (its own or
+    the clause above's): partly proven for an unexplained survivor or a failed run; left out as stale when it mutated
+    other definitions than `definitions` gives for the row's code now (see the module)."""
+    if mutation is None or row.status != PROVEN or row.not_built:
+        return
+    if definitions is not None and not mutation.error and (
+            {c.split(" (")[0] for c in mutation.code} != set(definitions(row.code))):
+        row.note = "its code changed since its last mutation run: not mutation-tested yet"
+        return
+    row.mutation = mutation
+    if mutation.survived or mutation.error:
+        row.status = PARTLY_PROVEN
+        row.note = (f"{mutation.survived} mutants of its code survived its proving tests" if not mutation.error
+                    else "its mutation run found its proving tests failing")
+
+
 def _requirement_row(req: Requirement, code: list[str], inherited: str, found: Scan,
-                     results: dict[str, str] | None, mutation: MutationResult | None = None,
-                     definitions: Callable[[list[str]], list[str]] | None = None) -> RequirementRow:
-    """One requirement's line (see the module): `code` cites it or its clause, `inherited` is its clause's (or a
-    clause above's) reason for needing no code, `mutation` its last mutation run."""
+                     results: dict[str, str] | None) -> RequirementRow:
+    """One requirement's line (see the module) before its mutation run is read (`_mutation_of`): `code` cites it or
+    its clause, `inherited` is its clause's (or a clause above's) reason for needing no code."""
     tests = [Proof(t.nodeid, "" if results is None else results.get(t.nodeid, "not run"))
              for t in found.proofs.get(req.id, [])]
     passing = [t for t in tests if results is None or t.result == "passed"]
@@ -447,15 +465,6 @@ def _requirement_row(req: Requirement, code: list[str], inherited: str, found: S
         if req.not_built:
             row.reason = req.not_built
             row.note = "a test proves it, yet clauses.toml says it is not built: remove the not_built reason"
-        elif mutation is not None and definitions is not None and not mutation.error and (
-                {c.split(" (")[0] for c in mutation.code} != set(definitions(row.code))):
-            row.note = "its code changed since its last mutation run: not mutation-tested yet"
-        elif mutation is not None:
-            row.mutation = mutation
-            if mutation.survived or mutation.error:
-                row.status = PARTLY_PROVEN
-                row.note = (f"{mutation.survived} mutants of its code survived its proving tests" if not mutation.error
-                            else "its mutation run found its proving tests failing")
     elif req.no_code or (inherited and not code):
         row.status, row.reason = NO_CODE, req.no_code or inherited
     elif req.not_built:

@@ -244,21 +244,27 @@ def _reason(equivalents: dict[tuple[str, str], str], requirement: str, mutant: s
 def score_drops(committed: dict[str, MutationResult], fresh: dict[str, MutationResult]) -> list[str]:
     """One line for each requirement that a fresh run finds worse than the committed results: its proving tests
     fail unmutated; or a mutant survives, unexplained, that is not among the committed run's survivors (one its
-    tests killed then, or a new one in changed code) — read even from a run the budget stopped; or, for a complete
-    run, its score is lower. A requirement the committed results do not have is not compared."""
+    tests killed then, or a new one in changed code) in a definition the committed run mutated too — read even from
+    a run the budget stopped; or, for a complete run of the same definitions, its score is lower. A requirement the
+    committed results do not have is not compared; a definition the committed run did not mutate (code its
+    requirement took on since, or a private helper first mutated now) has no committed figures to fall below."""
     lines = []
     for rid, new in sorted(fresh.items()):
         old = committed.get(rid)
         if old is None:
             continue
         known = {s.id for s in old.survivors}
-        new_survivors = [s.id for s in new.survivors if not s.reason and s.id not in known]
+        compared = {c.split(" (")[0] for c in old.code}
+        same_code = compared == {c.split(" (")[0] for c in new.code}
+        new_survivors = [s.id for s in new.survivors if not s.reason and s.id not in known
+                         and (s.id.rsplit(":", 1)[0] in compared or not old.code)]
         if new.error:
             lines.append(f"{rid}: {new.error}")
         elif new_survivors:
             lines.append(f"{rid}: {len(new_survivors)} mutants survive that the committed run did not let through: "
                          + ", ".join(new_survivors))
-        elif new.complete and old.score is not None and new.score is not None and new.score < old.score - 1e-9:
+        elif (same_code and new.complete and old.score is not None and new.score is not None
+              and new.score < old.score - 1e-9):
             lines.append(f"{rid}: mutation score {new.score:.0%} ({new.killed} killed, {new.survived} survived of "
                          f"{new.mutants}) below the committed {old.score:.0%}")
     return lines

@@ -84,20 +84,20 @@ def tree(tmp_path):
         "requirements": {
             "14.19(b)1": {**entry, **code("maximum", 4), "mutants": 4, "killed": 4, "survivors": []},
             "14.19(b)2": {**entry, **code("minimum", 8), "mutants": 3, "killed": 2,
-                          "survivors": [survivor("rules.py:minimum:aaa")]},
+                          "survivors": [survivor("apps/jackpot/rules.py:minimum:aaa")]},
             "14.19(b)3": {**entry, **code("qualifying", 12), "mutants": 5, "killed": 3,
-                          "survivors": [survivor("rules.py:qualifying:bbb"), survivor("rules.py:qualifying:ccc",
+                          "survivors": [survivor("apps/jackpot/rules.py:qualifying:bbb"), survivor("apps/jackpot/rules.py:qualifying:ccc",
                                                                                       "x == 1", "x is 1")]},
         }}))
     (compliance / "equivalent_mutants.toml").write_text(textwrap.dedent('''
         [[mutant]]
         requirement = "14.19(b)2"
-        id = "rules.py:minimum:aaa"
+        id = "apps/jackpot/rules.py:minimum:aaa"
         reason = "The value is never read."
 
         [[mutant]]
         requirement = "*"
-        id = "rules.py:qualifying:bbb"
+        id = "apps/jackpot/rules.py:qualifying:bbb"
         reason = "Small ints are cached: the same object either way."
     '''))
     return tmp_path
@@ -125,7 +125,7 @@ def test_the_matrix_reads_the_mutation_results(tree):
     b3 = reqs["14.19(b)3"]
     assert b3["status"] == PARTLY_PROVEN and b3["note"] == "1 mutants of its code survived its proving tests"
     assert [(s["id"], bool(s["equivalent_reason"])) for s in b3["mutation"]["survivors"]] == [
-        ("rules.py:qualifying:bbb", True), ("rules.py:qualifying:ccc", False)]
+        ("apps/jackpot/rules.py:qualifying:bbb", True), ("apps/jackpot/rules.py:qualifying:ccc", False)]
     assert "+    return x is 1" in b3["mutation"]["survivors"][1]["diff"]
     assert reqs["14.19(b)4"]["status"] == PROVEN and reqs["14.19(b)4"]["mutation"] is None
     statuses = {c["id"]: c["status"] for c in data["clauses"]}
@@ -180,7 +180,7 @@ def test_the_csv_and_the_text_show_each_requirements_figures_and_survivors(tree)
     rows = {line[3]: dict(zip(header, line, strict=True)) for line in lines[1:] if line[0] != "total"}
     assert rows["14.19(b)3"]["status"] == "partly proven"
     assert [rows["14.19(b)3"][k] for k in ("mutants", "killed", "survived", "equivalent")] == ["5", "3", "1", "1"]
-    assert rows["14.19(b)3"]["surviving_mutants"].startswith("rules.py:qualifying:ccc\n---")
+    assert rows["14.19(b)3"]["surviving_mutants"].startswith("apps/jackpot/rules.py:qualifying:ccc\n---")
     assert "bbb" not in rows["14.19(b)3"]["surviving_mutants"]  # explained: not listed as surviving
     assert rows["14.19(b)4"]["status"] == "proven, not mutation-tested yet"
     assert rows["14.19(b)4"]["mutation"] == "not mutation-tested yet"
@@ -195,27 +195,44 @@ def test_the_csv_and_the_text_show_each_requirements_figures_and_survivors(tree)
 def test_check_fails_when_a_fresh_run_scores_lower(tree, tmp_path, capsys):
     fresh = tmp_path / "fresh.json"
     fresh.write_text(json.dumps({"run": {}, "requirements": {
-        "14.19(b)1": {"mutants": 4, "killed": 3, "survivors": [survivor("rules.py:maximum:ddd")]},
-        "14.19(b)3": {"mutants": 5, "killed": 3, "survivors": [survivor("rules.py:qualifying:bbb"),
-                                                               survivor("rules.py:qualifying:ccc")]}}}))
-    code, _, _ = run(*args_for(tree), "--check", "--fresh-mutants", str(fresh))
+        "14.19(b)1": {**code("maximum", 4), "mutants": 4, "killed": 3,
+                      "survivors": [survivor("apps/jackpot/rules.py:maximum:ddd")]},
+        "14.19(b)3": {**code("qualifying", 12), "mutants": 5, "killed": 3,
+                      "survivors": [survivor("apps/jackpot/rules.py:qualifying:bbb"),
+                                    survivor("apps/jackpot/rules.py:qualifying:ccc")]}}}))
+    status, _, _ = run(*args_for(tree), "--check", "--fresh-mutants", str(fresh))
     err = capsys.readouterr().err
-    assert code == 1
-    assert "14.19(b)1: 1 mutants survive that the committed run did not let through: rules.py:maximum:ddd" in err
+    assert status == 1
+    assert "14.19(b)1: 1 mutants survive that the committed run did not let through: apps/jackpot/rules.py:maximum:ddd" in err
     assert "14.19(b)3" not in err  # the same survivors as committed
     lower = tmp_path / "lower.json"  # fewer killed of more mutants, no new survivor named: the score
     lower.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)2": {
-        "mutants": 6, "killed": 2, "survivors": [survivor("rules.py:minimum:aaa")]}}}))
+        **code("minimum", 8), "mutants": 6, "killed": 2, "survivors": [survivor("apps/jackpot/rules.py:minimum:aaa")]}}}))
     assert run(*args_for(tree), "--check", "--fresh-mutants", str(lower))[0] == 1
     assert "14.19(b)2: mutation score 50% (2 killed, 0 survived of 6) below the committed 100%" in capsys.readouterr().err
     partial = tmp_path / "partial.json"  # stopped by the budget, yet a survivor the committed run did not have
     partial.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {
-        "mutants": 1, "killed": 0, "complete": False, "survivors": [survivor("rules.py:maximum:eee")]}}}))
+        **code("maximum", 4), "mutants": 1, "killed": 0, "complete": False,
+        "survivors": [survivor("apps/jackpot/rules.py:maximum:eee")]}}}))
     assert run(*args_for(tree), "--check", "--fresh-mutants", str(partial))[0] == 1
-    assert "rules.py:maximum:eee" in capsys.readouterr().err
+    assert "apps/jackpot/rules.py:maximum:eee" in capsys.readouterr().err
     same = tmp_path / "same.json"
-    same.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {"mutants": 4, "killed": 4}}}))
+    same.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {**code("maximum", 4), "mutants": 4,
+                                                                          "killed": 4}}}))
     assert run(*args_for(tree), "--check", "--fresh-mutants", str(same))[0] == 0
+    # the code grew a helper since the committed run: its survivors and the new score have nothing to fall below,
+    # a new survivor in the definition both runs mutated still fails
+    grown = {"file": "apps/jackpot/rules.py", "definition": "_helper", "start": 20, "end": 20}
+    helper = tmp_path / "helper.json"
+    helper.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {
+        "code": [*code("maximum", 4)["code"], grown], "mutants": 9, "killed": 4,
+        "survivors": [survivor(f"apps/jackpot/rules.py:_helper:{n}") for n in ("f1", "f2", "f3", "f4", "f5")]}}}))
+    assert run(*args_for(tree), "--check", "--fresh-mutants", str(helper))[0] == 0
+    helper.write_text(json.dumps({"run": {}, "requirements": {"14.19(b)1": {
+        "code": [*code("maximum", 4)["code"], grown], "mutants": 9, "killed": 7,
+        "survivors": [survivor("apps/jackpot/rules.py:_helper:f1"), survivor("apps/jackpot/rules.py:maximum:ggg")]}}}))
+    assert run(*args_for(tree), "--check", "--fresh-mutants", str(helper))[0] == 1
+    assert "apps/jackpot/rules.py:maximum:ggg" in capsys.readouterr().err
 
 
 def test_an_equivalent_mutant_needs_a_reason(tmp_path):

@@ -52,7 +52,11 @@ def test_14_3_b_order_of_categories_from_royal_flush_down():
 def test_14_3_b_2_and_6_wheel_is_the_lowest_straight_and_straight_flush():
     assert value("Ac 2d 3h 4s 5c") < value("2c 3d 4h 5s 6c")
     assert value("Ad 2d 3d 4d 5d") < value("2h 3h 4h 5h 6h")
-    assert value("Ac 2d 3h 4s 5c").cards[-1].rank == 14  # shown as 5 4 3 2 A
+    assert [int(c.rank) for c in value("Ac 2d 3h 4s 5c").cards] == [5, 4, 3, 2, 14]  # shown as 5 4 3 2 A
+    # only the ace completes the wheel, and five distinct ranks make a straight, no fewer
+    assert value("Kc 2d 3h 4s 5c").category is C.HIGH_CARD
+    assert value("5c 6d 7h 9s 9c").category is C.ONE_PAIR
+    assert value("Ac Ad 2h 3s 4c").category is C.ONE_PAIR
 
 
 @pytest.mark.proves("14.3(b)6-no-wrap")
