@@ -441,7 +441,7 @@ def _mutation_of(row: RequirementRow, mutation: MutationResult | None,
     if mutation is None or row.status != PROVEN or row.not_built:
         return
     if definitions is not None and not mutation.error and (
-            {c.split(" (")[0] for c in mutation.code} != set(definitions(row.code))):
+            mutation.definitions != set(definitions(row.code))):
         row.note = "its code changed since its last mutation run: not mutation-tested yet"
         return
     row.mutation = mutation

@@ -192,6 +192,11 @@ class MutationResult:
     code: list[str] = field(default_factory=list)
 
     @property
+    def definitions(self) -> set[str]:
+        """The definitions the run mutated, "file:definition" (`code` without its lines)."""
+        return {c.split(" (")[0] for c in self.code}
+
+    @property
     def equivalent(self) -> int:
         return sum(1 for s in self.survivors if s.reason)
 
@@ -254,8 +259,8 @@ def score_drops(committed: dict[str, MutationResult], fresh: dict[str, MutationR
         if old is None:
             continue
         known = {s.id for s in old.survivors}
-        compared = {c.split(" (")[0] for c in old.code}
-        same_code = compared == {c.split(" (")[0] for c in new.code}
+        compared = old.definitions
+        same_code = compared == new.definitions
         new_survivors = [s.id for s in new.survivors if not s.reason and s.id not in known
                          and (s.id.rsplit(":", 1)[0] in compared or not old.code)]
         if new.error:

@@ -102,8 +102,9 @@ def verify_counting_shuffler(*, uses_automated_shuffler: bool, approval: str) ->
     if approval and not uses_automated_shuffler:
         raise DomainError("A counting shuffler is the table's automated shuffler: record the table as using one "
                           "first (N.J.A.C. 13:69F-14.6(e)4).", field="counting_shuffler_approval")
-    if len(approval) > 60:
-        raise DomainError("Give the approval in at most 60 characters.", field="counting_shuffler_approval")
+    longest = PokerTable._meta.get_field("counting_shuffler_approval").max_length
+    if longest is not None and len(approval) > longest:
+        raise DomainError(f"Give the approval in at most {longest} characters.", field="counting_shuffler_approval")
     return approval
 
 
