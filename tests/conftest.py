@@ -22,6 +22,10 @@ def pytest_configure(config):
     settings.STORAGES = {**settings.STORAGES,
                          "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.WHITENOISE_AUTOREFRESH = True
+    # A staff member's password is hashed in a blink: production's PBKDF2 (1,000,000 iterations, a third of a second
+    # a hash) would spend most of the suite making test logins. Servers the suite starts in their own processes
+    # (the fault harnesses, the demo, the restore drill) keep production's hashers.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.hookimpl(trylast=True)

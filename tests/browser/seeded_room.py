@@ -19,8 +19,6 @@ from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFact
 
 D = Decimal
 PASSWORD = "pw-for-tests-1"
-#: settings.PASSWORD_HASHERS while seeding: a password set for each role is hashed in a blink (and checked so)
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 #: The staff each role signs in as (departments where the segregation of duties asks for one).
 EXTRA = {Role.SECURITY: {"department": Department.SECURITY},
          Role.ACCOUNTING: {"department": Department.ACCOUNTING, "license_type": LicenseType.CASINO_KEY_EMPLOYEE},

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from apps.core.roles import Role
-from tests.browser.seeded_room import FAST_HASHERS, PASSWORD, header_pages, main_content, seed_room, sign_in
+from tests.browser.seeded_room import PASSWORD, header_pages, main_content, seed_room, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.long, pytest.mark.django_db(transaction=True)]
 AXE = "/static/vendor/axe-core/axe.min.js"
@@ -37,8 +37,7 @@ def check(page, base: str, where: tuple, found: list) -> None:
         found.append({"where": where, **violation})
 
 
-def test_axe_finds_no_serious_or_critical_violation_on_any_page(live_server, browser, settings):
-    settings.PASSWORD_HASHERS = FAST_HASHERS
+def test_axe_finds_no_serious_or_critical_violation_on_any_page(live_server, browser):
     room = seed_room()
     base = live_server.url
     found, checked, seen = [], [], set()

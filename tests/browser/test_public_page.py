@@ -23,7 +23,6 @@ from tests.public.rooms import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AXE = "/static/vendor/axe-core/axe.min.js"
 AXE_RUN = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
   .filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -34,8 +33,7 @@ MEASURE = """() => ({scrollWidth: document.documentElement.scrollWidth, width: i
             .map(e => e.tagName + '.' + e.className).slice(0, 5)})"""
 
 
-def test_a_player_checks_the_public_page_from_a_phone(live_server, browser, settings):
-    settings.PASSWORD_HASHERS = FAST_HASHERS
+def test_a_player_checks_the_public_page_from_a_phone(live_server, browser):
     casino = CasinoFactory(name="Boardwalk Poker Room")
     room = build_public_room(casino, StaffFactory(casino=casino, roles=[Role.POKER_SHIFT_SUPERVISOR]))
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)

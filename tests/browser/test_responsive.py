@@ -10,7 +10,7 @@ page as another role sees it) is not measured again."""
 import pytest
 
 from apps.core.roles import Role
-from tests.browser.seeded_room import FAST_HASHERS, header_pages, main_content, seed_room, sign_in
+from tests.browser.seeded_room import header_pages, main_content, seed_room, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.long, pytest.mark.django_db(transaction=True)]
 VIEWPORTS = ((390, 844), (768, 1024), (1440, 900))
@@ -45,8 +45,7 @@ def header_links_in_view(page) -> list:
     return wrong
 
 
-def test_no_page_scrolls_sideways_on_a_phone_a_tablet_or_a_desktop(live_server, browser, settings):
-    settings.PASSWORD_HASHERS = FAST_HASHERS
+def test_no_page_scrolls_sideways_on_a_phone_a_tablet_or_a_desktop(live_server, browser):
     room = seed_room()
     base = live_server.url
     too_wide, header_problems, seen, measured = [], [], {}, set()

@@ -28,7 +28,6 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
 from django.core.signals import got_request_exception, request_finished, request_started
 from django.db import close_old_connections, transaction
-from django.test import override_settings
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
@@ -46,7 +45,6 @@ MAX_EXAMPLES = int(os.environ.get("FUZZ_MAX_EXAMPLES", "5"))
 SEED = int(os.environ.get("FUZZ_SEED", "1313"))
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance]
 ROLES = [*(role.value for role in Role), "anonymous"]
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the seeded staff's passwords: no one signs in
 
 pytestmark = pytest.mark.django_db
 
@@ -182,7 +180,7 @@ def fuzz_room(django_db_setup, django_db_blocker):
     """The seeded room, committed for the module's runs (each rolls its own writes back); flushed at the end. The
     throttles are lifted (429 stays declared) and Django's per-request connection clean-up is off while the app runs
     in-process, as Django's own test client does."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+    with django_db_blocker.unblock():
         room = _seed()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "1000000/min", "user": "1000000/min",

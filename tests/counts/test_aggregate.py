@@ -46,12 +46,6 @@ pytestmark = pytest.mark.django_db
 
 # --- the room: two closed tables whose boxes were counted there (14.19(d)1) -------------------------------------------
 
-@pytest.fixture(autouse=True)
-def fast_hashers(settings):
-    """Nobody here signs with a password (force_login, force_authenticate): the staff's are hashed quickly."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def pot(table):
     """A round of play at `table` whose bad beat contribution is $1.00 (14.19(c))."""
     return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=[

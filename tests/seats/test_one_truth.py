@@ -25,11 +25,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def seeded(settings):
+def seeded():
     """Tables 1 and 2 deal $1/$2 hold 'em (9 seats), table 3 $2/$5 (8 seats), table 4 is closed. The record: seats
     1, 2, 4, 5, 7 at table 1 (7 away), 1, 2, 3 at table 2, none at table 3. The newest rounds: 1, 2, 3 at table 1
     (it disagrees), 1, 2, 3 at table 2 (it agrees), every seat at table 3 (it disagrees). Three wait for $1/$2."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     now = timezone.now()
     one = dealing_table(number=1, seats=9)
     casino = one.casino

@@ -21,8 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def table():
     return dealing_table(number=3, seats=9)
 
 

@@ -17,8 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def room(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def room():
     table = PokerTableFactory(number=3, seats=9)
     waitlist = waitlist_for(table)
     return table, waitlist
