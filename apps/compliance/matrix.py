@@ -19,10 +19,10 @@ A requirement is:
   else a **gap**. `Matrix.failures` lists the gaps (and a not-built reason a passing proving test contradicts):
   the command's `--check`, which `make test` runs.
 
-The code that implements a requirement is the public definitions whose docstrings cite the requirement by its id
+The code that implements a requirement is the definitions whose docstrings cite the requirement by its id
 ("14.13A(j)-three-cards": that one thing) or cite its clause (every requirement of it; a roman item counts for its
-numbered paragraph), or, when none does, those citing the nearest clause above it (`code_from`); a requirement not
-built lists none. So a function that carries out one part of a multi-part clause cites that part, and its mutants
+numbered paragraph), or, when none does (or only private helpers cite its requirements, each doing a part of one),
+those citing the nearest clause above it too (`code_from`); a requirement not built lists none. So a function that carries out one part of a multi-part clause cites that part, and its mutants
 are tried only against that part's proving tests. A marker or a docstring naming a requirement clauses.toml does
 not list (a typo, a clause that lists its requirements, a lead-in) is an error (`Matrix.errors`), which fails the
 command whatever its options.
@@ -399,10 +399,14 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                                             if p in by_id and by_id[p].no_code), "")
         req_rows = [_requirement_row(req, list(dict.fromkeys([*parts[req.id], *whole])), inherited, found, results)
                     for req in own[cid]]
-        if not code and (above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
-            for r in req_rows:  # the code implementing the clause above implements its paragraphs
+        # the code implementing the clause above implements its paragraphs, when no code cites them but private
+        # helpers (a helper citing a requirement does a part of it: the function that calls it does the rest)
+        if not whole and not any(_public(ref) for refs in parts.values() for ref in refs) and (
+                above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
+            for r in req_rows:
                 if not r.not_built and r.status != NO_CODE:
-                    r.code, r.code_from = list(dict.fromkeys(ref.ref for ref in found.code[above])), above
+                    r.code = list(dict.fromkeys([*r.code, *(ref.ref for ref in found.code[above])]))
+                    r.code_from = above
         for r in req_rows:
             _mutation_of(r, mutants.get(r.id), definitions)
         counted = [*req_rows, *(r for k in children[cid] for r in _subtree(rows[k], rows, children))]
@@ -476,6 +480,13 @@ def _requirement_row(req: Requirement, code: list[str], inherited: str, found: S
     else:
         row.note = "no code cites its clause and no test proves it"
     return row
+
+
+def _public(ref: str) -> bool:
+    """Whether a code reference ("apps/x/y.py:Class.method", or a module) names a public definition: no part of
+    its name starts with "_" (a dunder method of a public class is public)."""
+    _, _, name = ref.partition(":")
+    return not any(part.startswith("_") and not part.startswith("__") for part in name.split("."))
 
 
 def matrix_for(root: Path, *, clauses_path: Path = CLAUSES_FILE, report_path: Path | None = None,

@@ -5,7 +5,8 @@ results file the matrix reads. Pure Python (no Django, no cosmic-ray): the runne
 What is mutated. For each requirement with code and proving tests (`matrix.RequirementRow.code` and `.tests`),
 the lines of each definition listed as its code ("apps/x/y.py:function", "...:Class", "...:Class.method"; a class
 with its methods; its body after the docstring, `definition_range`) and of the private helpers of the same file it
-uses ("_straight_high": `private_helpers`, whose docstrings are never read for citations), and only those; a module
+uses ("_straight_high": `private_helpers`; a helper that cites clauses or requirements is the code of those instead,
+listed by the matrix), and only those; a module
 listed as code
 (its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests.
 Each mutant runs only the requirement's proving tests (plain pytest, one process, the suite's environment); it
@@ -34,6 +35,8 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .scanner import citations_in_text, requirement_citations
 
 MUTANTS_FILE = Path(__file__).with_name("mutants.json")
 EQUIVALENT_FILE = Path(__file__).with_name("equivalent_mutants.toml")
@@ -92,8 +95,10 @@ def _parse_text(text: str) -> ast.Module:
 def private_helpers(root: Path, ref: str) -> list[str]:
     """The module-level private functions and classes ("_name") of the file a code reference names that its
     definition uses by name, directly or through one another, in the file's order ("apps/x/y.py:_helper"): the work a
-    public function hands to them is its own work, mutated with it. [] for a module or a name the file does not
-    define."""
+    public function hands to them is its own work, mutated with it. A helper whose docstring cites clauses or
+    requirements is not one of them (nor what it alone uses): it says what it implements, and is the code of those
+    (the matrix lists it), not of every requirement whose code calls it. [] for a module or a name the file does
+    not define."""
     path, _, name = ref.partition(":")
     tree = _parsed(root / path) if name else None
     if tree is None:
@@ -109,10 +114,16 @@ def private_helpers(root: Path, ref: str) -> list[str]:
     while todo:
         for used in ast.walk(todo.pop()):
             if (isinstance(used, ast.Name) and used.id.startswith("_") and used.id in top
-                    and not used.id.startswith("__") and used.id not in found):
+                    and not used.id.startswith("__") and used.id not in found and not _cites(top[used.id])):
                 found.add(used.id)
                 todo.append(top[used.id])
     return [f"{path}:{n}" for n in top if n in found]
+
+
+def _cites(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """Whether a definition's docstring cites a clause or a requirement (as the scanner reads them)."""
+    doc = ast.get_docstring(node) or ""
+    return bool(citations_in_text(doc) or requirement_citations(doc))
 
 
 def code_ranges(root: Path, refs: Iterable[str]) -> list[CodeRange]:

@@ -1,5 +1,5 @@
-"""Find where each clause of N.J.A.C. 13:69F is cited: in the docstrings of the code (modules and public classes,
-functions and methods under apps/) and in the tests (their names and docstrings, under tests/). Pure Python: the
+"""Find where each clause of N.J.A.C. 13:69F is cited: in the docstrings of the code (modules, and classes,
+functions and methods under apps/, private ones included: a helper that cites what it implements is that code) and in the tests (their names and docstrings, under tests/). Pure Python: the
 source files are read with `ast`, nothing is imported, no Django.
 
 How a citation is read:
@@ -153,19 +153,15 @@ class CitingTest:
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
-def _definitions(tree: ast.Module, *, public_only: bool) -> Iterable[tuple[str, Definition]]:
-    """(qualified name, node) of the module's classes and functions and of the classes' methods; nested
-    functions are not definitions anyone cites. With `public_only`, names starting with "_" are left out."""
+def _definitions(tree: ast.Module) -> Iterable[tuple[str, Definition]]:
+    """(qualified name, node) of the module's classes and functions and of the classes' methods, private ones
+    included; nested functions are not definitions anyone cites."""
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if public_only and node.name.startswith("_"):
-                continue
             yield node.name, node
             if isinstance(node, ast.ClassDef):
                 for inner in node.body:
                     if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                        if public_only and inner.name.startswith("_") and not inner.name.startswith("__"):
-                            continue
                         yield f"{node.name}.{inner.name}", inner
 
 
@@ -191,7 +187,7 @@ def scan_code(root: Path, *, package: str = "apps", exclude: Iterable[str] = ("c
             continue
         rel = path.relative_to(root).as_posix()
         named: list[tuple[str, int, ast.Module | Definition]] = [
-            (rel, 1, tree), *((f"{rel}:{name}", node.lineno, node) for name, node in _definitions(tree, public_only=True))]
+            (rel, 1, tree), *((f"{rel}:{name}", node.lineno, node) for name, node in _definitions(tree))]
         for ref, line, node in named:
             doc = ast.get_docstring(node) or ""
             cites, requirements = citations_in_text(doc), requirement_citations(doc)
@@ -236,7 +232,7 @@ def scan_tests(root: Path, *, package: str = "tests") -> list[CitingTest]:
             continue
         rel = path.relative_to(root).as_posix()
         class_proves = {node.name: proves_of(node) for node in tree.body if isinstance(node, ast.ClassDef)}
-        for name, node in _definitions(tree, public_only=False):
+        for name, node in _definitions(tree):
             if isinstance(node, ast.ClassDef):
                 continue
             owner, _, func = name.rpartition(".")

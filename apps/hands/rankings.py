@@ -197,7 +197,10 @@ _SHAPES = {  # counts of equal ranks -> shape name
 
 
 def _straight_high(ranks: Sequence[int], *, ace_low: bool = True) -> int | None:
-    """High card of a straight of all the ranks (5 for A-2-3-4-5, 3 for A-2-3), or None; never wraps around."""
+    """High card of a straight of all the ranks (5 for A-2-3-4-5, 3 for A-2-3), or None; never wraps around.
+
+    The straights of 14.3(b)6-straight and 14.3(c)4-straight, the ace low in them (14.3(a)-ace-low, 20.3(a)-ace-low,
+    27.3(a)-ace-low) and in no other sequence (14.3(b)6-no-wrap, 14.3(c)4-no-wrap)."""
     distinct = sorted(set(ranks))
     if len(distinct) != len(ranks):
         return None
@@ -227,12 +230,16 @@ def _shape(cards: Sequence[Card], *, ace_low_straight: bool = True) -> _Shape:
 
 
 def _shown(cards: Sequence[Card], shape: _Shape) -> tuple[Card, ...]:
+    """The cards as a dealer shows the hand: the larger groups of a rank first, each by rank; the ace last in a
+    straight it completes low (5-4-3-2-A, 14.3(a)-ace-low), first everywhere else."""
     if shape.straight is not None and shape.straight < max(shape.order):  # a wheel: the ace plays low
         return tuple(sorted(cards, key=lambda c: 1 if c.rank == Rank.ACE else int(c.rank), reverse=True))
     return tuple(sorted(cards, key=lambda c: (shape.counts[int(c.rank)], int(c.rank), c.suit.order), reverse=True))
 
 
 def _check_count(cards: Sequence[Card], n: int) -> None:
+    """A hand of the rule set's size, else CardCountError: five cards (14.3(b)-order), three (14.3(c)-order,
+    20.3(b)-order), four (27.3(b)-order)."""
     if len(cards) != n:
         raise CardCountError(f"Expected {n} cards, got {len(cards)}.")
 
@@ -246,6 +253,7 @@ def _high(rule_set: RuleSet, cards: Sequence[Card], n: int, category: Callable[[
 
 
 def _five_category(s: _Shape) -> FiveCardCategory:
+    """The category of a five-card high hand, N.J.A.C. 13:69F-14.3(b)."""
     c = FiveCardCategory
     if s.straight is not None and s.flush:
         return c.ROYAL_FLUSH if s.straight == Rank.ACE else c.STRAIGHT_FLUSH
@@ -255,6 +263,7 @@ def _five_category(s: _Shape) -> FiveCardCategory:
 
 
 def _three_category(s: _Shape) -> ThreeCardCategory:
+    """The category of a three-card high hand, N.J.A.C. 13:69F-14.3(c)."""
     c = ThreeCardCategory
     if s.straight is not None and s.flush:
         return c.ROYAL_FLUSH if s.straight == Rank.ACE else c.STRAIGHT_FLUSH
@@ -265,6 +274,7 @@ def _three_category(s: _Shape) -> ThreeCardCategory:
 
 
 def _three_poker_category(s: _Shape) -> ThreeCardPokerCategory:
+    """The category of a three card poker hand, N.J.A.C. 13:69F-20.3(b)."""
     c = ThreeCardPokerCategory
     if s.straight is not None and s.flush:
         return c.STRAIGHT_FLUSH
@@ -275,6 +285,7 @@ def _three_poker_category(s: _Shape) -> ThreeCardPokerCategory:
 
 
 def _four_category(s: _Shape) -> FourCardCategory:
+    """The category of a four card poker hand, N.J.A.C. 13:69F-27.3(b)."""
     c = FourCardCategory
     if s.name == "quads":
         return c.FOUR_OF_A_KIND

@@ -241,6 +241,33 @@ def test_code_citing_a_requirement_implements_it_alone_and_code_citing_its_claus
                                       "lists no requirement 14.19(b)3-postd."]
 
 
+def test_a_private_helper_citing_a_requirement_does_a_part_of_it_beside_the_code_of_the_clause_above(tree):
+    """A private helper's docstring is read as any code's: _qualifying_hand citing 14.19(b)3-posted is that
+    requirement's code, and `posting`, citing the clause above, still implements it (and 14.19(b)3-applied, which
+    nothing else cites). A public function citing the requirement stands for the whole of it: nothing is taken from
+    the clause above then, for either requirement of 14.19(b)3."""
+    rules = tree / "apps" / "jackpot" / "rules.py"
+    rules.write_text(textwrap.dedent('''
+        def posting():
+            """What the room posts (14.19(b))."""
+            return _qualifying_hand()
+
+        def _qualifying_hand():
+            """The qualifying hand of the posted rules (14.19(b)3-posted)."""
+    '''))
+    rows = {r.id: r for r in matrix_of(tree).requirement_rows}
+    assert rows["14.19(b)3-posted"].code == ["apps/jackpot/rules.py:_qualifying_hand", "apps/jackpot/rules.py:posting"]
+    assert rows["14.19(b)3-posted"].code_from == "14.19(b)"
+    assert rows["14.19(b)3-applied"].code == ["apps/jackpot/rules.py:posting"]
+    assert rows["14.19(b)1"].code == ["apps/jackpot/rules.py:posting"]
+    rules.write_text(rules.read_text().replace("_qualifying_hand", "qualifying_hand"))
+    rows = {r.id: r for r in matrix_of(tree).requirement_rows}
+    assert rows["14.19(b)3-posted"].code == ["apps/jackpot/rules.py:qualifying_hand"]
+    assert rows["14.19(b)3-posted"].code_from == ""
+    assert rows["14.19(b)3-applied"].code == []
+    assert rows["14.19(b)1"].code == ["apps/jackpot/rules.py:posting"]
+
+
 def test_a_lead_in_clause_is_proven_by_its_paragraphs_never_by_a_neighbours_test(tmp_path):
     """14.20(d) asks nothing itself: it is proven when (d)1 is, whatever proves 14.20(c) beside it; a marker naming
     the lead-in itself is refused (it has no requirement of its own)."""

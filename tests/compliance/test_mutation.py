@@ -164,11 +164,19 @@ def test_private_helpers_a_definition_uses_are_mutated_with_it(tmp_path):
         class _Shape:
             pass
 
+        def _only_its_own(x):
+            return x
+
+        def _cited(x):
+            """The part of 14.19(b)2 it does: the code of that, not of every requirement of its callers."""
+            return _only_its_own(x)
+
         def public(x):
             """Cites 14.19(b)1."""
-            return _outer(x), _Shape, len(x)
+            return _outer(x), _Shape, len(x), _cited(x)
     '''))
     assert private_helpers(tmp_path, "apps/m.py:public") == ["apps/m.py:_inner", "apps/m.py:_outer", "apps/m.py:_Shape"]
+    assert private_helpers(tmp_path, "apps/m.py:_cited") == ["apps/m.py:_only_its_own"]
     ranges = code_ranges(tmp_path, ["apps/m.py:public", "apps/m.py:_outer"])
     assert [r.definition for r in ranges] == ["public", "_inner", "_outer", "_Shape"]
     assert private_helpers(tmp_path, "apps/m.py") == [] and private_helpers(tmp_path, "apps/m.py:nothing") == []

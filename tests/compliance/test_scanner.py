@@ -91,7 +91,7 @@ def test_ids_split_order_and_parents():
         split_id("14.19b")
 
 
-def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_them(tmp_path):
+def test_the_scan_reads_docstrings_private_ones_too_and_test_functions_without_importing_them(tmp_path):
     (tmp_path / "apps" / "x").mkdir(parents=True)
     (tmp_path / "apps" / "x" / "services.py").write_text(textwrap.dedent('''
         """Jackpot writes (N.J.A.C. 13:69F-14.19)."""
@@ -101,7 +101,10 @@ def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_t
             """Take the contribution after the rake (14.19(c))."""
 
         def _helper():
-            """Private: 14.19(q) here is not a reference."""
+            """A private helper says what it implements as any code does (14.19(q)-notice)."""
+
+        def _quiet():
+            """Nothing cited."""
 
         class Display:
             """Displays (14.19(k)), adjusted daily (14.19(k)-daily)."""
@@ -125,7 +128,8 @@ def test_the_scan_reads_public_docstrings_and_test_functions_without_importing_t
     code = {ref.ref: (ref.cites, ref.requirements) for ref in scan_code(tmp_path)}
     assert code == {"apps/x/services.py": (("14.19",), ()), "apps/x/services.py:take": (("14.19(c)",), ()),
                     "apps/x/services.py:Display": (("14.19(k)",), ("14.19(k)-daily",)),
-                    "apps/x/services.py:Display.adjust": (("14.19(k)1",), ())}
+                    "apps/x/services.py:Display.adjust": (("14.19(k)1",), ()),
+                    "apps/x/services.py:_helper": ((), ("14.19(q)-notice",))}
     tests = {t.nodeid: (t.named, t.cites) for t in scan_tests(tmp_path)}
     assert tests == {"tests/x/test_y.py::test_14_19_c_after_the_rake": (("14.19(c)",), ()),
                      "tests/x/test_y.py::TestDisplay::test_adjusted": ((), ("14.19(k)1",))}

@@ -7,6 +7,7 @@ from django.utils import timezone
 from apps.core.exceptions import DomainError
 from apps.feed.services import DrawIn, PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import Pot, PotAward, RoundOfPlay, RoundPlayer
+from apps.tables.models import Game
 from tests.factories import JackpotFactory, PokerTableFactory, RakeStructureFactory
 
 D = Decimal
@@ -102,6 +103,32 @@ def test_bad_input_is_refused_with_the_field_and_nothing_is_stored(players, boar
     assert exc.value.field == field
     assert words in exc.value.message
     assert not RoundOfPlay.objects.exists() and not RoundPlayer.objects.exists()
+
+
+@pytest.mark.parametrize(("game", "holding", "board"), [
+    (Game.HOLDEM, ("As Kd", "2c 3c"), "5h 6h 7h 8h 9h"),
+    (Game.OMAHA, ("As Kd Qc Jc", "2c 3c 4d 5d"), "5h 6h 7h 8h 9h"),
+])
+@pytest.mark.proves("14.10(e)-two-cards", "14.11(d)-four-cards")
+def test_14_10_e_and_14_11_d_each_player_holds_the_games_hole_cards_no_more_no_fewer(game, holding, board):
+    """Hold 'em deals each player two cards (14.10(e)), Omaha four (14.11(d)): a round reporting a player with one
+    card fewer or one more is refused on that player's hole cards, nothing stored; the right number is recorded."""
+    table = PokerTableFactory(game=game)
+    deck = iter("Ts Tc Td Th 9c 9d".split())
+    n = len(holding[0].split())
+    for count in (n - 1, n + 1):
+        cards = " ".join([*holding[0].split(), next(deck)][:count])
+        players = [PlayerIn(seat=1, contributed=D("2"), hole_cards=cards),
+                   PlayerIn(seat=2, contributed=D("2"), hole_cards=holding[1])]
+        with pytest.raises(DomainError) as exc:
+            record_round_of_play(table=table, round_in=round_in(players, board=board))
+        assert exc.value.field == "players[0].hole_cards"
+        assert f"hold {n} cards, got {count}" in exc.value.message
+        assert not RoundOfPlay.objects.exists() and not RoundPlayer.objects.exists()
+    players = [PlayerIn(seat=1, contributed=D("2"), hole_cards=holding[0]),
+               PlayerIn(seat=2, contributed=D("2"), hole_cards=holding[1])]
+    recorded = record_round_of_play(table=table, round_in=round_in(players, board=board))
+    assert [len(p.hole_cards.split()) for p in recorded.players.order_by("seat")] == [n, n]
 
 
 def test_a_source_hand_is_stored_once():

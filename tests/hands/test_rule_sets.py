@@ -23,6 +23,7 @@ from apps.hands import (
     ThreeCardPokerCategory,
     evaluate,
     evaluate_badugi,
+    evaluate_five_card_high,
     evaluate_four_card_poker,
     evaluate_three_card_high,
     evaluate_three_card_poker,
@@ -80,6 +81,19 @@ def test_three_card_enumerations_under_14_3_c_and_20_3():
 
 
 # --- 20.3: three-card poker ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("evaluator", "size"), [(evaluate_five_card_high, 5), (evaluate_three_card_high, 3),
+                                                  (evaluate_three_card_poker, 3), (evaluate_four_card_poker, 4)])
+@pytest.mark.proves("14.3(b)-order", "14.3(c)-order", "20.3(b)-order", "27.3(b)-order")
+def test_14_3_b_c_20_3_b_27_3_b_each_ranking_takes_hands_of_its_size_only(evaluator, size):
+    """14.3(b) ranks five-card hands, 14.3(c) and 20.3(b) three-card hands, 27.3(b) four-card hands: a hand one card
+    short or one card over is refused (CardCountError), not ranked as if it were one."""
+    cards = parse_cards("As Kd 9h 7c 4s 2d")
+    assert evaluator(cards[:size]).category.label == "High card"  # ranked: ace high
+    for count in (size - 1, size + 1):
+        with pytest.raises(CardCountError):
+            evaluator(cards[:count])
+
 
 @pytest.mark.proves("20.3(b)1", "20.3(b)3")
 def test_20_3_b_straight_above_flush_and_a_k_q_highest_straight_flush():

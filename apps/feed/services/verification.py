@@ -283,8 +283,8 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
 
 def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple], tuple, tuple[tuple, ...]]:
     """Every known card parsed; unknown, duplicate or wrongly counted cards refused with the field at fault, e.g.
-    two hole cards in hold 'em (14.10(e)), four in Omaha (14.11(d)), five in draw (14.12(d)), at most five on the
-    board. In a draw game a discarded card may be dealt again after the discards are reshuffled (14.12(f)2).
+    two hole cards in hold 'em (14.10(e)-two-cards), four in Omaha (14.11(d)-four-cards), five in draw, at most five
+    on the board. In a draw game a discarded card may be dealt again after the discards are reshuffled (14.12(f)2).
     Returns (hole cards by seat, the board, the run boards).
 
     A hand run more than once gives `boards`: two or three full boards in a game with a flop, which share the
