@@ -15,7 +15,7 @@ class DeckEventForm(forms.Form):
     """One deck's event, recorded from its row of the board or of the dealer's home. Each deck's form has its own
     ids (`auto_id`, e.g. "deck-12-%s"), so that its errors sit beside its own fields (aria-describedby).
 
-    A count of any other number than 52 pulls the deck from play (14.6(e)4): the form first comes back asking to
+    A count of any other number than 52 pulls the deck from play (14.6(e)4-wrong-count): the form first comes back asking to
     confirm (`confirmation`, the sentence; `confirm_count` then carries the number confirmed), and once recorded
     says so as a warning (`pulled`). At a table whose shuffler is approved to count the cards as it shuffles, a count
     may be the shuffler's (`by_shuffler`, 14.6(e)4-counting-shuffler); the templates offer the box only there."""

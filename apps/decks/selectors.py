@@ -1,4 +1,4 @@
-"""Reads about decks: the rotation board's clocks (N.J.A.C. 13:69F-14.2(b), 14.6(e)4)."""
+"""Reads about decks: the rotation board's clocks (N.J.A.C. 13:69F-14.2(b), 14.6(e)4-every-fifteen-minutes)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -152,7 +152,7 @@ COMPUTED_KINDS = (AlertKind.TWO_DECKS, AlertKind.NO_DECK_IN_USE, *CLOCK_ALERTS.v
 def due_alerts(*, rows: list[TableRow]) -> list[DeckAlert]:
     """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)), players at an open
     table and no deck in use (TableRow.lacks_deck_in_use, 14.4(c)), a deck not placed into suit and sequence for 3
-    hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4). Unsaved DeckAlert objects,
+    hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4-every-fifteen-minutes). Unsaved DeckAlert objects,
     `raised_at` the moment the clock ran out (None for the two decks and the deck in use)."""
     alerts = []
     for row in rows:

@@ -30,7 +30,7 @@ def with_eligibility_defaults(rules: dict) -> dict:
 
 
 class TwoClaimsRule(models.TextChoices):
-    """Two qualifying claims for the same payout at different casinos (14.20(c)1, (e)4)."""
+    """Two qualifying claims for the same payout at different casinos (14.20(c)1, 14.20(e)4-two-claims)."""
 
     FIRST_RECEIVED = "first_received", "The first claim received by the host is paid; the other is answered"
     SPLIT = "split", "Claims received before the payout is confirmed share the payout equally"
@@ -325,7 +325,7 @@ class NoticeKind(models.TextChoices):
 
 
 class Notice(models.Model):
-    """A notice of the host to every casino at once (14.20(e)4.ii, iii): a payout pending, a claim answered, a
+    """A notice of the host to every casino at once (14.20(e)4-notify): a payout pending, a claim answered, a
     payout confirmed. Each deployment keeps the notices it issued or received; displays show them."""
 
     system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="notices")
@@ -347,7 +347,7 @@ class Notice(models.Model):
 @pghistory.track()
 class UndeliveredNotice(models.Model):
     """At the host: a notice that could not reach a suspended casino, recorded for delivery by other means
-    (telephone, courier) with who delivered it and when (14.20(e)4.i)."""
+    (telephone, courier) with who delivered it and when (14.20(e)4-notify)."""
 
     notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="undelivered")
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="undelivered_notices")

@@ -72,7 +72,7 @@ def recent_rejections(limit: int = 50):
 
 def display_panels(*, casino) -> list[dict]:
     """The panels the room's display adds for each multi-casino system this deployment belongs to: the host's
-    official pool and this casino's status (14.20(e)4.i); `casino` is the display's casino."""
+    official pool and this casino's status (14.20(e)4-notify); `casino` is the display's casino."""
     panels = []
     for system in BadBeatSystem.objects.prefetch_related("sites"):
         me = next((s for s in system.sites.all() if s.is_self), None)
@@ -107,12 +107,12 @@ def notices(*, system: BadBeatSystem, limit: int = 20):
 
 
 def undelivered_notices(*, system: BadBeatSystem):
-    """At the host: notices a suspended casino did not receive, for delivery by other means (14.20(e)4.i)."""
+    """At the host: notices a suspended casino did not receive, for delivery by other means (14.20(e)4-notify)."""
     return UndeliveredNotice.objects.filter(notice__system=system).select_related("notice", "site", "delivered_by")
 
 
 def payouts(*, system: BadBeatSystem):
-    """Paid claims: the documentation of each payout (14.20(e)4.iii)."""
+    """Paid claims: the documentation of each payout (14.20(e)4-document)."""
     return system.claims.filter(status=SystemClaimStatus.PAID).select_related("site").order_by("-paid_at")
 
 

@@ -73,7 +73,7 @@ def approve_rules(request, pk: int):
 
 @role_policy(write="multicasino.record_notice_delivery")
 def notice_delivered(request, pk: int):
-    """Record that a notice a suspended casino did not receive was delivered by other means (14.20(e)4.i)."""
+    """Record that a notice a suspended casino did not receive was delivered by other means (14.20(e)4-notify)."""
     undelivered = get_object_or_404(UndeliveredNotice, pk=pk)
     try:
         record_notice_delivered(undelivered=undelivered, user=request.user, means=request.POST.get("means", ""))

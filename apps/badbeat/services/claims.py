@@ -226,7 +226,7 @@ def freeze_shared_claim(*, claim: Claim, amount: Decimal, note: str) -> Claim:
 
 
 def refuse_shared_claim(*, claim: Claim, answer: str) -> Claim:
-    """The host answered that this claim is not paid (14.20(e)4): it is rejected here with the host's answer."""
+    """The host answered that this claim is not paid (14.20(e)4-two-claims): it is rejected here with the host's answer."""
     claim = Claim.objects.select_for_update(of=("self",)).get(pk=claim.pk)
     if claim.status in (ClaimStatus.VERIFIED, ClaimStatus.PENDING):
         claim.status, claim.decision_note = ClaimStatus.REJECTED, answer[:300]

@@ -101,7 +101,8 @@ def apply_claim(*, site: Site, body: dict, now: datetime) -> SystemClaim:
     """At the host, under the system's row lock: a claim verified at `site` is numbered in the order the host
     received it (never by the sites' clocks). The first valid claim freezes the pool and every casino is told
     at once that the payout is pending; a later claim follows the agreement's rule — refused with the reason
-    (first received) or sharing the frozen amount equally (split) — and is answered either way (14.20(e)4).
+    (first received) or sharing the frozen amount equally (split) — and is answered either way
+    (14.20(e)4-notify, 14.20(e)4-two-claims).
     Applying the same claim again changes nothing."""
     system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
     claim, _ = SystemClaim.objects.get_or_create(
@@ -154,9 +155,9 @@ def _notice_text(claim: SystemClaim, kind: str) -> str:
 
 
 def issue_notice(*, system: BadBeatSystem, claim: SystemClaim, kind: str, now: datetime) -> Notice:
-    """At the host: a notice to every casino at once (14.20(e)4.ii, iii) — one outbox message per link, written
+    """At the host: a notice to every casino at once (14.20(e)4-notify) — one outbox message per link, written
     in this transaction, plus the host's own record. A suspended casino's copy is also recorded as undelivered,
-    for delivery by other means (14.20(e)4.i)."""
+    for delivery by other means."""
     notice = Notice.objects.create(system=system, claim=claim, kind=kind, reference=f"ntc_{uuid.uuid4().hex}",
                                    text=_notice_text(claim, kind)[:500], issued_at=now)
     body = {"notice": notice.reference, "kind": kind, "text": notice.text, "issued_at": now.isoformat(),
@@ -207,7 +208,7 @@ def _decide_local_claim(claim: SystemClaim, text: str) -> None:
 @transaction.atomic
 def record_system_payout(*, claim: Claim, method: str, location: str, delivered_by: User, recorded_by: User,
                          now: datetime | None = None) -> SystemClaim:
-    """The payout of a claim on the system's payout is delivered at this casino (14.19(i)2, (j); 14.20(e)4.iii),
+    """The payout of a claim on the system's payout is delivered at this casino (14.19(i)2, (j); 14.20(e)4-document),
     which badbeat has just recorded on its claim (the shares): documented with date, time, amount, hands, casino,
     who delivered it and who authorised it, and reported to the host, which takes it from the pool once and tells
     every casino. Call in the transaction that recorded it. Raises DomainError when the host has not confirmed
@@ -233,7 +234,7 @@ def record_system_payout(*, claim: Claim, method: str, location: str, delivered_
 def apply_payout(*, site: Site, body: dict, now: datetime) -> SystemClaim | None:
     """At the host, under the system's row lock: a payout delivered at `site` leaves the pool once (one payout
     movement per claim); when no other claim is pending, the reset reserve seeds the next payout (14.19(p)); every
-    casino is told (14.20(e)4.iii). None for a claim the host never had pending (logged, nothing changes)."""
+    casino is told (14.20(e)4-notify). None for a claim the host never had pending (logged, nothing changes)."""
     system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
     claim = SystemClaim.objects.filter(site=site, reference=str(body["reference"])).first()
     if claim is None or claim.status not in (SystemClaimStatus.PENDING, SystemClaimStatus.PAID):
@@ -266,7 +267,7 @@ def apply_payout(*, site: Site, body: dict, now: datetime) -> SystemClaim | None
 def record_notice_delivered(*, undelivered: UndeliveredNotice, user: User, means: str,
                             at: datetime | None = None) -> UndeliveredNotice:
     """A notice that could not reach a suspended casino was delivered by other means, by `user`, at `at`
-    (14.20(e)4.i). Raises DomainError without a means, or when it is already recorded."""
+    (14.20(e)4-notify). Raises DomainError without a means, or when it is already recorded."""
     if not means.strip():
         raise DomainError("Say how the notice was delivered (telephone, courier...).", field="means")
     undelivered = UndeliveredNotice.objects.select_for_update().get(pk=undelivered.pk)

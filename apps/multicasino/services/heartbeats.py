@@ -122,9 +122,10 @@ def _record_undelivered_notices(peer: Site) -> None:
 
 
 def refresh_status(*, system: BadBeatSystem, now: datetime | None = None) -> str:
-    """Suspend or resume (N.J.A.C. 13:69F-14.20(e)4.i). A peer is suspended after `silence_seconds` without a
-    word, or when its rules hash differs from ours; it resumes only when it is heard again, its rules hash
-    matches and its backlog (every message written until it was heard again) has been acknowledged. At a site,
+    """Suspend or resume (N.J.A.C. 13:69F-14.20(e)4-notify: no further payouts until it is operational). A peer is
+    suspended after `silence_seconds` without a word, or when its rules hash differs from ours; it resumes only
+    when it is heard again, its rules hash matches and its backlog (every message written until it was heard
+    again) has been acknowledged. At a site,
     its own casino is suspended whenever the host is. Returns this casino's status."""
     now = now or timezone.now()
     system = BadBeatSystem.objects.get(pk=system.pk)
