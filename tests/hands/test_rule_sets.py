@@ -106,8 +106,30 @@ def test_20_3_b_straight_above_flush_and_a_k_q_highest_straight_flush():
 
 @pytest.mark.proves("20.3(c)-kicker", "20.3(c)-draw")
 def test_20_3_c_highest_card_not_in_the_other_hand():
-    assert v("three_card_poker", "Ac Jd 9h") > v("three_card_poker", "Ad Jh 8c")
-    assert v("three_card_poker", "Ac Jd 9h") == v("three_card_poker", "Ah Jc 9d")
+    """20.3(c): in every rank of 20.3(b), the hand holding the highest card not in the other wins (the three's or
+    the pair's rank first, then the odd card); hands identical in rank are a draw."""
+    better_worse = [
+        ("Ac Kd 9h", "Ac Kd 8h"),  # high card: the third card decides
+        ("Ac 4d 2h", "Kc Qd 9h"),  # high card: the ace decides
+        ("9c 9d Ah", "9h 9s Kd"),  # pair: the odd card
+        ("Tc Td 2h", "9c 9d Ah"),  # pair: the pair's rank
+        ("Ah 9h 3h", "Ad 9d 2d"),  # flush: the last card
+        ("Kh Qh 2h", "Kd Jd 9d"),  # flush: the second card
+        ("4c 5d 6h", "3c 4d 5h"),  # straight: the highest card
+        ("2c 3d 4h", "Ac 2d 3h"),  # straight: 2-3-4 above A-2-3, the ace low
+        ("5c 5d 5h", "4c 4d 4h"),  # three of a kind: the rank
+        ("5h 6h 7h", "4s 5s 6s"),  # straight flush: the highest card
+    ]
+    P = ThreeCardPokerCategory
+    assert [v("three_card_poker", better).category for better, _ in better_worse] == [  # every rank, as commented
+        P.HIGH_CARD, P.HIGH_CARD, P.PAIR, P.PAIR, P.FLUSH, P.FLUSH, P.STRAIGHT, P.STRAIGHT, P.THREE_OF_A_KIND,
+        P.STRAIGHT_FLUSH]
+    for better, worse in better_worse:
+        assert v("three_card_poker", better).category == v("three_card_poker", worse).category, (better, worse)
+        assert v("three_card_poker", better) > v("three_card_poker", worse), (better, worse)
+    for one, other in [("Ac Jd 9h", "Ah Jc 9d"), ("9c 9d Ah", "9h 9s Ad"), ("Ah 9h 3h", "As 9s 3s"),
+                       ("4c 5d 6h", "4d 5h 6c")]:
+        assert v("three_card_poker", one) == v("three_card_poker", other), (one, other)
 
 
 # --- 27.3: four-card poker -----------------------------------------------------------------------------------
@@ -315,11 +337,32 @@ def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
 def test_27_3_c_highest_card_not_in_the_other_hand_then_a_tie():
     """27.3(c): between hands of the same rank (or of none of 27.3(b)), the hand with the highest card not in the
     other is higher; hands of equal ranks throughout tie."""
-    assert v("four_card_poker", "Ac Kd Qh 9s") > v("four_card_poker", "Ad Kh Qs 8c")
-    assert v("four_card_poker", "Ac Ad Kh 9s") > v("four_card_poker", "Ah As Qd Jc")  # same pair: the king decides
-    assert v("four_card_poker", "Tc Td 4h 4s") > v("four_card_poker", "Th Ts 3d 3c")
-    assert v("four_card_poker", "Ac Kd Qh 9s") == v("four_card_poker", "As Kh Qd 9c")
-    assert v("four_card_poker", "2h 7h 9h Jh") == v("four_card_poker", "2s 7s 9s Js")
+    better_worse = [
+        ("Ac Kd Qh 9s", "Ad Kh Qs 8c"),  # high card: the fourth card decides
+        ("Ac 9d 7h 3s", "Kc Qd Jh 9s"),  # high card: the ace decides
+        ("Ac Ad Kh 9s", "Ah As Qd Jc"),  # pair: the same pair, the king decides
+        ("9c 9d Ah 3s", "9h 9s Ad 2c"),  # pair: the last card
+        ("Tc Td 2h 3s", "9c 9d Ah Ks"),  # pair: the pair's rank
+        ("Tc Td 4h 4s", "Th Ts 3d 3c"),  # two pair: the lower pair
+        ("Ac Ad 2h 2s", "Kh Ks Qd Qc"),  # two pair: the higher pair
+        ("Ah 9h 7h 3h", "Ad 9d 7d 2d"),  # flush: the last card
+        ("5c 6d 7h 8s", "4c 5d 6h 7s"),  # straight: the highest card
+        ("2c 3d 4h 5s", "Ac 2d 3h 4s"),  # straight: 2-3-4-5 above A-2-3-4, the ace low
+        ("4c 4d 4h As", "4s 4d 4h Ks"),  # three of a kind: the fourth card
+        ("5c 5d 5h 2s", "4c 4d 4h As"),  # three of a kind: the rank
+        ("6h 7h 8h 9h", "5h 6h 7h 8h"),  # straight flush: the highest card
+        ("8c 8d 8h 8s", "7c 7d 7h 7s"),  # four of a kind: the rank
+    ]
+    F = FourCardCategory
+    assert [v("four_card_poker", better).category for better, _ in better_worse] == [  # every rank, as commented
+        F.HIGH_CARD, F.HIGH_CARD, F.PAIR, F.PAIR, F.PAIR, F.TWO_PAIR, F.TWO_PAIR, F.FLUSH, F.STRAIGHT, F.STRAIGHT,
+        F.THREE_OF_A_KIND, F.THREE_OF_A_KIND, F.STRAIGHT_FLUSH, F.FOUR_OF_A_KIND]
+    for better, worse in better_worse:
+        assert v("four_card_poker", better).category == v("four_card_poker", worse).category, (better, worse)
+        assert v("four_card_poker", better) > v("four_card_poker", worse), (better, worse)
+    for one, other in [("Ac Kd Qh 9s", "As Kh Qd 9c"), ("2h 7h 9h Jh", "2s 7s 9s Js"), ("Kc Kd 5h 5s", "Kh Ks 5d 5c"),
+                       ("5c 6d 7h 8s", "5d 6h 7s 8c"), ("9c 9d Ah 3s", "9h 9s Ad 3c")]:
+        assert v("four_card_poker", one) == v("four_card_poker", other), (one, other)
 
 
 @pytest.mark.proves("27.3(b)6")
