@@ -50,7 +50,7 @@ class _Category(Enum):
 
 
 class FiveCardCategory(_Category):
-    """Five-card high hands, N.J.A.C. 13:69F-14.3(b)."""
+    """Five-card high hands, their strengths in the order of N.J.A.C. 13:69F-14.3(b)-order, named as it names them."""
 
     HIGH_CARD = (1, "High card")
     ONE_PAIR = (2, "One pair")
@@ -65,7 +65,8 @@ class FiveCardCategory(_Category):
 
 
 class ThreeCardCategory(_Category):
-    """Three-card high hands, N.J.A.C. 13:69F-14.3(c) (mambo stud)."""
+    """Three-card high hands (mambo stud), their strengths in the order of N.J.A.C. 13:69F-14.3(c)-order, named as it
+    names them."""
 
     HIGH_CARD = (1, "High card")
     ONE_PAIR = (2, "One pair")
@@ -77,7 +78,8 @@ class ThreeCardCategory(_Category):
 
 
 class ThreeCardPokerCategory(_Category):
-    """Three-card poker hands, N.J.A.C. 13:69F-20.3(b)."""
+    """Three-card poker hands, their strengths in the order of N.J.A.C. 13:69F-20.3(b)-order, named as it names
+    them."""
 
     HIGH_CARD = (1, "High card")
     PAIR = (2, "Pair")
@@ -88,7 +90,8 @@ class ThreeCardPokerCategory(_Category):
 
 
 class FourCardCategory(_Category):
-    """Four-card poker hands, N.J.A.C. 13:69F-27.3(b): four of a kind outranks a straight flush."""
+    """Four-card poker hands, their strengths in the order of N.J.A.C. 13:69F-27.3(b)-order (four of a kind outranks
+    a straight flush), named as it names them."""
 
     HIGH_CARD = (1, "High card")
     PAIR = (2, "Pair")

@@ -46,6 +46,11 @@ def test_14_3_b_order_of_categories_from_royal_flush_down():
     values = [value(h) for h in hands]
     assert values == sorted(values, reverse=True)
     assert len(set(values)) == len(values)
+    strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
+    assert [c.label for c in sorted(C, key=lambda c: c.strength, reverse=True)] == [  # named as the rule names them
+        "Royal flush", "Straight flush", "Four of a kind", "Full house", "Flush", "Straight", "Three of a kind",
+        "Two pairs", "One pair", "High card"]
 
 
 @pytest.mark.proves("14.3(a)-ace-low", "14.3(b)2", "14.3(b)6-straight")

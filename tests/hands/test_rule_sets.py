@@ -51,6 +51,8 @@ def test_14_3_c_order_from_royal_flush_down():
     assert values == sorted(values, reverse=True)
     strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
     assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
+    assert [x.category.label for x in values] == ["Royal flush", "Straight flush", "Three of a kind", "Straight",
+                                                  "Flush", "One pair", "High card"]  # named as the rule names them
 
 
 @pytest.mark.proves("14.3(a)-ace-low", "14.3(c)2", "14.3(c)4-straight", "14.3(c)4-no-wrap")
@@ -145,6 +147,8 @@ def test_27_3_b_four_of_a_kind_outranks_a_straight_flush_and_flush_outranks_stra
     assert values[0].category is FourCardCategory.FOUR_OF_A_KIND
     strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
     assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
+    assert [x.category.label for x in values] == ["Four of a kind", "Straight flush", "Three of a kind", "Flush",
+                                                  "Straight", "Two pair", "Pair", "High card"]  # as the rule names them
 
 
 @pytest.mark.proves("27.3(a)-ace-low", "27.3(b)5")
@@ -387,3 +391,5 @@ def test_20_3_b_order_straight_flush_down_to_pair():
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
     strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
     assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
+    assert [x.category.label for x in values] == ["Straight flush", "Three of a kind", "Straight", "Flush", "Pair",
+                                                  "High card"]  # named as the rule names them
