@@ -156,7 +156,9 @@ def mutate_file(work: Path, session_dir: Path, file: str, ranges: list[CodeRange
 
 
 def mutate_requirement(row, work: Path, session_dir: Path, deadline: float) -> dict:
-    ranges = code_ranges(ROOT, row.code)
+    """One requirement's run in the copy `work`: its code's lines are read there, as the copy holds them (the
+    working tree may have changed since the copy was made), and mutated there."""
+    ranges = code_ranges(work, row.code)
     tests = [t.nodeid for t in row.tests]
     entry = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "seconds": 0.0,
              "code": [{"file": r.file, "definition": r.definition, "start": r.start, "end": r.end} for r in ranges],
