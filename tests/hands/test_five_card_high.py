@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from apps.hands import (
     DECK,
     FiveCardCategory,
+    Rank,
     RuleSetError,
     best_hands,
     evaluate,
@@ -211,6 +212,9 @@ def test_14_3_a_cards_rank_ace_down_to_two():
                                                                       strict=True)))
              for r in RANKS]
     assert pairs == sorted(pairs, reverse=True) and len(set(pairs)) == 13
+    # each rank, ace down to two, written as a hand history and the pages write it (the ten as "T")
+    assert [r.symbol for r in sorted(Rank, reverse=True)] == list("AKQJT98765432")
+    assert [str(c) for c in parse_cards("Ah Kh Qh Jh Th 9h 2h")] == ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "2h"]
 
 
 
