@@ -49,6 +49,9 @@ def test_14_3_c_order_from_royal_flush_down():
         ThreeCardCategory.ROYAL_FLUSH, ThreeCardCategory.STRAIGHT_FLUSH, ThreeCardCategory.THREE_OF_A_KIND,
         ThreeCardCategory.STRAIGHT, ThreeCardCategory.FLUSH, ThreeCardCategory.ONE_PAIR, ThreeCardCategory.HIGH_CARD]
     assert values == sorted(values, reverse=True)
+    # one pair, two aces highest down to two twos (14.3(c)6): the pair's rank decides before the odd card
+    pairs = [v("three_card_high", f"{r}c {r}d {odd}h") for r, odd in zip("AKQJT98765432", "2AAAAAAAAAAAA", strict=True)]
+    assert pairs == sorted(pairs, reverse=True) and len(set(pairs)) == 13
     strengths = [x.category.strength for x in values]  # the order is of categories, whatever the cards: strict
     assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == len(strengths)
     assert [x.category.label for x in values] == ["Royal flush", "Straight flush", "Three of a kind", "Straight",
