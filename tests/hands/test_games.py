@@ -17,9 +17,12 @@ D = Decimal
 
 @pytest.mark.proves("14.9(k)1", "14.9(k)-same-five")
 def test_14_9_k_1_the_same_five_as_a_straight_and_a_high_ranking_low():
-    hand = best_hands("stud_hilo8", P("2c 3d 4h 5s 6c Kd Kh"))
-    assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.SIX_LOW
-    assert {str(c) for c in hand.low.cards} == {"2c", "3d", "4h", "5s", "6c"}
+    """Seven-card stud high-low, with the eight-or-better qualifier and without: 2-3-4-5-6 is the high hand's
+    straight and the same five cards are the six-low, each half ranked by its own rules."""
+    for game in ("stud_hilo8", "stud_hilo"):
+        hand = best_hands(game, P("2c 3d 4h 5s 6c Kd Kh"))
+        assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.SIX_LOW, game
+        assert {str(c) for c in hand.low.cards} == {str(c) for c in hand.high.cards} == {"2c", "3d", "4h", "5s", "6c"}
 
 
 @pytest.mark.proves("14.9(k)2", "14.9(k)-same-five")
