@@ -109,6 +109,8 @@ def test_14_9_d_forced_bet_by_up_card_and_suit():
     assert forced_bet("stud", up) == "2"          # 14.9(d)1: lowest, the deuce of diamonds below spades
     assert forced_bet("stud_low", up) == "1"      # 14.9(d)2: highest, the ace low
     assert forced_bet("stud_hilo", up) == "1"     # 14.9(d)3: highest, an ace below a two
+    ace_and_deuce = [("1", P("Ah")[0]), ("2", P("2c")[0])]
+    assert forced_bet("stud_low", ace_and_deuce) == forced_bet("stud_hilo", ace_and_deuce) == "2"  # the ace lowest
     assert forced_bet("stud_hilo8", up) == "2"    # 14.9(d)4: lowest, the ace highest
     assert forced_bet("five_card_stud", up) == "2"  # 14.13(d)
     with pytest.raises(RuleSetError):
