@@ -49,7 +49,8 @@ def _high_showing(cards: Sequence[Card]) -> tuple[int, ...]:
 
 
 def _low_showing(cards: Sequence[Card]) -> tuple[int, ...]:
-    """Strength of a low hand showing: unpaired and lowest is best, compared from the highest card."""
+    """Strength of a low hand showing in seven-card stud low (14.9(f)2): unpaired and lowest is best, compared from
+    the highest card."""
     ranks = [_rank_ace_low(c) for c in cards]
     pairs = len(ranks) - len(set(ranks))
     return (-pairs, *sorted(-r for r in ranks))
@@ -69,21 +70,27 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
     if not showing:
         raise CardCountError("No hands showing.")
     if game is Game.MAMBO_STUD:
-        if community is None:
-            return max(showing, key=lambda sc: (int(sc[1][0].rank), sc[1][0].suit.order))[0]
-        pair_rank = community.rank
-
-        def mambo(cards: Sequence[Card]) -> tuple[int, int]:
-            up = cards[0]  # a pair of the up-card and the community card beats any up-card alone
-            return (1 if up.rank == pair_rank else 0, int(up.rank))
-
-        best: tuple[int, ...] = max(mambo(cards) for _, cards in showing)
-        return next(seat for seat, cards in showing if mambo(cards) == best)
+        return _mambo_first_to_act(showing, community)
     if game not in (Game.STUD, Game.STUD_LOW, Game.STUD_HILO, Game.STUD_HILO8, Game.FIVE_CARD_STUD):
         raise RuleSetError(f"{game.value} is not a stud game.")
     strength = _low_showing if game is Game.STUD_LOW else _high_showing
     best = max(strength(cards) for _, cards in showing)
     return next(seat for seat, cards in showing if strength(cards) == best)
+
+
+def _mambo_first_to_act(showing: Sequence[tuple[Seat, Sequence[Card]]], community: Card | None) -> Seat:
+    """Mambo stud: on the second round the highest up-card, ties by suit (14.13A(f)); on the final round the highest
+    pair of an up-card and the community card, or else the highest up-card (14.13A(h)); equal hands: the first."""
+    if community is None:
+        return max(showing, key=lambda sc: (int(sc[1][0].rank), sc[1][0].suit.order))[0]
+    pair_rank = community.rank
+
+    def mambo(cards: Sequence[Card]) -> tuple[int, int]:
+        up = cards[0]  # a pair of the up-card and the community card beats any up-card alone
+        return (1 if up.rank == pair_rank else 0, int(up.rank))
+
+    best = max(mambo(cards) for _, cards in showing)
+    return next(seat for seat, cards in showing if mambo(cards) == best)
 
 
 __all__ = ["first_to_act", "forced_bet"]
