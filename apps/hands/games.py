@@ -106,7 +106,9 @@ def best_omaha_hilo8(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHan
 
 
 def _stud_fives(hole: Sequence[Card], board: Sequence[Card]) -> list[tuple[Card, ...]]:
-    # seven cards at the showdown; a common card (14.9(h)) counts as each player's, so it may come as the board
+    """Every five of a seven-card stud hand at the showdown (14.9(i)-best-five): seven cards, five or six when the
+    hand is reported short; a common card dealt when the deck runs short counts as each player's, so it may come
+    as the board. Raises CardCountError."""
     _counts("Seven-card stud", hole, board, (5, 6, 7), (0, 1))
     return list(combinations((*hole, *board), 5))
 
