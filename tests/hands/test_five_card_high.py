@@ -212,6 +212,9 @@ def test_14_3_a_cards_rank_ace_down_to_two():
                                                                       strict=True)))
              for r in RANKS]
     assert pairs == sorted(pairs, reverse=True) and len(set(pairs)) == 13
+    # the same ranks in a flush: the ace-high flush above the king-high, a two-suited hand no flush at all
+    flushes = [value("Ah 9h 7h 5h 3h"), value("Kd Qd Jd 9d 7d"), value("Ac 9c 7d 5d 3c")]
+    assert [v.category for v in flushes] == [C.FLUSH, C.FLUSH, C.HIGH_CARD] and flushes[0] > flushes[1]
     # each rank, ace down to two, written as a hand history and the pages write it (the ten as "T")
     assert [r.symbol for r in sorted(Rank, reverse=True)] == list("AKQJT98765432")
     assert [str(c) for c in parse_cards("Ah Kh Qh Jh Th 9h 2h")] == ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "2h"]
