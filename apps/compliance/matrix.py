@@ -22,8 +22,9 @@ A requirement is:
 The code that implements a requirement is the definitions whose docstrings cite the requirement by its id
 ("14.13A(j)-three-cards": that one thing) or cite its clause (every requirement of it; a roman item counts for its
 numbered paragraph), or, when none does (or only private helpers cite its requirements, each doing a part of one),
-those citing the nearest clause above it too (`code_from`); a requirement not built lists none. So a function that carries out one part of a multi-part clause cites that part, and its mutants
-are tried only against that part's proving tests. A marker or a docstring naming a requirement clauses.toml does
+those citing the nearest clause above it too (`code_from`); a requirement not built lists none. So a function that
+carries out one part of a multi-part clause cites that part, and its mutants are tried only against that part's
+proving tests. A marker or a docstring naming a requirement clauses.toml does
 not list (a typo, a clause that lists its requirements, a lead-in) is an error (`Matrix.errors`), which fails the
 command whatever its options.
 

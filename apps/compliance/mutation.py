@@ -6,9 +6,7 @@ What is mutated. For each requirement with code and proving tests (`matrix.Requi
 the lines of each definition listed as its code ("apps/x/y.py:function", "...:Class", "...:Class.method"; a class
 with its methods; its body after the docstring, `definition_range`) and of the private helpers of the same file it
 uses ("_straight_high": `private_helpers`; a helper that cites clauses or requirements is the code of those instead,
-listed by the matrix), and only those; a module
-listed as code
-(its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests.
+listed by the matrix), and only those; a module listed as code (its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests.
 Each mutant runs only the requirement's proving tests (plain pytest, one process, the suite's environment); it
 is *killed* when they fail or time out, else it *survives*.
 
@@ -36,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .scanner import citations_in_text, requirement_citations
+from .scanner import docstring_citations
 
 MUTANTS_FILE = Path(__file__).with_name("mutants.json")
 EQUIVALENT_FILE = Path(__file__).with_name("equivalent_mutants.toml")
@@ -122,8 +120,7 @@ def private_helpers(root: Path, ref: str) -> list[str]:
 
 def _cites(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
     """Whether a definition's docstring cites a clause or a requirement (as the scanner reads them)."""
-    doc = ast.get_docstring(node) or ""
-    return bool(citations_in_text(doc) or requirement_citations(doc))
+    return any(docstring_citations(node))
 
 
 def code_ranges(root: Path, refs: Iterable[str]) -> list[CodeRange]:

@@ -1,6 +1,7 @@
 """Find where each clause of N.J.A.C. 13:69F is cited: in the docstrings of the code (modules, and classes,
-functions and methods under apps/, private ones included: a helper that cites what it implements is that code) and in the tests (their names and docstrings, under tests/). Pure Python: the
-source files are read with `ast`, nothing is imported, no Django.
+functions and methods under apps/, private ones included: a helper that cites what it implements is that code) and
+in the tests (their names and docstrings, under tests/). Pure Python: the source files are read with `ast`, nothing
+is imported, no Django.
 
 How a citation is read:
 
@@ -165,6 +166,13 @@ def _definitions(tree: ast.Module) -> Iterable[tuple[str, Definition]]:
                         yield f"{node.name}.{inner.name}", inner
 
 
+def docstring_citations(node: ast.Module | Definition) -> tuple[list[str], list[str]]:
+    """(clauses, requirement ids) a module's or a definition's docstring cites (`citations_in_text`,
+    `requirement_citations`)."""
+    doc = ast.get_docstring(node) or ""
+    return citations_in_text(doc), requirement_citations(doc)
+
+
 def _parse(path: Path) -> ast.Module | None:
     try:
         return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -189,8 +197,7 @@ def scan_code(root: Path, *, package: str = "apps", exclude: Iterable[str] = ("c
         named: list[tuple[str, int, ast.Module | Definition]] = [
             (rel, 1, tree), *((f"{rel}:{name}", node.lineno, node) for name, node in _definitions(tree))]
         for ref, line, node in named:
-            doc = ast.get_docstring(node) or ""
-            cites, requirements = citations_in_text(doc), requirement_citations(doc)
+            cites, requirements = docstring_citations(node)
             if cites or requirements:
                 refs.append(CodeRef(ref=ref, line=line, cites=tuple(cites), requirements=tuple(requirements)))
     return refs

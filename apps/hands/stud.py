@@ -61,8 +61,8 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
     """The seat that bets or checks first on a later betting round.
 
     Seven-card stud (14.9(f)1, 2 and 3) and five-card stud (14.13(f)): the best high hand showing, or, in
-    seven-card stud low, the best low hand showing; mambo stud, second round (14.13A(f)): the highest up-card, ties by suit;
-    mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the community card,
+    seven-card stud low, the best low hand showing; mambo stud, second round (14.13A(f)): the highest up-card, ties
+    by suit; mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the community card,
     or else the highest up-card. Equal hands showing: the seat closest to the dealer's left, i.e. the first in
     `showing`. Raises RuleSetError, CardCountError.
     """
