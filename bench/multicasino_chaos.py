@@ -69,6 +69,22 @@ def new_secret() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode()
 
 
+#: Run by `Deployment.manage_many`: call_command for each command of argv[1] (a JSON list of argument lists), then
+#: what each printed as one JSON line.
+MANAGE_MANY = """
+import io, json, sys
+import django
+django.setup()
+from django.core.management import call_command
+printed = []
+for command in json.loads(sys.argv[1]):
+    out = io.StringIO()
+    call_command(*command, stdout=out)
+    printed.append(out.getvalue())
+print(json.dumps(printed))
+"""
+
+
 class Deployment:
     """One casino's deployment: database, gunicorn, a Celery worker with beat and the link's worker."""
 
@@ -102,6 +118,15 @@ class Deployment:
         if done.returncode:
             raise RuntimeError(f"{self.name}: manage.py {' '.join(args)} failed:\n{done.stderr[-2000:]}")
         return done.stdout
+
+    def manage_many(self, *commands: list[str]) -> list[str]:
+        """Several management commands in one process (Django set up once, not once a command): what each printed."""
+        done = subprocess.run([sys.executable, "-c", MANAGE_MANY, json.dumps(commands)], cwd=ROOT,
+                              env={**self.env, "DJANGO_SETTINGS_MODULE": "pokerroom.settings"},
+                              capture_output=True, text=True)
+        if done.returncode:
+            raise RuntimeError(f"{self.name}: {commands} failed:\n{done.stderr[-2000:]}")
+        return json.loads(done.stdout.splitlines()[-1])
 
     def sql(self, query: str, *params):
         with psycopg.connect(pg_url(self.db), autocommit=True) as conn:
@@ -268,9 +293,10 @@ def configure(deployments: dict[str, Deployment], workdir: Path, *, schema_from:
                   "sites": sites}
         path = workdir / f"{d.name}.json"
         path.write_text(json.dumps(config))
-        d.manage("multicasino_configure", str(path))
-        tokens[d.name] = d.manage("create_api_token", "poker_shift_supervisor").split()[2]
-        d.security_token = d.manage("create_api_token", "security").split()[2]
+        _, supervisor, security = d.manage_many(["multicasino_configure", str(path)],
+                                                ["create_api_token", "poker_shift_supervisor"],
+                                                ["create_api_token", "security"])
+        tokens[d.name], d.security_token = supervisor.split()[2], security.split()[2]
         d.security_id = d.sql("select id from casinos_user where username = 'security'")[0][0]
         d.table_id = d.sql("select id from tables_pokertable where number = 1")[0][0]
 
