@@ -80,7 +80,7 @@ class TableChoice(forms.ModelChoiceField):
 
 
 class AssignDeckForm(forms.Form):
-    """A deck from the casino's storage and one of its open tables (N.J.A.C. 13:69F-14.2(a))."""
+    """A deck from the casino's storage and one of its open tables (N.J.A.C. 13:69F-14.2(a)-two-decks)."""
 
     deck = StoredDeckChoice(queryset=Deck.objects.none(), empty_label=None,
                             error_messages={"invalid_choice": "Choose a deck in storage."})

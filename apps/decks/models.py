@@ -16,7 +16,7 @@ class DeckStatus(models.TextChoices):
 
 
 class Deck(models.Model):
-    """A 52-card deck with a recorded back (N.J.A.C. 13:69F-14.2(a)). Its clocks are kept from its events."""
+    """A 52-card deck with a recorded back (N.J.A.C. 13:69F-14.2(a)-distinguishable). Its clocks are kept from its events."""
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="decks")
     serial = models.CharField(max_length=40, help_text="The deck's identifier, e.g. the seal number.")

@@ -95,7 +95,7 @@ class TableRow:
 
     @property
     def has_two_decks(self) -> bool:
-        """Two decks maintained at each table at all times (N.J.A.C. 13:69F-14.2(a))."""
+        """Two decks maintained at each table at all times (N.J.A.C. 13:69F-14.2(a)-two-decks)."""
         return len(self.decks) >= 2
 
     @property
@@ -150,7 +150,7 @@ COMPUTED_KINDS = (AlertKind.TWO_DECKS, AlertKind.NO_DECK_IN_USE, *CLOCK_ALERTS.v
 
 
 def due_alerts(*, rows: list[TableRow]) -> list[DeckAlert]:
-    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)), players at an open
+    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)-two-decks), players at an open
     table and no deck in use (TableRow.lacks_deck_in_use, 14.4(c)), a deck not placed into suit and sequence for 3
     hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4-every-fifteen-minutes). Unsaved DeckAlert objects,
     `raised_at` the moment the clock ran out (None for the two decks and the deck in use)."""
@@ -235,7 +235,7 @@ def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
 
     Considers the table limits (the highest limits are served first), the location (tables of one area get
     backs unlike their neighbours' where the stock allows) and the game (tables of one game in one area are
-    told apart the same way); the two decks of a table always differ in back (14.2(a)) and, with an
+    told apart the same way); the two decks of a table always differ in back (14.2(a)-distinguishable) and, with an
     automated shuffler, in colour (14.2(d)1). Nothing is written: the supervisor decides.
     """
     stock = list(decks_in_storage(casino=casino))
@@ -266,7 +266,7 @@ def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
 
 
 def decks_still_at_table(table: PokerTable) -> list[str]:
-    """The decks still at a closing table (N.J.A.C. 13:69F-14.2(a)), by serial: "deck 00012 (in use)", "deck 00013"
+    """The decks still at a closing table (N.J.A.C. 13:69F-14.2(a)-two-decks), by serial: "deck 00012 (in use)", "deck 00013"
     (apps.tables.closing asks it)."""
     decks = Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE).order_by("serial")
     return [f"deck {deck.serial}{' (in use)' if deck.in_use else ''}" for deck in decks]

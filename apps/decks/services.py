@@ -74,7 +74,7 @@ def recordable_events(*, deck: Deck, by: User) -> list[DeckEventKind]:
 @transaction.atomic
 def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, back_design: str = "",
                  at: datetime | None = None) -> Deck:
-    """Take a new deck into the room's storage (N.J.A.C. 13:69F-14.2(a)). Raises DomainError."""
+    """Take a new deck into the room's storage (N.J.A.C. 13:69F-14.2(a)-stored). Raises DomainError."""
     serial, back_colour = serial.strip(), back_colour.strip()
     if not serial:
         raise DomainError("Give the deck's serial.", field="serial")
@@ -92,8 +92,9 @@ def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, bac
 
 @transaction.atomic
 def assign_deck(*, deck: Deck, table: PokerTable, by: User, at: datetime | None = None) -> Deck:
-    """Bring a stored deck to a table: at most two decks per table, visually distinguishable (14.2(a));
-    with an automated shuffler, backs of different colours (14.2(d)1). Raises DomainError."""
+    """Bring a stored deck to a table: at most two decks per table (14.2(a)-two-decks), visually distinguishable
+    (14.2(a)-distinguishable); with an automated shuffler, backs of different colours (14.2(d)1). Raises
+    DomainError."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     deck = Deck.objects.select_for_update().get(pk=deck.pk)
     if deck.casino_id != table.casino_id:
@@ -128,7 +129,7 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
                       round_of_play: RoundOfPlay | None = None, by_shuffler: bool = False) -> DeckEvent:
     """Record one event of a deck at its table and move its clocks.
 
-    put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out and clears the
+    put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out (14.2(a)-stored) and clears the
     table's wrong-count alerts raised before it (the replacement deck is in use);
     sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen,
     the 15-minute count clock (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other
@@ -221,8 +222,8 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
 @transaction.atomic
 def collect_decks(table: PokerTable, by: User, at: datetime) -> list[DeckEvent]:
     """The decks still at a closing `table` (in use or standing by) collected by `by` at `at`: each removed from the
-    table, a `removed` event recorded with the closing named in its note (N.J.A.C. 13:69F-14.2(a): decks are kept
-    at an open table). Called by apps.tables.services.close_table through apps.tables.closing; returns the events
+    table, a `removed` event recorded with the closing named in its note (N.J.A.C. 13:69F-14.2(a)-two-decks: decks
+    are kept at an open table). Called by apps.tables.services.close_table through apps.tables.closing; returns the events
     (none when no deck is there). Raises DomainError when `by` may not remove decks (the floor's roles)."""
     decks = Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE).order_by("pk")
     return [record_deck_event(deck=deck, kind=DeckEventKind.REMOVED, by=by, at=at,

@@ -56,7 +56,7 @@ def record_event(request, pk: int):
 
 @role_policy(write="decks.manage_decks")
 def receive(request):
-    """Take a new deck into storage (14.2(a)); refused, the board comes back (400) with the form as typed."""
+    """Take a new deck into storage (14.2(a)-stored); refused, the board comes back (400) with the form as typed."""
     form = ReceiveDeckForm(request.POST, auto_id="receive-%s")
     if form.is_valid():
         try:
@@ -71,7 +71,7 @@ def receive(request):
 
 @role_policy(write="decks.manage_decks")
 def assign(request):
-    """Bring a stored deck to an open table (14.2(a)); refused, the board comes back (400) with the choice made."""
+    """Bring a stored deck to an open table (14.2(a)-two-decks); refused, the board comes back (400) with the choice made."""
     form = AssignDeckForm(request.POST, casino=request.user.casino)
     if form.is_valid():
         deck, table = form.cleaned_data["deck"], form.cleaned_data["table"]

@@ -95,7 +95,8 @@ def parse_cards(text: str, count: int | None = None) -> tuple[Card, ...]:
 
 
 def check_distinct(*groups: Iterable[Card]) -> None:
-    """Raise DuplicateCardError naming the first card that appears twice across all groups."""
+    """Raise DuplicateCardError naming the first card that appears twice across all groups: the cards of a round
+    come from one deck (N.J.A.C. 13:69F-14.2(a)-one-deck)."""
     seen: set[Card] = set()
     for group in groups:
         for card in group:

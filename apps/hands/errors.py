@@ -14,7 +14,7 @@ class UnknownCardError(CardError):
 
 
 class DuplicateCardError(CardError):
-    """The same card twice: one deck has each card once (N.J.A.C. 13:69F-14.2(a))."""
+    """The same card twice: one deck has each card once (N.J.A.C. 13:69F-14.2(a)-one-deck)."""
 
 
 class CardCountError(CardError):

@@ -245,7 +245,7 @@ def verify_run_boards(boards: Sequence[Sequence[Card]], *held: Sequence[Card]) -
     Each board is a full board of five cards. The boards agree on the cards dealt before the players were all in
     (their common beginning: none, the flop, or the flop and the turn) and differ in every card after it; no card
     appears twice across the shared cards, every run's own cards and `held` (the players' hole cards): one deck
-    deals every run. Raises CardCountError (not two or three boards, a board not full), RuleSetError (boards that
+    deals every run (14.2(a)-one-deck). Raises CardCountError (not two or three boards, a board not full), RuleSetError (boards that
     share one or two cards, or all five) or DuplicateCardError.
 
     >>> from .cards import parse_cards

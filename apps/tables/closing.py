@@ -1,7 +1,7 @@
 """What a closing table asks of the apps above tables (design.md: a lower app stays ignorant of a higher one).
 
 An app that keeps things at a table registers, in its AppConfig.ready, a `Keeper`: what of its own is still at a
-table (apps.decks: its decks, N.J.A.C. 13:69F-14.2(a); apps.seats: the players in its seats) and how to take it
+table (apps.decks: its decks, N.J.A.C. 13:69F-14.2(a)-two-decks; apps.seats: the players in its seats) and how to take it
 away once the person closing the table confirms they have (the decks collected, the players unseated).
 `close_table` asks every registered keeper, in the closing's transaction: a closing with something still at the
 table is refused with its list under the keeper's confirmation field until that confirmation is given; then each
@@ -26,7 +26,7 @@ class Keeper:
     """One app's part in a closing.
 
     `field`: the closing's confirmation (a keyword of close_table, a form and API field), e.g. "decks_collected";
-    `ask`: what the person closing is asked to do before confirming, e.g. "Collect its decks (14.2(a))";
+    `ask`: what the person closing is asked to do before confirming, e.g. "Collect its decks (14.2(a)-two-decks)";
     `still_at(table)`: what is still at the table, each a short text ("deck 00012 (in use)"), empty when nothing;
     `collect(table, by, at)`: record that those things left the table, `by` the person closing it, at `at`; None when
     no confirmation will do: while `still_at` lists anything the closing is refused with `ask` (e.g. "Record a count

@@ -349,7 +349,7 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
                 at: datetime | None = None) -> PokerTable:
     """Close an open table; `reason` (1 to 300 characters) says why, `by` who closes it (None for the system).
 
-    A closed table keeps no decks (14.2(a) keeps two at each open table) and seats no one. The apps above say what is
+    A closed table keeps no decks (14.2(a)-two-decks keeps two at each open table) and seats no one. The apps above say what is
     still at the table (apps.tables.closing: the decks app's decks, in use or standing by; the seats app's players):
     while anything is, the closing is refused with its list, unless its confirmation is given — `decks_collected`
     (the dealer or floorperson has collected them) and `players_unseated` (the players have left or moved) — and

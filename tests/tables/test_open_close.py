@@ -101,6 +101,7 @@ class TestApi:
         api.force_authenticate(staff(Role.POKER_SHIFT_SUPERVISOR))
         assert api.post(f"/api/tables/{other.pk}/open/", {}, format="json").status_code == 404
 
+    @pytest.mark.proves("14.2(a)-two-decks")
     def test_14_2_a_closing_with_decks_at_the_table_lists_them(self, api, staff, opened):
         """N.J.A.C. 13:69F-14.2(a): two decks are kept at an open table; a closing while decks are still at the
         table (one in use) is refused with their list, until they are confirmed collected."""
@@ -160,6 +161,7 @@ class TestClosedTableRefuses:
 
 
 class TestWhatLeavesWithTheClosing:
+    @pytest.mark.proves("14.2(a)-two-decks")
     def test_14_2_a_the_decks_collected_leave_the_table(self, supervisor, staff, opened):
         """N.J.A.C. 13:69F-14.2(a): a closed table keeps no decks. Confirming their collection removes each from the
         table, a `removed` event naming the closing; the decks board no longer shows them at the table."""
