@@ -34,7 +34,7 @@ BALANCE_HELP = "Accounting's record (14.19(k), (p)); null for a role that may no
 
 
 class JackpotOutput(serializers.ModelSerializer):
-    """A bad beat payout: its posted rules (14.19(b)) and displayed amount, which every role reads as patrons do, and
+    """A bad beat payout: its posted rules (14.19(b)-rules-posted) and displayed amount (14.19(b)-current-amount), which every role reads as patrons do, and
     accounting's record (BALANCE_FIELDS), null for a role without `badbeat.view_balance` (dealers), as on the pages.
     Reads the user from the context's `request`; without one, the record is null."""
 
@@ -83,7 +83,7 @@ class JackpotApi(APIView):
 
 
 class JackpotsApi(generics.ListAPIView):
-    """Every bad beat payout the casino offers, with its posted rules (14.19(b)); to a dealer without accounting's
+    """Every bad beat payout the casino offers, with its posted rules (14.19(b)-rules-posted); to a dealer without accounting's
     record (JackpotOutput). A short list, not paged."""
 
     Output = JackpotOutput

@@ -78,7 +78,8 @@ RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_perce
 @pghistory.track(pghistory.InsertEvent(), pghistory.UpdateEvent(condition=pghistory.AnyChange(
     exclude=["balance", "reset_reserve", "contributions_total", "updated_at"])))
 class Jackpot(models.Model):
-    """A bad beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-(c), (m), (n), (p)).
+    """A bad beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-separate-fund, 14.19(b)-rules-posted,
+    14.19(b)-current-amount, 14.19(c), (m), (n), (p)).
 
     `balance` (the payout amount) and `reset_reserve` (what funds the next payout, 14.19(p)) are kept beside
     the append-only records under a row lock; a selector re-derives both from the records. `displayed_amount`

@@ -1,5 +1,5 @@
 """Reads of the official public feed and page (N.J.A.C. 13:69F-14.18: the room announces the games it offers, their
-limits and the seats open; 14.19(b), (i)1, (k): the bad beat jackpots as the room's displays show them).
+limits and the seats open; 14.19(b)-current-amount, 14.19(i)1, 14.19(k): the bad beat jackpots as the room's displays show them).
 
 What the public is told, and nothing more: games running with their limits and rotation, the tables dealing each,
 the seats and vacant seats, how many players wait for each game — never who (no name, no initials, no phone) — and
@@ -80,6 +80,6 @@ class PublicRoom:
 
 def public_room(*, casino: Casino, now: datetime) -> PublicRoom:
     """The public feed's content for `casino` at `now` (timezone-aware): apps.seats.selectors.room_board's game lines
-    (14.18) and public_jackpots (14.19(b), (i)1, (k)). A fixed number of queries whatever the room's size."""
+    (14.18) and public_jackpots (14.19(b)-current-amount, 14.19(i)1, 14.19(k)). A fixed number of queries whatever the room's size."""
     return PublicRoom(casino=casino, games=tuple(room_board(casino=casino, now=now)),
                       jackpots=tuple(public_jackpots(casino=casino)), read_at=now)

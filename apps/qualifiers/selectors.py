@@ -1,12 +1,12 @@
 """The room's own history, as the qualifier designer reads it: how many rounds of play a gaming day deals, how many
-players each is dealt to, and the pots the bad beat contribution is taken from (N.J.A.C. 13:69F-14.19(b), (c)).
+players each is dealt to, and the pots the bad beat contribution is taken from (N.J.A.C. 13:69F-14.19(c)).
 
 Everything is bounded: the rounds per gaming day and per table come from the running totals kept per table, gaming
 day, hour and game (`rake.TableHourRake`, one row per settled round added in the transaction that records it; index
 `rake_hour_total_by_day`), over the last `HISTORY_DAYS` gaming days; the players dealt in and the pots come from the
 newest `SAMPLE_ROUNDS` rounds of that window (index `round_newest_first`), never from all of history.
 
-Only rounds whose posted game takes part in the bad beat payout are read (14.19(b): the table's, or at a mixed-game
+Only rounds whose posted game takes part in the bad beat payout are read (14.19(c)-designated: the table's, or at a mixed-game
 table the rotation game's `bad_beat_participation`): no other round contributes or can produce a bad beat.
 """
 from __future__ import annotations
@@ -93,7 +93,7 @@ class RoomHistory:
 
 
 def _participating_totals():
-    """TableHourRake rows of rounds whose posted game takes part in the bad beat payout (14.19(b))."""
+    """TableHourRake rows of rounds whose posted game takes part in the bad beat payout (14.19(c)-designated)."""
     rotation = RotationGame.objects.filter(table=OuterRef("table"), game=OuterRef("game"), bad_beat_participation=True)
     return TableHourRake.objects.filter(Q(table__rotation_name="", table__bad_beat_participation=True)
                                         | Q(Exists(rotation)))

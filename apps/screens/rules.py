@@ -1,4 +1,4 @@
-"""Who may issue, revoke and see the room's display links (N.J.A.C. 13:69F-14.18, 14.19(b)).
+"""Who may issue, revoke and see the room's display links (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount).
 
 An administrator of the casino issues and revokes them (a link opens a screen of the room with no sign-in, so
 handing one out is the administrator's act, as granting a role is). A poker shift supervisor, who runs the floor,

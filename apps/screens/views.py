@@ -1,4 +1,4 @@
-"""The room's screens opened by a display link, with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b), (i)1, (q)), and the
+"""The room's screens opened by a display link, with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount, 14.19(i)1, 14.19(q)), and the
 page where administrators issue and revoke the links.
 
 A screen's URL is /screens/<token>/ (selectors.token_for): the jackpot display, the games-and-seats board or the

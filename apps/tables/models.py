@@ -82,7 +82,7 @@ not_negative = [MinValueValidator(Decimal("0.00"))]
 
 class GamePosting(models.Model):
     """A game as a table posts it (N.J.A.C. 13:69F-14.8, 14.17): the game, its betting structure, wagering limits
-    and forced bets, and whether its pots contribute to the bad beat payout (14.19(b)). A single-game table posts
+    and forced bets, and whether its pots contribute to the bad beat payout (14.19(b)-table-notice, 14.19(c)-designated). A single-game table posts
     one (its own fields); a mixed-game table posts one per game of its rotation (RotationGame)."""
 
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.HOLDEM)
@@ -262,7 +262,7 @@ class PokerTable(GamePosting):
 @pghistory.track()
 class RotationGame(GamePosting):
     """One game of a mixed-game table's posted rotation, with its own limits, forced bets and bad beat eligibility
-    (N.J.A.C. 13:69F-14.8, 14.17, 14.19(b)). Rounds of play record the rotation game they were dealt in."""
+    (N.J.A.C. 13:69F-14.8, 14.17, 14.19(b)-table-notice). Rounds of play record the rotation game they were dealt in."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.CASCADE, related_name="rotation")
     position = models.PositiveSmallIntegerField(help_text="Order in the rotation, from 1.")

@@ -1,6 +1,6 @@
 """Writes about bad beat payouts (N.J.A.C. 13:69F-14.19), one module per concern:
 
-- `rules`: posted rules, secondary payouts and notices of rule changes, put into effect when due (14.19(b), (m), (q));
+- `rules`: posted rules, secondary payouts and notices of rule changes, put into effect when due (14.19(b)-rules-posted, 14.19(m), (q));
   a multi-casino system's rules adopted here (14.20(c)1).
 - `contributions`: what one pot contributes under the posted rules, and its reset part (14.19(b)1-2, (c), (p)).
 - `claims`: claims opened, verified, rejected (14.19(i)); this casino's part of a claim on a shared payout (14.20(e)4).

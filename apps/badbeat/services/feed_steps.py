@@ -1,4 +1,4 @@
-"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(b), (c), (i), (p); 14.20(c)1, (e)2), in the
+"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(c), (i), (p); 14.20(c)1, (e)2), in the
 order the hand feed (apps.feed.services) calls them, in the transaction that records the rounds: lock the rounds'
 jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the writer to record, report
 those of a multi-casino system (`report_contributions`), then open a claim on each showdown that qualifies
@@ -48,7 +48,7 @@ class LockedJackpots:
 
 
 def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
-    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(b)), once, in primary-key
+    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(c)-designated), once, in primary-key
     order (concurrent writers lock them in the same order: no deadlock, apps.core.writer), until the commit; nothing
     is locked when no round participates. One query, which also reads what the contribution needs beside them: each
     jackpot's contributions so far on each gaming day of the rounds (14.19(p)) and the multi-casino system's terms
@@ -135,7 +135,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     rounds: rounds being recorded (pot_total, gaming_day, table, rotation_game set; their ids may come with the
     writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:
     the rounds' jackpots as `lock_jackpots` locked them in this transaction. A round contributes when its game
-    participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(b)) and its pot reaches
+    participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(c)-designated) and its pot reaches
     each jackpot's minimum (14.19(b)2). For each collecting jackpot of the casino that takes its own contributions
     (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution is made with its
     reset part (14.19(p)) and added to the balance. Each jackpot's running totals are kept beside its records: of all
@@ -177,7 +177,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
 
 def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
                        jackpots: LockedJackpots) -> list[Decimal]:
-    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C. 13:69F-14.19(b), (c)):
+    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C. 13:69F-14.19(c)):
     Decimal dollars, in the rounds' order — exactly what `take_contributions` takes from the same terms (one
     computation, `_owed`); nothing is recorded. `jackpots` may be read without the lock (`read_jackpots`): the amounts
     depend only on the posted terms, not on the balances or the day's totals."""
@@ -220,7 +220,7 @@ def report_contributions(*, taken: ContributionsTaken) -> None:
 
 
 def _participates(round_of_play: RoundOfPlay) -> bool:
-    """Whether the game a round was dealt in contributes to the bad beat payout as posted (14.19(b))."""
+    """Whether the game a round was dealt in contributes to the bad beat payout as posted (14.19(c)-designated)."""
     posting = round_of_play.table if round_of_play.rotation_game is None else round_of_play.rotation_game
     return bool(posting.bad_beat_participation) and not round_of_play.is_dead
 

@@ -1,4 +1,4 @@
-"""The posted rules of a bad beat payout and their changes (N.J.A.C. 13:69F-14.19(b), (m), (n), (p), (q)): a
+"""The posted rules of a bad beat payout and their changes (N.J.A.C. 13:69F-14.19(b)-rules-posted, 14.19(m), (n), (p), (q)): a
 payout offered with its rules, a secondary payout, notices of a change posted before it takes effect, withdrawn,
 put into effect by the scheduled job; a multi-casino system's rules adopted here (14.20(c)1). Every value is
 checked in full against its Jackpot column and the model's constraints before anything is written.
@@ -239,7 +239,7 @@ def post_jackpot_rules(*, casino: Casino, minimum_pot: Decimal, maximum_contribu
                        qualifying_hand: str, contribution_amount: Decimal | None = None,
                        contribution_percentage: Decimal | None = None, name: str = "Bad Beat Jackpot",
                        **more) -> Jackpot:
-    """Offer a primary bad beat payout with its posted rules (N.J.A.C. 13:69F-14.19(b)), or set the rules of
+    """Offer a primary bad beat payout with its posted rules (N.J.A.C. 13:69F-14.19(b)-rules-posted), or set the rules of
     one that has taken no contribution yet. Once contributions are taken, rules change only through
     `propose_rule_change`, with a notice first (14.19(q)). `more`: other RULE_FIELDS. Exactly one of
     contribution_amount / contribution_percentage. Raises DomainError naming the field.

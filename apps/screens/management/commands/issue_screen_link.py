@@ -1,5 +1,5 @@
 """Issue a display link from a shell: a room screen (the jackpot display, the games-and-seats board) or the waitlist
-kiosk at the desk, opened with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b)); as an administrator does at /screens/.
+kiosk at the desk, opened with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount); as an administrator does at /screens/.
 
     python manage.py issue_screen_link --kind {jackpot,games,kiosk} --casino CODE [--name NAME] [--location TEXT]
         [--issued-by USERNAME] [--base-url https://poker.example.com]
