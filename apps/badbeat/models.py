@@ -79,7 +79,7 @@ RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_perce
     exclude=["balance", "reset_reserve", "contributions_total", "updated_at"])))
 class Jackpot(models.Model):
     """A bad beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-separate-fund, 14.19(b)-rules-posted,
-    14.19(b)-current-amount, 14.19(c), (m), (n), (p)).
+    14.19(b)-current-amount, 14.19(c)-terminate, 14.19(m), (n), (p)).
 
     `balance` (the payout amount) and `reset_reserve` (what funds the next payout, 14.19(p)) are kept beside
     the append-only records under a row lock; a selector re-derives both from the records. `displayed_amount`
@@ -212,7 +212,8 @@ class Jackpot(models.Model):
 
 
 class Contribution(models.Model):
-    """A pot's bad-beat contribution, segregated after the rake (N.J.A.C. 13:69F-14.19(c)). Append-only.
+    """A pot's bad-beat contribution, segregated after the rake (N.J.A.C. 13:69F-14.19(c)-per-pot,
+    14.19(c)-after-rake). Append-only.
 
     `to_reset` is the part that funds the next payout (14.19(p)): over a gaming day the parts add up to the
     posted percentage of the day's contributions, rounded down to the cent.
@@ -249,7 +250,7 @@ class Contribution(models.Model):
 
 class GamingDayContributions(models.Model):
     """A jackpot's contributions over one gaming day, kept as a running total beside the Contribution records, in
-    their transaction and under the jackpot's row lock (14.19(c), (p)): the day's total decides each contribution's
+    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)): the day's total decides each contribution's
     reset part without summing the day, and the daily reset documents it. `selectors.day_totals_agree` checks it
     against a re-derivation from the records."""
 
@@ -268,7 +269,7 @@ class GamingDayContributions(models.Model):
 
 
 class TableDayContributions(models.Model):
-    """A jackpot's contributions from one table over one gaming day (14.19(c)), kept as a running total beside the
+    """A jackpot's contributions from one table over one gaming day (14.19(c)-per-pot), kept as a running total beside the
     Contribution records in their transaction, under the jackpot's row lock: the dashboard, the ledger and the
     Master Game Report read a day without summing it. `selectors.table_day_problems` re-derives it."""
 

@@ -136,7 +136,7 @@ def payout_shares(*, jackpot: Jackpot, amount: Decimal, verdict: Verdict) -> lis
 
 
 def contributions_total(*, jackpot: Jackpot) -> Decimal:
-    """Every contribution the jackpot has taken (Decimal dollars, 14.19(c)): its running total, kept beside the
+    """Every contribution the jackpot has taken (Decimal dollars, 14.19(c)-per-pot): its running total, kept beside the
     records under the jackpot's row lock; `ledger` re-derives it."""
     return jackpot.contributions_total
 
@@ -462,7 +462,7 @@ def jackpots_needing_reset_record(*, casino: Casino, gaming_day: date) -> QueryS
 
 def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]:
     """Gaming days on which a jackpot's running total (GamingDayContributions) differs from the sum of its
-    Contribution records: [(gaming day, kept, re-derived)], empty when every day agrees (14.19(c), (p))."""
+    Contribution records: [(gaming day, kept, re-derived)], empty when every day agrees (14.19(k), (p))."""
     derived = {row["gaming_day"]: (row["amount"], row["to_reset"], row["count"]) for row in
                jackpot.contributions.values("gaming_day").annotate(amount=Sum("amount"), to_reset=Sum("to_reset"),
                                                                    count=Count("pk")).order_by()}
@@ -473,7 +473,7 @@ def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]
 
 def ledger_problems(*, jackpot: Jackpot) -> list[str]:
     """The jackpot's kept running totals against their re-derivation from the records (`ledger`, all of history):
-    one sentence per total that differs, empty when the books agree to the cent (14.19(c), (k), (p))."""
+    one sentence per total that differs, empty when the books agree to the cent (14.19(k), (p))."""
     derived = ledger(jackpot=jackpot)
     problems = [f"{jackpot.name}: {label} kept {dollars(kept)}, records say {dollars(value)}." for label, kept, value in (
         ("balance", jackpot.balance, derived.balance), ("reset reserve", jackpot.reset_reserve, derived.reset_reserve),
@@ -517,7 +517,7 @@ def contribution_days(*, casino: Casino):
 
 @dataclass(frozen=True)
 class JackpotDay:
-    """One gaming day of a fund that holds its own money, Decimal dollars: the contributions taken (14.19(c)) and the
+    """One gaming day of a fund that holds its own money, Decimal dollars: the contributions taken and the
     part of them set aside for the next payout (14.19(p)), the payouts debited to it (14.19(j)), what else moved in
     or out (the reset reserve seeded after a payout, 14.19(p); transfers from or to a discontinued payout, 14.19(l)),
     and its payout amount (`balance`) once the day's records are in."""

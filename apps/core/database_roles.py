@@ -16,7 +16,7 @@ app role exactly this, in one transaction, and then checks what PostgreSQL says 
 So PostgreSQL itself refuses the app's UPDATE, DELETE and TRUNCATE of a money record, whatever the session sets
 (`SET LOCAL pgtrigger.ignore=...` only silences a trigger; `session_replication_role` is the superuser's), and the
 append-only trigger stays as the second line for the owner. The append-only rule is the project's (design.md,
-"Money"); for the jackpot's records it serves N.J.A.C. 13:69F-14.19(c) and (k).
+"Money"); for the jackpot's records it serves N.J.A.C. 13:69F-14.19(k).
 
 Default privileges give tables created later SELECT, INSERT only (the least), until the pass after the migration that
 created them; that pass is the source of truth. Nothing happens without DATABASE_APP_ROLE."""

@@ -289,7 +289,7 @@ def award_runs(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j), 14.11(f)-(g)).
 
     `pots`: the pots as they are awarded, the rake and the bad beat contribution already taken from them once
-    (14.14, 14.19(c)). Each pot and side pot is split into equal shares, one per run (`split_runs`: the excess to the
+    (14.14, 14.19(c)-after-rake). Each pot and side pot is split into equal shares, one per run (`split_runs`: the excess to the
     first run); each run's share goes to the winners of that run's board, as `award_pots` awards it, with that run's
     own odd chips. `showdowns`: each run's best hands when already ranked. The settlement's pots are the pots
     given, their awards summed over the runs, their winners those of any run (first run first); `runs` holds each

@@ -1,5 +1,5 @@
 """The qualifier designer: how often a proposed bad beat qualifying rule would hit in this room, and how large the
-jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3, (c), (p), (q)). Reads only; writes nothing.
+jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3, (p), (q)). Reads only; writes nothing.
 
 A room posts its qualifying hands (14.19(b)3) and may not make them harder until the payout is won (14.19(q)), so
 it lives with its choice. For up to four candidate rules, side by side:
@@ -17,7 +17,7 @@ it lives with its choice. For up to four candidate rules, side by side:
        rounds between hits N = 1 / p, days between hits = N / R,
        chance of a hit within d days = 1 − (1 − p)^(R × d), for d = 30, 90 and 365.
 4. The jackpot at the hit, from the posted contribution rule (14.19(b)1-2: a fixed amount or a percentage of the pot
-   after the rake, at most the posted maximum, from pots that reach the minimum pot; taken after the rake, 14.19(c))
+   after the rake, at most the posted maximum, from pots that reach the minimum pot; taken after the rake as the feed takes them)
    applied to the room's recent pots: c, the average contribution per round of play (rounds below the minimum pot
    contribute 0), and C, the contributions of a day (c × rounds of every participating game a day). Of each
    contribution the posted reset percentage r funds the next payout (14.19(p)); the rest adds to this one. Over
@@ -132,7 +132,7 @@ def check_run(*, deals: int, seed: int, players: int | None = None, maximum: int
 
 
 def designable_jackpots(*, casino: Casino):
-    """The casino's live jackpots funded by their own contributions (14.19(c), (m)1): those whose growth a candidate
+    """The casino's live jackpots funded by their own contributions (14.19(m)1): those whose growth a candidate
     rule's odds tell. A secondary funded from the primary (14.19(m)2) has no contribution rule of its own."""
     from apps.badbeat.selectors import live_jackpots
 
@@ -172,7 +172,7 @@ def check_players(candidate: Candidate, players: int) -> int:
 def average_contribution(*, jackpot: Jackpot, pots: Sequence[tuple[Decimal, Decimal]]) -> Decimal:
     """The average bad beat contribution per round of play (Decimal dollars, to 1/10,000 of a dollar) that the
     jackpot's posted rule takes from `pots` — (pot, pot after the rake) of the room's rounds — by the feed's own
-    computation (`badbeat.services.compute_contribution`, 14.19(b)1-2, (c)); a round below the minimum pot counts 0.
+    computation (`badbeat.services.compute_contribution`, 14.19(b)1-2); a round below the minimum pot counts 0.
     ZERO without pots."""
     if not pots:
         return ZERO

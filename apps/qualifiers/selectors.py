@@ -1,5 +1,5 @@
 """The room's own history, as the qualifier designer reads it: how many rounds of play a gaming day deals, how many
-players each is dealt to, and the pots the bad beat contribution is taken from (N.J.A.C. 13:69F-14.19(c)).
+players each is dealt to, and the pots the bad beat contribution is taken from.
 
 Everything is bounded: the rounds per gaming day and per table come from the running totals kept per table, gaming
 day, hour and game (`rake.TableHourRake`, one row per settled round added in the transaction that records it; index
@@ -42,9 +42,9 @@ class RoomHistory:
 
     rounds: rounds of play of the game; days_played: gaming days with at least one; table_days: (table, gaming day)
     pairs with at least one. players_dealt: players dealt in -> rounds, over the newest `sampled` rounds of the game.
-    all_rounds / all_days_played: the same over every participating game (every one of them contributes, 14.19(c)).
+    all_rounds / all_days_played: the same over every participating game (every one of them contributes).
     pots: (pot before deductions, pot after the rake) of the newest rounds of every participating game, Decimal
-    dollars: what a contribution rule is applied to (14.19(b)1-2, (c)).
+    dollars: what a contribution rule is applied to (14.19(b)1-2).
     """
 
     game: str

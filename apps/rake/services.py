@@ -146,7 +146,7 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     """Take the posted rake of each round of play (N.J.A.C. 13:69F-14.14): what to record (RakeTaken), nothing
     written here.
 
-    The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)); its
+    The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)-after-rake); its
     basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
     post its own rake (the table's applies otherwise); one that posts "no flop, no drop" takes nothing from a round
     that ended before the flop (`ended_before_the_flop`, 14.14(c)). One RakeRecord per round, also when nothing is

@@ -1,5 +1,6 @@
-"""The arithmetic of a bad beat contribution (N.J.A.C. 13:69F-14.19(b)1-2, (c), (p)): what one pot contributes
-under the posted rules, and the part of it that funds the next payout. Pure: reads the jackpot, writes nothing."""
+"""The arithmetic of a bad beat contribution (N.J.A.C. 13:69F-14.19(b)1-2, 14.19(p), 14.19(c)-per-pot): what one
+pot contributes under the posted rules, and the part of it that funds the next payout. Pure: reads the jackpot,
+writes nothing."""
 from __future__ import annotations
 
 from decimal import Decimal

@@ -1,8 +1,8 @@
-"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(c), (i), (p); 14.20(c)1, (e)2), in the
-order the hand feed (apps.feed.services) calls them, in the transaction that records the rounds: lock the rounds'
-jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the writer to record, report
-those of a multi-casino system (`report_contributions`), then open a claim on each showdown that qualifies
-(`check_showdowns`)."""
+"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(c)-per-pot, 14.19(i), (p); 14.20(c)1,
+(e)2), in the order the hand feed (apps.feed.services) calls them, in the transaction that records the rounds:
+lock the rounds' jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the writer to
+record, report those of a multi-casino system (`report_contributions`), then open a claim on each showdown that
+qualifies (`check_showdowns`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -130,7 +130,7 @@ class ContributionsTaken:
 def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
                        jackpots: LockedJackpots) -> ContributionsTaken:
     """Segregate the bad beat contributions of rounds of play, from each pot after the rake (N.J.A.C.
-    13:69F-14.19(c)): what to record (ContributionsTaken), nothing written here.
+    13:69F-14.19(c)-per-pot, 14.19(c)-after-rake): what to record (ContributionsTaken), nothing written here.
 
     rounds: rounds being recorded (pot_total, gaming_day, table, rotation_game set; their ids may come with the
     writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:
@@ -177,7 +177,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
 
 def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
                        jackpots: LockedJackpots) -> list[Decimal]:
-    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C. 13:69F-14.19(c)):
+    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C. 13:69F-14.19(c)-per-pot):
     Decimal dollars, in the rounds' order — exactly what `take_contributions` takes from the same terms (one
     computation, `_owed`); nothing is recorded. `jackpots` may be read without the lock (`read_jackpots`): the amounts
     depend only on the posted terms, not on the balances or the day's totals."""
@@ -187,7 +187,8 @@ def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
 def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
           jackpots: LockedJackpots) -> list[list[tuple[Jackpot, Decimal, str, Decimal]]]:
     """For each round, the contributions it owes: (jackpot, amount, explanation, the pot it was taken from), the
-    casino's collecting jackpots in order, primary first, each from what the one before left of the pot."""
+    casino's collecting jackpots (none once collection is terminated, 14.19(c)-terminate) in order, primary first,
+    each from what the one before left of the pot."""
     collecting: dict[int, list[Jackpot]] = {}
     for jackpot in sorted(jackpots.jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
         if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \

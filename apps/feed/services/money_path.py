@@ -5,7 +5,7 @@ The money of every round of play enters here. `record_batch_of_rounds` is the on
     1. verify the round: players, cards, the game of the table or of its rotation    (14.6, 14.8, 14.9-14.13A)
     2. build the pots and side pots, give back the uncalled bet, rank the showdown    (14.7(c)4, 14.14(d), 14.3)
     3. take the rake                                     rake.services.take_rake       (14.14)
-    4. take the bad beat contribution, after the rake    badbeat.services.take_contributions  (14.19(c))
+    4. take the bad beat contribution, after the rake    badbeat.services.take_contributions  (14.19(c)-after-rake)
     5. award the pots (a hand run more than once: each pot split per run); the kill   (14.3, 14.10(j), 14.11(i))
     6. record the deck dealt                             decks.services.record_round_decks    (14.2(d)3)
     7. check the showdown for a bad beat                 badbeat.services.check_showdowns     (14.19(i))
