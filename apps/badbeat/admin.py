@@ -50,7 +50,7 @@ for model, columns in ((ClaimShare, ["claim", "seat", "role", "amount"]),
 
 @admin.register(RuleChange)
 class RuleChangeAdmin(admin.ModelAdmin):
-    """Notices of rule changes (14.19(q)): a failed one shows its reason; the status moves only through the
+    """Notices of rule changes (14.19(q)-notice): a failed one shows its reason; the status moves only through the
     services (applied by the scheduled job, withdrawn by the action below, the rules page or the API)."""
 
     list_display = ["jackpot", "summary", "effective_at", "status", "failure_reason", "failed_at",

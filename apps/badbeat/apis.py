@@ -34,9 +34,10 @@ BALANCE_HELP = "Accounting's record (14.19(k), (p)); null for a role that may no
 
 
 class JackpotOutput(serializers.ModelSerializer):
-    """A bad beat payout: its posted rules (14.19(b)-rules-posted) and displayed amount (14.19(b)-current-amount), which every role reads as patrons do, and
-    accounting's record (BALANCE_FIELDS), null for a role without `badbeat.view_balance` (dealers), as on the pages.
-    Reads the user from the context's `request`; without one, the record is null."""
+    """A bad beat payout: its posted rules (14.19(b)-rules-posted) and displayed amount (14.19(b)-current-amount),
+    which every role reads as patrons do, and accounting's record (BALANCE_FIELDS), null for a role without
+    `badbeat.view_balance` (dealers), as on the pages. Reads the user from the context's `request`; without one, the
+    record is null."""
 
     balance = column_decimal(Jackpot, "balance", read_only=True, allow_null=True, help_text=BALANCE_HELP)
     reset_reserve = column_decimal(Jackpot, "reset_reserve", read_only=True, allow_null=True, help_text=BALANCE_HELP)
@@ -83,8 +84,8 @@ class JackpotApi(APIView):
 
 
 class JackpotsApi(generics.ListAPIView):
-    """Every bad beat payout the casino offers, with its posted rules (14.19(b)-rules-posted); to a dealer without accounting's
-    record (JackpotOutput). A short list, not paged."""
+    """Every bad beat payout the casino offers, with its posted rules (14.19(b)-rules-posted); to a dealer without
+    accounting's record (JackpotOutput). A short list, not paged."""
 
     Output = JackpotOutput
     serializer_class = Output
@@ -249,7 +250,8 @@ class DisplayAdjustmentApi(IdempotentPostMixin, APIView):
 
 
 class RuleChangeOutput(serializers.ModelSerializer):
-    """A notice of change to a payout's posted rules (14.19(q)), as its proposal and its withdrawal answer it."""
+    """A notice of change to a payout's posted rules (14.19(q)-notice), as its proposal and its withdrawal answer
+    it."""
 
     class Meta:
         model = RuleChange
@@ -265,7 +267,7 @@ RULE_CHANGE_ERRORS = {
 
 
 class RuleChangeApi(IdempotentPostMixin, APIView):
-    """POST a notice of change to a payout's posted rules (14.19(q)); validated in full before anything is
+    """POST a notice of change to a payout's posted rules (14.19(q)-notice); validated in full before anything is
     written, so a notice accepted can take effect."""
 
     class Input(serializers.Serializer):
@@ -288,8 +290,8 @@ class RuleChangeApi(IdempotentPostMixin, APIView):
 
 
 class RuleChangeWithdrawApi(IdempotentPostMixin, APIView):
-    """POST /api/rule-changes/<id>/withdraw/: withdraw a notice of change not yet in effect (14.19(q)); for those
-    who may propose one. A change in effect, withdrawn or failed answers 400 naming `status`."""
+    """POST /api/rule-changes/<id>/withdraw/: withdraw a notice of change not yet in effect (14.19(q)-notice); for
+    those who may propose one. A change in effect, withdrawn or failed answers 400 naming `status`."""
 
     Output = RuleChangeOutput
     permission_classes = [RulesPermission]

@@ -1,6 +1,6 @@
 """The history tabs of the bad beat records (apps.core.history): a claim with its payout, on the claim page, and the
 rule changes, on the posted rules page — who changed what, when, from what to what, from their pghistory events
-(N.J.A.C. 13:69F-14.19(i), (j), (q)). Read-only."""
+(N.J.A.C. 13:69F-14.19(i), (j), 14.19(q)-notice). Read-only."""
 from __future__ import annotations
 
 from apps.casinos.models import Casino

@@ -250,9 +250,9 @@ class Contribution(models.Model):
 
 class GamingDayContributions(models.Model):
     """A jackpot's contributions over one gaming day, kept as a running total beside the Contribution records, in
-    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)): the day's total decides each contribution's
-    reset part without summing the day, and the daily reset documents it. `selectors.day_totals_agree` checks it
-    against a re-derivation from the records."""
+    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)): the day's total decides each
+    contribution's reset part without summing the day, and the daily reset documents it. `selectors.day_totals_agree`
+    checks it against a re-derivation from the records."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="day_totals")
     gaming_day = models.DateField()
@@ -269,9 +269,9 @@ class GamingDayContributions(models.Model):
 
 
 class TableDayContributions(models.Model):
-    """A jackpot's contributions from one table over one gaming day (14.19(c)-per-pot), kept as a running total beside the
-    Contribution records in their transaction, under the jackpot's row lock: the dashboard, the ledger and the
-    Master Game Report read a day without summing it. `selectors.table_day_problems` re-derives it."""
+    """A jackpot's contributions from one table over one gaming day (14.19(c)-per-pot), kept as a running total
+    beside the Contribution records in their transaction, under the jackpot's row lock: the dashboard, the ledger and
+    the Master Game Report read a day without summing it. `selectors.table_day_problems` re-derives it."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="table_day_totals")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="day_contributions")
@@ -489,7 +489,7 @@ class RuleChangeStatus(models.TextChoices):
 
 @pghistory.track()
 class RuleChange(models.Model):
-    """A change to the posted rules: its notice is posted before it takes effect (N.J.A.C. 13:69F-14.19(q)).
+    """A change to the posted rules: its notice is posted before it takes effect (N.J.A.C. 13:69F-14.19(q)-notice).
 
     A scheduled change either takes effect (applied), is withdrawn by someone who may propose rule changes, or,
     when it cannot be put into effect at its time, is marked failed with the reason; a failed change never holds

@@ -48,9 +48,9 @@ class QualifyingRule:
         return self.minimum_rank is None or value.key[1] >= self.minimum_rank
 
     def is_harder_than(self, other: QualifyingRule) -> bool:
-        """True when this rule makes qualifying harder than `other` in any respect (14.19(q)): a higher hand, both
-        hole cards to play, more players dealt in, or a kind of pot (straddled, bomb pot, run more than once) that
-        qualified and no longer does."""
+        """True when this rule makes qualifying harder than `other` in any respect (14.19(q)-harder-after-won): a
+        higher hand, both hole cards to play, more players dealt in, or a kind of pot (straddled, bomb pot, run more
+        than once) that qualified and no longer does."""
         mine = (self.category.strength, self.minimum_rank or 0)
         theirs = (other.category.strength, other.minimum_rank or 0)
         excluded = any(theirs_ and not mine_ for mine_, theirs_ in (
@@ -131,8 +131,8 @@ def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: S
     times (`boards`: each run's board; `board` is then ignored) qualifies only where the rule says hands run more
     than once do; it is then judged on each run's board as a hand of its own, and qualifies when any run's showdown
     qualifies: the verdict is that run's (its losing and winning seats, which the payout shares follow), the run
-    with the highest qualifying losing hand, the earlier run on a tie (the first run when none qualifies). Every run's
-    checks are kept, each named by its run.
+    with the highest qualifying losing hand, the earlier run on a tie (the first run when none qualifies). Every
+    run's checks are kept, each named by its run.
 
     A round recorded by another system's hand history (`from_another_system`: a PHH source) in which two players or
     more did not fold, one of them without cards in the history (shown as `pN sm ????`, or never shown), cannot

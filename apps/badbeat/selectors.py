@@ -136,8 +136,8 @@ def payout_shares(*, jackpot: Jackpot, amount: Decimal, verdict: Verdict) -> lis
 
 
 def contributions_total(*, jackpot: Jackpot) -> Decimal:
-    """Every contribution the jackpot has taken (Decimal dollars, 14.19(c)-per-pot): its running total, kept beside the
-    records under the jackpot's row lock; `ledger` re-derives it."""
+    """Every contribution the jackpot has taken (Decimal dollars, 14.19(c)-per-pot): its running total, kept beside
+    the records under the jackpot's row lock; `ledger` re-derives it."""
     return jackpot.contributions_total
 
 
@@ -208,7 +208,7 @@ def open_notifications(*, casino: Casino) -> QuerySet[PayoutNotification]:
 
 
 def posted_notices(*, casino: Casino) -> QuerySet[RuleChange]:
-    """Rule changes whose notice is posted and which have not taken effect yet (14.19(q))."""
+    """Rule changes whose notice is posted and which have not taken effect yet (14.19(q)-notice)."""
     return RuleChange.objects.filter(jackpot__casino=casino, status=RuleChangeStatus.SCHEDULED).select_related("jackpot")
 
 
@@ -232,7 +232,7 @@ def paid_since(*, jackpot: Jackpot, moment) -> bool:
 
 def has_been_won_since_rules(*, jackpot: Jackpot) -> bool:
     """Whether the jackpot has been won since its qualifying requirements took effect, or has taken no
-    contribution under them; only then may they be made harder (14.19(q))."""
+    contribution under them; only then may they be made harder (14.19(q)-harder-after-won)."""
     since = jackpot.rules_effective_at
     won = Payout.objects.filter(claim__jackpot=jackpot)
     taken = jackpot.contributions.all()
@@ -348,7 +348,7 @@ class DisplayRow:
 def display_rows(*, casino: Casino, gaming_day: date) -> list[DisplayRow]:
     """What the room's displays show: each live jackpot's displayed amount and status (`jackpot_displays`: payout
     pending, 14.19(i)1; pending adjustment, 14.19(k)), its first verified claim, the amount accounting's record says
-    (14.19(k)2), and the posted notices of rule changes (14.19(q))."""
+    (14.19(k)2), and the posted notices of rule changes (14.19(q)-notice)."""
     rows = []
     notices = list(posted_notices(casino=casino))
     for display in jackpot_displays(casino=casino):
@@ -380,7 +380,8 @@ class AdjustmentUponVerification:
 
     @property
     def verified_at(self) -> datetime:
-        """When the supervisor verified the bad beat (aware): an adjustment of the display from then on answers it."""
+        """When the supervisor verified the bad beat (aware): an adjustment of the display from then on answers
+        it."""
         assert self.claim.decided_at is not None, f"Claim {self.claim.pk} is verified without a time."
         return self.claim.decided_at
 

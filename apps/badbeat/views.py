@@ -67,8 +67,8 @@ def display(request):
     """The jackpot display for the room's screens, at a staff session (display links open the same screen with no
     session: apps.screens): large type, whole dollars, refreshed every two seconds by htmx; shows "payout pending"
     as soon as a claim is verified (14.19(i)1), the qualifying requirements and shares (14.19(b)3) and the posted
-    notices of changes (14.19(q)); fits the screen, turning pages when more payouts are offered (apps.badbeat.display).
-    A poll after the session ended stops with a notice (_poll_keeps_to_the_screen)."""
+    notices of changes (14.19(q)-notice); fits the screen, turning pages when more payouts are offered
+    (apps.badbeat.display). A poll after the session ended stops with a notice (_poll_keeps_to_the_screen)."""
     context = jackpot_screen(casino=request.user.casino, tick=tick_of(request)) | {
         "poll_url": reverse("badbeat:display")}
     response = render(request, "badbeat/_display.html" if request.htmx else "badbeat/display.html", context)
@@ -79,8 +79,8 @@ def display(request):
 @role_policy(read="badbeat.view_jackpot", write="badbeat.change_rules")
 def posted_rules(request):
     """The posted bad beat payout rules (14.19(b)1-4, (m), (n), (p)), the notices of coming changes and their
-    history (14.19(q)); supervisors and administrators post a change here. The payable amount and the reset reserve
-    are accounting's record (14.19(k), (p)): shown to those who may read it (not dealers)."""
+    history (14.19(q)-notice); supervisors and administrators post a change here. The payable amount and the reset
+    reserve are accounting's record (14.19(k), (p)): shown to those who may read it (not dealers)."""
     casino = request.user.casino
     may_change = request.user.has_perm("badbeat.change_rules")
     form = RuleChangeForm(request.POST or None, casino=casino)
@@ -108,7 +108,7 @@ FAILED_NOTICE_DAYS = 7
 def _rules_page(request, *, form, status: int, error: str | None = None):
     """The posted rules page: each payout's rules, the notices and their history (scheduled changes with a
     withdraw button for those who may propose one; failed ones with their reason) and, for supervisors and
-    administrators, a notice of the changes that failed to take effect lately (14.19(q)). `?tab=history` (with
+    administrators, a notice of the changes that failed to take effect lately (14.19(q)-notice). `?tab=history` (with
     `&change=ID`, one notice's) shows the rule changes' history: who changed what, when, from what to what."""
     casino = request.user.casino
     if is_history_tab(request):  # who posted, withdrew or put into effect each notice, from what to what
@@ -128,7 +128,7 @@ def _rules_page(request, *, form, status: int, error: str | None = None):
 
 @role_policy(write="badbeat.change_rules")
 def withdraw_rule_change(request, pk: int):
-    """Withdraw a notice of change not yet in effect, from the rules page (14.19(q)): a POST from the row's
+    """Withdraw a notice of change not yet in effect, from the rules page (14.19(q)-notice): a POST from the row's
     confirmation (`confirm=yes`), by a poker shift supervisor or an administrator of the casino (others: 403). A
     change that is not scheduled, or a POST without the confirmation, answers the page with the error (400)."""
     change = get_object_or_404(RuleChange.objects.select_related("jackpot"), pk=pk, jackpot__casino=request.user.casino)

@@ -397,8 +397,8 @@ class RuleChangeStatus(models.TextChoices):
 
 @pghistory.track()
 class SystemRuleChange(models.Model):
-    """A change to the system's one rule set (14.20(c)1 with 14.19(q)): proposed at the host with a notice posted
-    before it takes effect; it takes effect at its time only once every participating casino's designated key
+    """A change to the system's one rule set (14.20(c)1 with 14.19(q)-notice): proposed at the host with a notice
+    posted before it takes effect; it takes effect at its time only once every participating casino's designated key
     employee has approved it. Every casino keeps a copy from the host's messages."""
 
     system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="rule_changes")

@@ -44,7 +44,7 @@ def status(request):
 
 @role_policy(write="multicasino.approve_rules")
 def propose_rules(request, code: str):
-    """At the host: a designated key employee proposes a new rule set (14.20(c)1 with 14.19(q))."""
+    """At the host: a designated key employee proposes a new rule set (14.20(c)1 with 14.19(q)-notice)."""
     system = get_object_or_404(BadBeatSystem, code=code)
     form = SystemRulesForm(request.POST, prefix=system.code)
     if form.is_valid():

@@ -1,5 +1,5 @@
 """The qualifier designer's API: POST /api/qualifiers/odds/ compares up to four candidate qualifying rules on one
-jackpot (apps.qualifiers.designer; 14.19(b)3, (p), (q)). A POST because it computes (the engine deals), not
+jackpot (apps.qualifiers.designer; 14.19(b)3, (p)). A POST because it computes (the engine deals), not
 because it writes: nothing is written. Thin: the designer checks the rules and names the field at fault."""
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers

@@ -1,8 +1,8 @@
 """The qualifier designer: how often a proposed bad beat qualifying rule would hit in this room, and how large the
-jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3, (p), (q)). Reads only; writes nothing.
+jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3, (p)). Reads only; writes nothing.
 
-A room posts its qualifying hands (14.19(b)3) and may not make them harder until the payout is won (14.19(q)), so
-it lives with its choice. For up to four candidate rules, side by side:
+A room posts its qualifying hands (14.19(b)3) and may not make them harder until the payout is won, so it lives
+with its choice. For up to four candidate rules, side by side:
 
 1. The engine's odds (`apps.hands.odds.bad_beat_odds`): the probability that a round of play dealt to `players`
    players produces a qualifying bad beat, by Monte Carlo over full deals (every player's best hand; the qualifying
@@ -17,10 +17,10 @@ it lives with its choice. For up to four candidate rules, side by side:
        rounds between hits N = 1 / p, days between hits = N / R,
        chance of a hit within d days = 1 − (1 − p)^(R × d), for d = 30, 90 and 365.
 4. The jackpot at the hit, from the posted contribution rule (14.19(b)1-2: a fixed amount or a percentage of the pot
-   after the rake, at most the posted maximum, from pots that reach the minimum pot; taken after the rake as the feed takes them)
-   applied to the room's recent pots: c, the average contribution per round of play (rounds below the minimum pot
-   contribute 0), and C, the contributions of a day (c × rounds of every participating game a day). Of each
-   contribution the posted reset percentage r funds the next payout (14.19(p)); the rest adds to this one. Over
+   after the rake, at most the posted maximum, from pots that reach the minimum pot; taken after the rake as the feed
+   takes them) applied to the room's recent pots: c, the average contribution per round of play (rounds below the
+   minimum pot contribute 0), and C, the contributions of a day (c × rounds of every participating game a day). Of
+   each contribution the posted reset percentage r funds the next payout (14.19(p)); the rest adds to this one. Over
    the D days to a hit the payout grows by C × D × (1 − r), so
        expected jackpot at the next hit = payable amount now + C × D × (1 − r);
        expected jackpot at a later hit = reset seed + C × D × (1 − r), where the reset seed is the reserve that one

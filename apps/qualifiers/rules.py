@@ -1,5 +1,5 @@
-"""Who may use the qualifier designer: the room's managers, who propose the posted qualifying hands (14.19(b)3,
-(q)) — the poker shift supervisor and the administrator. It reads the room's history and runs the engine; it writes
+"""Who may use the qualifier designer: the room's managers, who propose the posted qualifying hands (14.19(b)3)
+— the poker shift supervisor and the administrator. It reads the room's history and runs the engine; it writes
 nothing."""
 import rules
 

@@ -1,10 +1,11 @@
-"""The room's screens and the display links that open them (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount, 14.19(i)1).
+"""The room's screens and the display links that open them (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount,
+14.19(i)1).
 
 A screen of the poker room (the bad beat jackpot display, the games-and-seats board, the waitlist kiosk at the desk)
-runs unattended, with no staff session to expire or to be used by a patron: an administrator issues it a display link, whose URL carries a token signed with the project's
-key (django.core.signing, salted) over the link's id and a random secret kept on its row. Revoking the link is an
-update of its row: the next request of its URL, the screen's next poll included, is refused at once.
-"""
+runs unattended, with no staff session to expire or to be used by a patron: an administrator issues it a display
+link, whose URL carries a token signed with the project's key (django.core.signing, salted) over the link's id and a
+random secret kept on its row. Revoking the link is an update of its row: the next request of its URL, the screen's
+next poll included, is refused at once. """
 from __future__ import annotations
 
 import pghistory
@@ -18,8 +19,9 @@ from apps.core.validation import TextValidator
 
 
 class ScreenKind(models.TextChoices):
-    """What a display link's screen shows: the jackpot display (14.19(b)-current-amount, 14.19(i)1, 14.19(q)), the games-and-seats board
-    (14.18), or the waitlist kiosk, where a player puts their own name on a list (apps.screens.kiosk)."""
+    """What a display link's screen shows: the jackpot display (14.19(b)-current-amount, 14.19(i)1, 14.19(q)-notice),
+    the games-and-seats board (14.18), or the waitlist kiosk, where a player puts their own name on a list
+    (apps.screens.kiosk)."""
 
     JACKPOT = "jackpot", "Bad beat jackpot display"
     GAMES = "games", "Games and seats board"

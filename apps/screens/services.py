@@ -1,5 +1,6 @@
 """Writes of the room's screens: issuing and revoking display links, noting when a screen was last seen
-(N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount, 14.19(i)1). Each recorded in the audit trail (pghistory, DisplayLink's events)."""
+(N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount, 14.19(i)1). Each recorded in the audit trail (pghistory,
+DisplayLink's events)."""
 from __future__ import annotations
 
 import secrets
@@ -21,10 +22,10 @@ SEEN_EVERY = timedelta(minutes=1)
 
 @transaction.atomic
 def issue_display_link(*, casino: Casino, kind: str, name: str, location: str = "", issued_by: User) -> DisplayLink:
-    """Issue a display link that opens one screen of `casino` with no sign-in: its jackpot display (14.19(b)-current-amount, 14.19(i)1,
-    (q)) or its games-and-seats board (14.18), until revoked. Only an administrator of the casino issues one
-    (`screens.add_displaylink`). The link's secret is random (secrets.token_urlsafe); its URL is
-    `selectors.screen_path(link)`.
+    """Issue a display link that opens one screen of `casino` with no sign-in: its jackpot display
+    (14.19(b)-current-amount, 14.19(i)1, 14.19(q)-notice) or its games-and-seats board (14.18), until revoked. Only
+    an administrator of the casino issues one (`screens.add_displaylink`). The link's secret is random
+    (secrets.token_urlsafe); its URL is `selectors.screen_path(link)`.
 
     Raises DomainError: `issued_by` may not issue links of the casino (field issued_by); an unknown screen kind, an
     empty or over-long name or place, a control character (field kind, name or location)."""

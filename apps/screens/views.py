@@ -1,11 +1,11 @@
-"""The room's screens opened by a display link, with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount, 14.19(i)1, 14.19(q)), and the
-page where administrators issue and revoke the links.
+"""The room's screens opened by a display link, with no sign-in (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount,
+14.19(i)1, 14.19(q)-notice), and the page where administrators issue and revoke the links.
 
 A screen's URL is /screens/<token>/ (selectors.token_for): the jackpot display, the games-and-seats board or the
-waitlist kiosk (apps.screens.kiosk) of the link's casino, showing only what patrons see. The screen polls the same URL (htmx); each request checks the link
-again, so a revoked link stops at the screen's next poll: the poll is answered with a notice that replaces the
-screen and stops the polling (status 286), and a page load with a styled 403. A token that opens nothing (not
-ours, altered, of no link) is a styled 404, and its poll stops the same way."""
+waitlist kiosk (apps.screens.kiosk) of the link's casino, showing only what patrons see. The screen polls the same
+URL (htmx); each request checks the link again, so a revoked link stops at the screen's next poll: the poll is
+answered with a notice that replaces the screen and stops the polling (status 286), and a page load with a styled
+403. A token that opens nothing (not ours, altered, of no link) is a styled 404, and its poll stops the same way."""
 from __future__ import annotations
 
 from dataclasses import dataclass

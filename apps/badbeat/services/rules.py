@@ -1,8 +1,7 @@
-"""The posted rules of a bad beat payout and their changes (N.J.A.C. 13:69F-14.19(b)-rules-posted, 14.19(m), (n), (p), (q)): a
-payout offered with its rules, a secondary payout, notices of a change posted before it takes effect, withdrawn,
-put into effect by the scheduled job; a multi-casino system's rules adopted here (14.20(c)1). Every value is
-checked in full against its Jackpot column and the model's constraints before anything is written.
-"""
+"""The posted rules of a bad beat payout and their changes (N.J.A.C. 13:69F-14.19(b)-rules-posted, 14.19(m), (n),
+(p), 14.19(q)-notice): a payout offered with its rules, a secondary payout, notices of a change posted before it takes effect,
+withdrawn, put into effect by the scheduled job; a multi-casino system's rules adopted here (14.20(c)1). Every value
+is checked in full against its Jackpot column and the model's constraints before anything is written. """
 from __future__ import annotations
 
 import copy
@@ -188,7 +187,7 @@ def _validated(values: dict, *, base: Jackpot | None) -> dict:
     whole cents, finite, not negative), percentages 0-100 with at most 2 places, whole numbers in range, texts
     without control characters and within their length, booleans, choices of their enums. The rules once merged
     with `base` (None: the model's defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or
-    a percentage, shares adding up to 100 %). So a notice that is accepted can be put into effect (14.19(q)).
+    a percentage, shares adding up to 100 %). So a notice that is accepted can be put into effect (14.19(q)-notice).
 
     Raises DomainError naming the field at fault (an unknown rule names itself); writes nothing.
     """
@@ -239,11 +238,10 @@ def post_jackpot_rules(*, casino: Casino, minimum_pot: Decimal, maximum_contribu
                        qualifying_hand: str, contribution_amount: Decimal | None = None,
                        contribution_percentage: Decimal | None = None, name: str = "Bad Beat Jackpot",
                        **more) -> Jackpot:
-    """Offer a primary bad beat payout with its posted rules (N.J.A.C. 13:69F-14.19(b)-rules-posted), or set the rules of
-    one that has taken no contribution yet. Once contributions are taken, rules change only through
-    `propose_rule_change`, with a notice first (14.19(q)). `more`: other RULE_FIELDS. Exactly one of
-    contribution_amount / contribution_percentage. Raises DomainError naming the field.
-    """
+    """Offer a primary bad beat payout with its posted rules (N.J.A.C. 13:69F-14.19(b)-rules-posted), or set the
+    rules of one that has taken no contribution yet. Once contributions are taken, rules change only through
+    `propose_rule_change`, with a notice first (14.19(q)-notice). `more`: other RULE_FIELDS. Exactly one of
+    contribution_amount / contribution_percentage. Raises DomainError naming the field. """
     values = {"name": name, "minimum_pot": minimum_pot, "maximum_contribution": maximum_contribution,
               "qualifying_hand": qualifying_hand, "contribution_amount": contribution_amount,
               "contribution_percentage": contribution_percentage, **more}
@@ -309,12 +307,12 @@ def _describe_change(jackpot: Jackpot, changes: dict) -> str:
 def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: datetime, proposed_by: User,
                         summary: str = "") -> RuleChange:
     """Post the notice of a change to the posted rules; it takes effect at `effective_at` (N.J.A.C.
-    13:69F-14.19(q)). The notice must come first: `effective_at` must be in the future. A change that makes the
-    qualifying requirements harder is refused until the payout has been won (or before it has taken any
-    contribution under its current requirements). The change is validated in full here (`_validated`: every value
-    fits its column, the rules it leaves satisfy every Jackpot constraint), so a notice accepted can take effect.
-    `summary`: the notice to patrons (at most 2,000 characters, no control characters); empty, it is written from
-    the change. Raises DomainError naming the field; nothing is written then."""
+    13:69F-14.19(q)-notice). The notice must come first: `effective_at` must be in the future. A change that makes
+    the qualifying requirements harder is refused until the payout has been won (14.19(q)-harder-after-won) (or
+    before it has taken any contribution under its current requirements). The change is validated in full here
+    (`_validated`: every value fits its column, the rules it leaves satisfy every Jackpot constraint), so a notice
+    accepted can take effect. `summary`: the notice to patrons (at most 2,000 characters, no control characters);
+    empty, it is written from the change. Raises DomainError naming the field; nothing is written then."""
     jackpot = lock_jackpots_by_id(jackpot.pk)[jackpot.pk]
     if jackpot.status == JackpotStatus.DISCONTINUED:
         raise DomainError("This payout is discontinued.", field="jackpot")
@@ -341,10 +339,10 @@ def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: dateti
 
 @transaction.atomic
 def withdraw_rule_change(*, change: RuleChange, withdrawn_by: User) -> RuleChange:
-    """Withdraw the notice of a rule change that has not taken effect (N.J.A.C. 13:69F-14.19(q)): it never takes
-    effect and its notice leaves the rules page's notices and the displays. Withdrawn by whoever may propose a
-    rule change of the payout (`badbeat.change_rules`: a poker shift supervisor or an administrator of its
-    casino); recorded on the row (withdrawn_by, withdrawn_at) and in its history (pghistory).
+    """Withdraw the notice of a rule change that has not taken effect (N.J.A.C. 13:69F-14.19(q)-notice): it never
+    takes effect and its notice leaves the rules page's notices and the displays. Withdrawn by whoever may propose a
+    rule change of the payout (`badbeat.change_rules`: a poker shift supervisor or an administrator of its casino);
+    recorded on the row (withdrawn_by, withdrawn_at) and in its history (pghistory).
 
     Raises DomainError: `withdrawn_by` may not change the payout's rules (field withdrawn_by); the change is not
     scheduled — already in effect, withdrawn or failed (field status)."""
@@ -361,7 +359,7 @@ def withdraw_rule_change(*, change: RuleChange, withdrawn_by: User) -> RuleChang
 
 
 def apply_due_rule_changes(*, now: datetime | None = None) -> int:
-    """Put into effect every scheduled rule change whose time has come (N.J.A.C. 13:69F-14.19(q)); idempotent.
+    """Put into effect every scheduled rule change whose time has come (N.J.A.C. 13:69F-14.19(q)-notice); idempotent.
 
     Oldest first, each change in a transaction of its own (a savepoint when called inside one), so one change
     that cannot take effect never holds up the others. A change that makes qualifying harder is checked again: if
@@ -397,7 +395,7 @@ def apply_due_rule_changes(*, now: datetime | None = None) -> int:
 
 
 def _apply_rule_change(*, change_id: int, now: datetime) -> int:
-    """Put one due rule change into effect under the row locks of the change and its payout (14.19(q)); 1 when
+    """Put one due rule change into effect under the row locks of the change and its payout (14.19(q)-notice); 1 when
     it took effect, 0 when it is no longer scheduled or is a harder qualifying hand still waiting for the payout to
     be won. Call in a transaction. Raises DomainError (values refused by `_validated`) or a DatabaseError."""
     change = RuleChange.objects.select_for_update().get(pk=change_id)
@@ -419,7 +417,7 @@ def _apply_rule_change(*, change_id: int, now: datetime) -> int:
 
 
 def _mark_rule_change_failed(*, change_id: int, now: datetime, reason: str) -> None:
-    """Mark a scheduled rule change failed with the reason (14.19(q)), in a transaction of its own so the mark
+    """Mark a scheduled rule change failed with the reason (14.19(q)-notice), in a transaction of its own so the mark
     stays once the failed attempt is rolled back; a change withdrawn meanwhile is left as it is."""
     with transaction.atomic():
         change = RuleChange.objects.select_for_update().get(pk=change_id)
@@ -433,8 +431,8 @@ def _mark_rule_change_failed(*, change_id: int, now: datetime, reason: str) -> N
 def validate_posted_rules(*, values: dict, jackpot: Jackpot | None) -> dict:
     """Posted-rule values (14.19(b)1-4) checked in full and typed as the jackpot would hold them (Decimal dollars
     and percentages that fit their columns, whole numbers, texts, choices; the merged rules satisfy every Jackpot
-    constraint), as for a notice of change (14.19(q)) — the multi-casino system's rule changes (14.20(c)1) use it.
-    Raises DomainError naming the field."""
+    constraint), as for a notice of change (14.19(q)-notice) — the multi-casino system's rule changes (14.20(c)1) use
+    it. Raises DomainError naming the field."""
     return _validated(values, base=jackpot)
 
 

@@ -1,4 +1,4 @@
-"""Rule changes of a multi-casino system (N.J.A.C. 13:69F-14.20(c)1 with 14.19(q)): proposed at the host by a
+"""Rule changes of a multi-casino system (N.J.A.C. 13:69F-14.20(c)1 with 14.19(q)-notice): proposed at the host by a
 designated key employee with the notice first, approved by every participating casino's, in effect at its time,
 a harder qualifying hand only once the payout has been won; every casino then holds the same rules and hash."""
 from __future__ import annotations
@@ -49,7 +49,7 @@ def _qualifying(system: BadBeatSystem, rules: dict):
 
 def _won_since_rules(system: BadBeatSystem) -> bool:
     """Whether the system's payout was won since its qualifying requirements took effect (or nothing was taken
-    under them): only then may they be made harder (14.19(q))."""
+    under them): only then may they be made harder (14.19(q)-harder-after-won)."""
     paid = system.claims.filter(status=SystemClaimStatus.PAID)
     taken = system.pool_entries.all()
     if system.rules_effective_at is not None:
@@ -78,9 +78,9 @@ def _broadcast_rule_change(change: SystemRuleChange) -> None:
 def propose_system_rules(*, system: BadBeatSystem, rules: dict, effective_at: datetime, proposed_by: User,
                          two_claims_rule: str | None = None, now: datetime | None = None) -> SystemRuleChange:
     """At the host: propose a new rule set for every participating casino (14.20(c)1). Its notice is posted at
-    once, before it takes effect (14.19(q)); it takes effect at `effective_at` once every casino's designated key
-    employee has approved it; a harder qualifying hand is refused until the payout has been won (14.19(q)).
-    Raises DomainError naming the field."""
+    once, before it takes effect (14.19(q)-notice); it takes effect at `effective_at` once every casino's designated
+    key employee has approved it; a harder qualifying hand is refused until the payout has been won
+    (14.19(q)-harder-after-won). Raises DomainError naming the field."""
     now = now or timezone.now()
     me = self_site(system)
     if me is None or not me.is_host:
