@@ -221,7 +221,7 @@ class ClaimPayoutApi(IdempotentPostMixin, APIView):
 
 
 class DisplayAdjustmentApi(IdempotentPostMixin, APIView):
-    """POST: accounting adjusts a display in a supervisor's presence (14.19(k)); refused if it differs from
+    """POST: accounting adjusts a display in a supervisor's presence (14.19(k)1); refused if it differs from
     the record or goes down without a payout (14.19(o))."""
 
     class Input(serializers.Serializer):

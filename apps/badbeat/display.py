@@ -2,8 +2,8 @@
 a display link (apps.screens): each live payout's displayed amount in large whole dollars (the cents smaller beside
 them, so the screen still shows exactly the amount accounting adjusted it to, N.J.A.C. 13:69F-14.19(k)2), "payout
 pending" once a claim is verified and "pending adjustment" once it is paid, until accounting adjusts the display
-(14.19(i)1, (k), (o): `selectors.display_status`), its qualifying requirements and shares (14.19(b)3), whether it is
-funded from the primary (14.19(m)2.iii), the posted notices of changes (14.19(q)-notice), and the panels of a
+(14.19(i)1, (o), 14.19(k)2: `selectors.display_status`), its qualifying requirements and shares (14.19(b)3), whether
+it is funded from the primary (14.19(m)2.iii), the posted notices of changes (14.19(q)-notice), and the panels of a
 multi-casino system (14.20).
 
 The panels are laid out to fit one screen (1920×1080, 1366×768) without scrolling: at most PANELS_PER_PAGE side by
@@ -72,9 +72,9 @@ class Panel:
 
     @property
     def pending_adjustment(self) -> bool:
-        """Whether the panel says "pending adjustment" (14.19(i)1, (k)): this casino's payout was paid and accounting
-        has not adjusted its display since (`selectors.display_status`); the amount shown is the one displayed
-        before, never lowered until accounting adjusts it (14.19(o))."""
+        """Whether the panel says "pending adjustment" (14.19(i)1, 14.19(k)1): this casino's payout was paid and
+        accounting has not adjusted its display since (`selectors.display_status`); the amount shown is the one
+        displayed before, never lowered until accounting adjusts it (14.19(o))."""
         return self.row is not None and self.row.display.pending_adjustment
 
 

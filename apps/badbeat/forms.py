@@ -80,7 +80,7 @@ class PayoutForm(ConfirmedForm):
 
 
 class DisplayAdjustmentForm(forms.Form):
-    """Accounting adjusts a display in a poker supervisor's presence (14.19(k)): both sign in person, each with
+    """Accounting adjusts a display in a poker supervisor's presence (14.19(k)1): both sign in person, each with
     their own password, as a count is signed (apps.counts.forms.CountForm)."""
 
     jackpot = forms.ModelChoiceField(queryset=Jackpot.objects.none())

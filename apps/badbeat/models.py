@@ -38,7 +38,7 @@ class JackpotStatus(models.TextChoices):
 
 
 class DisplayStatus(models.TextChoices):
-    """What a live jackpot's display says beside its amount (N.J.A.C. 13:69F-14.19(i)1, (k), (o)); decided by
+    """What a live jackpot's display says beside its amount (N.J.A.C. 13:69F-14.19(i)1, (o), 14.19(k)2); decided by
     `selectors.display_status` alone, not stored."""
 
     ACTIVE = "active", "Active"
@@ -83,7 +83,7 @@ class Jackpot(models.Model):
 
     `balance` (the payout amount) and `reset_reserve` (what funds the next payout, 14.19(p)) are kept beside
     the append-only records under a row lock; a selector re-derives both from the records. `displayed_amount`
-    is what the room's displays show, changed only by accounting's adjustment (14.19(k), (o)).
+    is what the room's displays show, changed only by accounting's adjustment (14.19(k)1, 14.19(o)).
     """
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="jackpots")
@@ -457,7 +457,8 @@ class DisplayReason(models.TextChoices):
 
 class DisplayAdjustment(models.Model):
     """Accounting adjusts a displayed payout amount in a poker supervisor's presence and verifies that it
-    equals accounting's record (N.J.A.C. 13:69F-14.19(k)); never lower unless paid (14.19(o)). Append-only."""
+    equals accounting's record (N.J.A.C. 13:69F-14.19(k)1, 14.19(k)-daily, 14.19(k)-upon-verification); never lower
+    unless paid (14.19(o)). Append-only."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="display_adjustments")
     previous_amount = MoneyField()

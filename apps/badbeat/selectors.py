@@ -166,9 +166,9 @@ class Ledger:
 
 
 def ledger(*, jackpot: Jackpot) -> Ledger:
-    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k), (l), (p)), summed over all of history: a
-    check on the kept `balance`, `reset_reserve` and `contributions_total`, for the daily ledger check and tests, not
-    for a request."""
+    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k)-official-record, 14.19(l), 14.19(p)), summed
+    over all of history: a check on the kept `balance`, `reset_reserve` and `contributions_total`, for the daily
+    ledger check and tests, not for a request."""
     def total(qs, field="amount"):
         return qs.aggregate(total=Sum(field, default=ZERO))["total"]
     return Ledger(contributions=total(jackpot.contributions),
@@ -248,7 +248,7 @@ _NEVER_ADJUSTED = datetime(1970, 1, 1, tzinfo=UTC)
 def with_display_state(jackpots: QuerySet[Jackpot]) -> QuerySet[Jackpot]:
     """`jackpots` annotated with what `display_status` decides from, in the same query: `verified_claim` (a claim
     on the jackpot is verified and not yet paid, 14.19(i)1), `display_adjusted_at` (accounting's last adjustment of
-    its display, 14.19(k); 1970 when never adjusted) and `paid_since_adjustment` (a Payout debited to, or a Transfer
+    its display, 14.19(k)2; 1970 when never adjusted) and `paid_since_adjustment` (a Payout debited to, or a Transfer
     out of, the fund that pays it — its own, or the primary a secondary is funded from, 14.19(m)2 — after that
     adjustment: the same test as `paid_since`, which lets `services.adjust_display` lower the display, 14.19(o))."""
     last = (DisplayAdjustment.objects.filter(jackpot=OuterRef("pk")).order_by("-created_at", "-pk")
@@ -265,7 +265,7 @@ def with_display_state(jackpots: QuerySet[Jackpot]) -> QuerySet[Jackpot]:
 
 def display_status(*, jackpot: Jackpot, verified_claim: bool, paid_since_adjustment: bool) -> DisplayStatus:
     """The one rule of what a jackpot's display says (the room's TV display, the floor map's jackpot tiles, the
-    public feed, N.J.A.C. 13:69F-14.19(i)1, (k), (o)):
+    public feed, N.J.A.C. 13:69F-14.19(i)1, (o), 14.19(k)2):
 
     - PAYOUT_PENDING from a claim's verification until its payout is delivered (`verified_claim`, or the jackpot's
       own status): the poker shift supervisor's notice that the amount is pending adjustment (14.19(i)1);
@@ -286,7 +286,7 @@ class JackpotDisplay:
     """A live jackpot as the room's displays show it: its amount and its status (`display_status`).
 
     The amount is always `Jackpot.displayed_amount`: the amount accounting set on the display at its last adjustment
-    and verified against its record (DisplayAdjustment.displayed_amount, 14.19(k)); for a secondary funded from the
+    and verified against its record (DisplayAdjustment.displayed_amount, 14.19(k)2); for a secondary funded from the
     primary too, never a figure derived when read (the primary's balance times the posted percentage). While PENDING
     ADJUSTMENT it is the amount displayed before the payout, with the notice: 14.19(o) lets the display go down only
     once the amount was paid, and 14.19(k)1 has accounting set the new amount in a poker supervisor's presence, to
@@ -299,7 +299,7 @@ class JackpotDisplay:
 
     @property
     def amount(self) -> Decimal:
-        """Decimal dollars: what the display shows (14.19(k))."""
+        """Decimal dollars: what the display shows (14.19(k)2)."""
         return self.jackpot.displayed_amount
 
     @property
@@ -326,7 +326,7 @@ def jackpot_display(jackpot: Jackpot) -> JackpotDisplay:
 
 def jackpot_displays(*, casino: Casino) -> list[JackpotDisplay]:
     """The casino's live jackpots (`live_jackpots`, primary first, each with its primary) as the room's displays show
-    them: the TV display, the floor map and the public feed read them here (14.19(i)1, (k), (o)). One query."""
+    them: the TV display, the floor map and the public feed read them here (14.19(i)1, (o), 14.19(k)2). One query."""
     return [jackpot_display(j) for j in with_display_state(live_jackpots(casino=casino).select_related("primary"))]
 
 
@@ -347,7 +347,7 @@ class DisplayRow:
 
 def display_rows(*, casino: Casino, gaming_day: date) -> list[DisplayRow]:
     """What the room's displays show: each live jackpot's displayed amount and status (`jackpot_displays`: payout
-    pending, 14.19(i)1; pending adjustment, 14.19(k)), its first verified claim, the amount accounting's record says
+    pending, 14.19(i)1; pending adjustment, 14.19(k)2), its first verified claim, the amount accounting's record says
     (14.19(k)2), and the posted notices of rule changes (14.19(q)-notice)."""
     rows = []
     notices = list(posted_notices(casino=casino))
@@ -463,7 +463,8 @@ def jackpots_needing_reset_record(*, casino: Casino, gaming_day: date) -> QueryS
 
 def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]:
     """Gaming days on which a jackpot's running total (GamingDayContributions) differs from the sum of its
-    Contribution records: [(gaming day, kept, re-derived)], empty when every day agrees (14.19(k), (p))."""
+    Contribution records: [(gaming day, kept, re-derived)], empty when every day agrees (14.19(k)-official-record,
+    14.19(p))."""
     derived = {row["gaming_day"]: (row["amount"], row["to_reset"], row["count"]) for row in
                jackpot.contributions.values("gaming_day").annotate(amount=Sum("amount"), to_reset=Sum("to_reset"),
                                                                    count=Count("pk")).order_by()}
@@ -474,7 +475,8 @@ def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]
 
 def ledger_problems(*, jackpot: Jackpot) -> list[str]:
     """The jackpot's kept running totals against their re-derivation from the records (`ledger`, all of history):
-    one sentence per total that differs, empty when the books agree to the cent (14.19(k), (p))."""
+    one sentence per total that differs, empty when the books agree to the cent (14.19(k)-official-record,
+    14.19(p))."""
     derived = ledger(jackpot=jackpot)
     problems = [f"{jackpot.name}: {label} kept {dollars(kept)}, records say {dollars(value)}." for label, kept, value in (
         ("balance", jackpot.balance, derived.balance), ("reset reserve", jackpot.reset_reserve, derived.reset_reserve),

@@ -80,7 +80,8 @@ def display(request):
 def posted_rules(request):
     """The posted bad beat payout rules (14.19(b)1-4, (m), (n), (p)), the notices of coming changes and their
     history (14.19(q)-notice); supervisors and administrators post a change here. The payable amount and the reset
-    reserve are accounting's record (14.19(k), (p)): shown to those who may read it (not dealers)."""
+    reserve are accounting's record (14.19(k)-official-record, 14.19(p)): shown to those who may read it (not
+    dealers)."""
     casino = request.user.casino
     may_change = request.user.has_perm("badbeat.change_rules")
     form = RuleChangeForm(request.POST or None, casino=casino)
@@ -267,7 +268,7 @@ def _decide(request, claim: Claim, action: str, form) -> str:
 @role_policy(read="badbeat.view_display_adjustments", write="badbeat.adjust_display")
 def adjust_display(request):
     """Accounting adjusts the displayed amounts in a poker supervisor's presence and the app checks them
-    against accounting's record (14.19(k)); never lower unless paid (14.19(o)). Both sign in person: the accounting
+    against accounting's record (14.19(k)1); never lower unless paid (14.19(o)). Both sign in person: the accounting
     representative submitting with their password, the poker supervisor present (chosen) with theirs; a wrong one
     is an error beside its field and nothing is written (14.19(k)1). The page shows accounting's record and the
     adjustments: not for dealers (403). First come the displays still to adjust upon a supervisor's verification of a

@@ -1,8 +1,8 @@
 """The database refuses tampering: the role the app connects as owns nothing and holds only the privileges it needs.
 
-Two roles (README, "Database roles"): the owner owns the tables and runs `migrate`; the app role (DATABASE_URL's user,
-named by the DATABASE_APP_ROLE setting) is no superuser and owns nothing. After every `migrate` the owner gives the
-app role exactly this, in one transaction, and then checks what PostgreSQL says the role can do:
+Two roles (README, "Database roles"): the owner owns the tables and runs `migrate`; the app role (DATABASE_URL's
+user, named by the DATABASE_APP_ROLE setting) is no superuser and owns nothing. After every `migrate` the owner gives
+the app role exactly this, in one transaction, and then checks what PostgreSQL says the role can do:
 
 - USAGE on the schema, and no CREATE on it (nor on the database);
 - SELECT, INSERT on every append-only table: each model whose `Meta.triggers` has a `pgtrigger.Protect` named
@@ -16,7 +16,7 @@ app role exactly this, in one transaction, and then checks what PostgreSQL says 
 So PostgreSQL itself refuses the app's UPDATE, DELETE and TRUNCATE of a money record, whatever the session sets
 (`SET LOCAL pgtrigger.ignore=...` only silences a trigger; `session_replication_role` is the superuser's), and the
 append-only trigger stays as the second line for the owner. The append-only rule is the project's (design.md,
-"Money"); for the jackpot's records it serves N.J.A.C. 13:69F-14.19(k).
+"Money"); for the jackpot's records it serves N.J.A.C. 13:69F-14.19(k)-official-record.
 
 Default privileges give tables created later SELECT, INSERT only (the least), until the pass after the migration that
 created them; that pass is the source of truth. Nothing happens without DATABASE_APP_ROLE."""
@@ -45,7 +45,8 @@ ROLE_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 def is_append_only(model: type[models.Model]) -> bool:
-    """A model's rows are never changed nor deleted: a pgtrigger.Protect named "append_only", or a pghistory event."""
+    """A model's rows are never changed nor deleted: a pgtrigger.Protect named "append_only", or a pghistory
+    event."""
     from pghistory.models import Event
 
     if issubclass(model, Event):

@@ -97,8 +97,8 @@ def container_uncounted_at_closing(table: PokerTable) -> list[str]:
 
 @dataclass(frozen=True)
 class ContainerFull:
-    """A table whose contribution container is full: `uncounted` (Decimal dollars, contributions since its last count)
-    has reached its posted `capacity` (Decimal dollars), so a count is due now (N.J.A.C. 13:69F-14.19(f)1)."""
+    """A table whose contribution container is full: `uncounted` (Decimal dollars, contributions since its last
+    count) has reached its posted `capacity` (Decimal dollars), so a count is due now (N.J.A.C. 13:69F-14.19(f)1)."""
 
     table: PokerTable
     uncounted: Decimal
@@ -269,10 +269,10 @@ def last_ledger_check(*, casino: Casino) -> GamingDayClose | None:
 
 
 def ledger_check(*, casino: Casino, gaming_day: date) -> list[str]:
-    """The daily ledger check (14.19(k), (p)): every running total kept beside the money records, re-derived from
-    the records — each jackpot's balance, reset reserve and contributions over all of history and by gaming day,
-    and each table's rounds, rake and contributions of `gaming_day`. One sentence per difference; empty when the
-    books agree to the cent. Sums history: run by the close job, never on a request."""
+    """The daily ledger check (14.19(k)-official-record, 14.19(p)): every running total kept beside the money
+    records, re-derived from the records — each jackpot's balance, reset reserve and contributions over all of
+    history and by gaming day, and each table's rounds, rake and contributions of `gaming_day`. One sentence per
+    difference; empty when the books agree to the cent. Sums history: run by the close job, never on a request."""
     from apps.badbeat.selectors import ledger_problems
     from apps.badbeat.selectors import table_day_problems as contribution_problems
     from apps.rake.selectors import table_day_problems as rake_problems
@@ -337,8 +337,8 @@ def counts_to_combine(*, casino: Casino, limit: int = CONTAINER_LIST_LIMIT) -> Q
 
 def containers_for_casino(*, casino: Casino) -> QuerySet[CombinedContainer]:
     """Every container of combined counts of `casino`, newest first by when it was sealed (the index
-    container_newest_first), with who combined and carried it, its verification and its counts (two queries more for a
-    page of them)."""
+    container_newest_first), with who combined and carried it, its verification and its counts (two queries more for
+    a page of them)."""
     entries = CombinedCount.objects.select_related("count__table").order_by("count__table__number", "count_id")
     return (CombinedContainer.objects.filter(casino=casino)
             .select_related("combined_by", "transported_by", "verification", "verification__verified_by")

@@ -1,4 +1,4 @@
-"""Writes about counts, forms and reconciliation (N.J.A.C. 13:69F-14.19(d)-(h), (k), (p)).
+"""Writes about counts, forms and reconciliation (N.J.A.C. 13:69F-14.19(d)-(h), (p), 14.19(k)-official-record).
 
 A count reads a table's contributions under the row locks of the casino's jackpots, which every contribution
 is written under, so a count and the hand feed never split a contribution between them.
@@ -238,12 +238,12 @@ def combine_counts(*, casino: Casino, count_ids: Collection[int], combined_by: U
                    sealed_at: datetime | None = None) -> CombinedContainer:
     """Record a locked container into which poker room personnel combined the contents of bad beat payout boxes
     counted at closed poker tables, for a representative of security to carry to the cashiers' cage, where a cashier
-    verifies its aggregate count (`verify_aggregate_count`). Requirement 14.19(e)-aggregate; the counts themselves and
-    the transport, N.J.A.C. 13:69F-14.19(d)1.
+    verifies its aggregate count (`verify_aggregate_count`). Requirement 14.19(e)-aggregate; the counts themselves
+    and the transport, N.J.A.C. 13:69F-14.19(d)1.
 
     count_ids: ids of BadBeatCount, 1 to MAX_COUNTS_PER_CONTAINER (a repeat is read once): each a count of `casino`
-    made at a closed poker table (method closed_table), at or before `sealed_at`, in a gaming day still open, and in no
-    other container. combined_by: a poker shift supervisor or floorperson of the casino; transported_by: a
+    made at a closed poker table (method closed_table), at or before `sealed_at`, in a gaming day still open, and in
+    no other container. combined_by: a poker shift supervisor or floorperson of the casino; transported_by: a
     representative of security of the casino, not the same person. sealed_at: timezone-aware, not in the future
     (default: now); the container's gaming day is the casino's gaming day of it, which must be open. The container's
     `aggregate` is the sum of the counts' amounts, Decimal dollars with cents.
@@ -312,8 +312,8 @@ def combine_counts(*, casino: Casino, count_ids: Collection[int], combined_by: U
 class AggregateVarianceToConfirm(DomainError):
     """A cashier's count of a container that differs from its aggregate count and was not confirmed
     (`verify_aggregate_count`'s `variance_confirmed`): nothing was recorded. Carries the figures, Decimal dollars:
-    `amount` counted at the cage, `aggregate` (the sum of the counts combined) and `variance` (amount less aggregate).
-    Requirement 14.19(e)-aggregate."""
+    `amount` counted at the cage, `aggregate` (the sum of the counts combined) and `variance` (amount less
+    aggregate). Requirement 14.19(e)-aggregate."""
 
     def __init__(self, *, amount: Decimal, aggregate: Decimal, variance: Decimal) -> None:
         super().__init__(f"The cage's count differs from the container's aggregate count: {dollars(amount)} counted, "
@@ -449,7 +449,8 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
 
 def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
                      backfill: Backfill | None = None) -> GamingDayClose:
-    """Close one gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, (k), (p)); idempotent: a closed day is returned as is.
+    """Close one gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, (p), 14.19(k)-official-record,
+    14.19(k)-daily); idempotent: a closed day is returned as is.
     The close job and the command close every ended day in order (`close_gaming_days`); this closes one.
 
     Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
@@ -530,8 +531,8 @@ def close_gaming_days(*, casino: Casino, through: date | None = None,
                       closed_by: User | None = None) -> list[GamingDayClose]:
     """Close every ended gaming day of `casino` since it went live that is not closed yet, through `through`
     (default: the day that ended last), oldest first, each with its own close record (`close_gaming_day`): a day
-    missed while the scheduler was down is caught up, a day with no records is closed empty (14.19(d), (k)).
-    Returns the closes made now. Raises DomainError for a `through` that has not ended."""
+    missed while the scheduler was down is caught up, a day with no records is closed empty (14.19(d),
+    14.19(k)-official-record). Returns the closes made now. Raises DomainError for a `through` that has not ended."""
     if through is not None and through >= current_gaming_day(casino=casino):
         raise DomainError(f"Gaming day {through:%Y-%m-%d} has not ended.", field="gaming_day")
     return [close_gaming_day(casino=casino, gaming_day=day, closed_by=closed_by)
@@ -563,7 +564,8 @@ def close_due_gaming_days() -> list[GamingDayClose]:
 def record_late_correction(*, casino: Casino, corrects_gaming_day: date, kind: str, amount: Decimal, reason: str,
                            made_by: User, table: PokerTable | None = None) -> LateCorrection:
     """Accounting corrects a closed gaming day's money: the correction is recorded in today's open gaming day,
-    refers to the closed day, and both days' Master Game Reports show it (N.J.A.C. 13:69F-14.19(h), (k)).
+    refers to the closed day, and both days' Master Game Reports show it (N.J.A.C. 13:69F-14.19(h),
+    14.19(k)-official-record).
 
     amount: signed Decimal dollars with cents, not zero. Raises DomainError naming the field: not accounting, a day
     that is not closed (record the money itself then), no reason, an amount that is zero or too large, a table of

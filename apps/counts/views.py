@@ -1,5 +1,5 @@
 """Count pages (N.J.A.C. 13:69F-14.19(d)-(f)) and accounting's reconciliation screen, forms and Master Game
-Report, as pages, PDF (weasyprint) and CSV (14.19(h), (k))."""
+Report, as pages, PDF (weasyprint) and CSV (14.19(h), 14.19(k)-official-record)."""
 from datetime import date, timedelta
 
 from django.contrib import messages
@@ -38,7 +38,8 @@ from .selectors import (
 
 
 def _day(request, value: str | None = None) -> date:
-    """The gaming day `value` names (YYYY-MM-DD), today's when empty; BadRequest (400) for a day no record can have."""
+    """The gaming day `value` names (YYYY-MM-DD), today's when empty; BadRequest (400) for a day no record can
+    have."""
     return requested_gaming_day(casino=request.user.casino, text=value)
 
 
@@ -197,10 +198,10 @@ def forms_export(request, day: str, fmt: str):
 
 @role_policy(read="counts.view_counts", write="counts.combine_counts")
 def containers(request):
-    """Containers of combined counts (requirement 14.19(e)-aggregate): the counts made at closed tables that are in no
-    container yet, with the form a poker shift supervisor records a locked container of their contents with (and the
-    representative of security who carries it to the cage, N.J.A.C. 13:69F-14.19(d)1); the containers awaiting the
-    cashier's verification at the cage (for htmx polling, that part alone); and every container, newest first in
+    """Containers of combined counts (requirement 14.19(e)-aggregate): the counts made at closed tables that are in
+    no container yet, with the form a poker shift supervisor records a locked container of their contents with (and
+    the representative of security who carries it to the cage, N.J.A.C. 13:69F-14.19(d)1); the containers awaiting
+    the cashier's verification at the cage (for htmx polling, that part alone); and every container, newest first in
     keyset pages. A refused container comes back (400) with the form as posted and the error beside its field."""
     casino = request.user.casino
     form = None  # offered to who may combine (a POST without the permission is refused before the view: 403)
@@ -233,8 +234,8 @@ def containers(request):
 def container(request, pk: int):
     """One container of combined counts: its counts, its aggregate and the cashier's verification; accounting (the
     cage cashier) records the amount counted at the cage, verifying the aggregate count (requirement
-    14.19(e)-aggregate). An amount that differs from the aggregate comes back (400, nothing recorded) asking to confirm
-    the variance; confirmed, it is recorded with it."""
+    14.19(e)-aggregate). An amount that differs from the aggregate comes back (400, nothing recorded) asking to
+    confirm the variance; confirmed, it is recorded with it."""
     found = container_of(casino=request.user.casino, pk=pk)
     if found is None:
         raise Http404("No such container at this casino.")

@@ -85,16 +85,16 @@ def seats_waited_for(*, casino: Casino, tables: list[TableSeats]) -> list[SeatsW
 @dataclass(frozen=True)
 class TableTile:
     """One table of the floor map. An open table carries its rotation-board row (`board`: its decks and their 3 h,
-    6 h and 15 min clocks, 14.2(a)-two-decks, 14.2(b), 14.6(e)4-every-fifteen-minutes), the deck alerts in force at it (`alerts`, from the same
-    selector as the board), its seats (`seats`: apps.seats.selectors.seats_of, the floor's record with the newest
-    round's report against it, as the seats board and the room's screens read them, 14.18), the dealer in the box (`dealer`: the down under way,
-    since `dealer.starts_at`; None when no down is planned for it now), its rounds and rake (Decimal dollars) of the
-    gaming day from the running totals, and its bad beat claims waiting for verification (14.19(i)) and verified
-    claims whose payout is still to be delivered (`payouts`, 14.19(i)1, 2), the irregularities reported there that
-    nobody has resolved (`irregularities`, 14.15) and its open seats while players wait for its game (`waited_for`,
-    14.18). `container_full`: its contribution container has reached its posted capacity, a count is due
-    (N.J.A.C. 13:69F-14.19(f)1), on an open or a closed table; None otherwise. A closed table has only `table` (and
-    `container_full`)."""
+    6 h and 15 min clocks, 14.2(a)-two-decks, 14.2(b), 14.6(e)4-every-fifteen-minutes), the deck alerts in force at
+    it (`alerts`, from the same selector as the board), its seats (`seats`: apps.seats.selectors.seats_of, the
+    floor's record with the newest round's report against it, as the seats board and the room's screens read them,
+    14.18), the dealer in the box (`dealer`: the down under way, since `dealer.starts_at`; None when no down is
+    planned for it now), its rounds and rake (Decimal dollars) of the gaming day from the running totals, and its bad
+    beat claims waiting for verification (14.19(i)) and verified claims whose payout is still to be delivered
+    (`payouts`, 14.19(i)1, 2), the irregularities reported there that nobody has resolved (`irregularities`, 14.15)
+    and its open seats while players wait for its game (`waited_for`, 14.18). `container_full`: its contribution
+    container has reached its posted capacity, a count is due (N.J.A.C. 13:69F-14.19(f)1), on an open or a closed
+    table; None otherwise. A closed table has only `table` (and `container_full`)."""
 
     table: PokerTable
     board: TableRow | None = None
@@ -160,8 +160,8 @@ class TableTile:
 @dataclass(frozen=True)
 class JackpotTile:
     """A live jackpot as the floor sees it: as the room's displays show it (`display`: the amount accounting set on
-    the display and its status, apps.badbeat.selectors.display_status, 14.19(i)1, (k), (o)) and the verified claims
-    whose payout is pending (14.19(i)1)."""
+    the display and its status, apps.badbeat.selectors.display_status, 14.19(i)1, (o), 14.19(k)2) and the verified
+    claims whose payout is pending (14.19(i)1)."""
 
     jackpot: Jackpot
     display: JackpotDisplay
@@ -169,7 +169,7 @@ class JackpotTile:
 
     @property
     def amount(self) -> Decimal:
-        """Decimal dollars: the amount the room's displays show, as accounting adjusted it (14.19(k))."""
+        """Decimal dollars: the amount the room's displays show, as accounting adjusted it (14.19(k)2)."""
         return self.display.amount
 
     @property
@@ -248,19 +248,19 @@ class FloorSummary:
 def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = None) -> FloorSummary:
     """The floor at `now` (aware; the present when None): every table as a tile, open ones first by number, then the
     closed ones; the day's totals, the jackpots as their displays show them (with the displays awaiting accounting's
-    adjustment after a payout, 14.19(k)), the claims to verify and the payouts to deliver,
+    adjustment after a payout, 14.19(k)-upon-verification), the claims to verify and the payouts to deliver,
     and the deck alerts in force. Every figure of the day comes from the running totals kept beside the records (one
     row per table or jackpot), never a count or a sum of the day's rounds, and each kind of fact is read once for all
     the tables: the number of queries depends neither on the rounds nor on the tables. The deck clocks and alerts are
     the rotation board's (`apps.decks.selectors.rotation_board`, `current_alerts`): the board and the dashboard
-    cannot disagree on what is due or overdue. Likewise the open tables are apps.tables.selectors.open_tables (through
-    the rotation board) and their seats apps.seats.selectors.seats_of, as on the seats board and the room's screens.
-    Also what else needs a person: the irregularities nobody has resolved (14.15), the open seats while players
-    wait for their game (`seats_waited_for`, 14.18), the contribution containers full to their posted capacity
-    (`containers_full`: "count due: container full", N.J.A.C. 13:69F-14.19(f)1; two queries when a table posts a
-    capacity, none otherwise) and the displays accounting has still to adjust upon a supervisor's verification of a
-    bad beat since the previous gaming day began (`adjustments_upon_verification`, 14.19(k)-upon-verification; one
-    query)."""
+    cannot disagree on what is due or overdue. Likewise the open tables are apps.tables.selectors.open_tables
+    (through the rotation board) and their seats apps.seats.selectors.seats_of, as on the seats board and the room's
+    screens. Also what else needs a person: the irregularities nobody has resolved (14.15), the open seats while
+    players wait for their game (`seats_waited_for`, 14.18), the contribution containers full to their posted
+    capacity (`containers_full`: "count due: container full", N.J.A.C. 13:69F-14.19(f)1; two queries when a table
+    posts a capacity, none otherwise) and the displays accounting has still to adjust upon a supervisor's
+    verification of a bad beat since the previous gaming day began (`adjustments_upon_verification`,
+    14.19(k)-upon-verification; one query)."""
     now = now or timezone.now()
     rounds = rounds_by_table(casino=casino, gaming_day=gaming_day)
     rake = rake_by_table_id(casino=casino, gaming_day=gaming_day)

@@ -59,8 +59,9 @@ class TableView(PermissionPageMixin, TemplateView):
     shows who changed the table, its rotation and its rake, who opened and closed it, when, from what to what
     (apps.floor.history). POST (the poker shift supervisor and floorpersons, tables.open_close_table): `action=open`
     (seats, dealer in the box) or `action=close` (reason, drop box removed for the count 14.19(d)1, decks collected
-    14.2(a)-two-decks; a contribution container with contributions not yet counted is listed and refuses the closing until a
-    count of it is recorded, 14.19(f)1); then back to the page, or the page again with the form's errors (400)."""
+    14.2(a)-two-decks; a contribution container with contributions not yet counted is listed and refuses the closing
+    until a count of it is recorded, 14.19(f)1); then back to the page, or the page again with the form's errors
+    (400)."""
 
     required_perm = "tables.view_pokertable"
     perms_by_method = {"POST": "tables.open_close_table"}
@@ -118,9 +119,10 @@ class RoundView(PermissionPageMixin, TemplateView):
 
 class ContributionLedgerView(PermissionPageMixin, TemplateView):
     """Accounting: each fund's kept balance, reset reserve and contributions with the last daily ledger check (the
-    kept totals against their records, 14.19(k), (p)), a chart of each fund's amount with its contributions and
-    payouts over the last 30 or 90 gaming days (?span=), a gaming day's contributions, of every table or one
-    (?day=, ?table=: apps.floor.search.ledger_search), in keyset pages, and the contributions by gaming day. Nothing here sums all of history: the check runs when the day is closed."""
+    kept totals against their records, 14.19(k)-official-record, 14.19(p)), a chart of each fund's amount with its
+    contributions and payouts over the last 30 or 90 gaming days (?span=), a gaming day's contributions, of every
+    table or one (?day=, ?table=: apps.floor.search.ledger_search), in keyset pages, and the contributions by gaming
+    day. Nothing here sums all of history: the check runs when the day is closed."""
 
     required_perm = "badbeat.view_contribution_ledger"
     template_name = "floor/contributions.html"

@@ -1,5 +1,6 @@
 """Reads of the official public feed and page (N.J.A.C. 13:69F-14.18: the room announces the games it offers, their
-limits and the seats open; 14.19(b)-current-amount, 14.19(i)1, 14.19(k): the bad beat jackpots as the room's displays show them).
+limits and the seats open; 14.19(b)-current-amount, 14.19(i)1, 14.19(k)2: the bad beat jackpots as the room's
+displays show them).
 
 What the public is told, and nothing more: games running with their limits and rotation, the tables dealing each,
 the seats and vacant seats, how many players wait for each game — never who (no name, no initials, no phone) — and
@@ -40,8 +41,8 @@ def published_casino(*, code: str) -> Casino | None:
 @dataclass(frozen=True, slots=True)
 class PublicJackpot:
     """A live bad beat jackpot as the public is told it: its posted name, primary or secondary (14.19(m)), the amount
-    the room's displays show (Decimal dollars, 14.19(k)) and its status (ACTIVE, PAYOUT_PENDING or
-    PENDING_ADJUSTMENT, 14.19(i)1, (k))."""
+    the room's displays show (Decimal dollars, 14.19(k)2) and its status (ACTIVE, PAYOUT_PENDING or
+    PENDING_ADJUSTMENT, 14.19(i)1, 14.19(k)2)."""
 
     name: str
     kind: str
@@ -51,9 +52,9 @@ class PublicJackpot:
 
 def public_jackpots(*, casino: Casino) -> list[PublicJackpot]:
     """The casino's live jackpots (primary first), each with the amount its display shows and its status, as the
-    room's jackpot display and the floor map read them (apps.badbeat.selectors.jackpot_displays: "payout_pending" from
-    a claim's verification to its payout, "pending_adjustment" from the payout until accounting adjusts the display,
-    else "active"). Never a balance, reserve or claim's detail. One query."""
+    room's jackpot display and the floor map read them (apps.badbeat.selectors.jackpot_displays: "payout_pending"
+    from a claim's verification to its payout, "pending_adjustment" from the payout until accounting adjusts the
+    display, else "active"). Never a balance, reserve or claim's detail. One query."""
     return [PublicJackpot(name=d.jackpot.name, kind=d.jackpot.kind, amount=d.amount, status=d.status.value)
             for d in jackpot_displays(casino=casino)]
 
@@ -80,6 +81,7 @@ class PublicRoom:
 
 def public_room(*, casino: Casino, now: datetime) -> PublicRoom:
     """The public feed's content for `casino` at `now` (timezone-aware): apps.seats.selectors.room_board's game lines
-    (14.18) and public_jackpots (14.19(b)-current-amount, 14.19(i)1, 14.19(k)). A fixed number of queries whatever the room's size."""
+    (14.18) and public_jackpots (14.19(b)-current-amount, 14.19(i)1, 14.19(k)2). A fixed number of queries whatever
+    the room's size."""
     return PublicRoom(casino=casino, games=tuple(room_board(casino=casino, now=now)),
                       jackpots=tuple(public_jackpots(casino=casino)), read_at=now)

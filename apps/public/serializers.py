@@ -1,5 +1,6 @@
 """The public feed's one representation (GET /api/public/<code>/ and the page /public/<code>/ alike): what the
-public is told of a room, never a player's name, initials or phone (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount, 14.19(i)1, 14.19(k))."""
+public is told of a room, never a player's name, initials or phone (N.J.A.C. 13:69F-14.18, 14.19(b)-current-amount,
+14.19(i)1, 14.19(k)2)."""
 from rest_framework import serializers
 
 from apps.badbeat.models import JackpotKind

@@ -8,7 +8,7 @@
 (14.20(e)4).
 - `payouts`: payouts delivered, their notices acknowledged, the reset amount of each gaming day (14.19(i)2, (j),
 (p)).
-- `displays`: accounting's adjustment of the displayed amount (14.19(k), (o)).
+- `displays`: accounting's adjustment of the displayed amount (14.19(k)1, 14.19(o)).
 - `discontinuing`: a payout discontinued and its funds transferred (14.19(l)).
 - `feed_steps`: the steps the hand feed calls while it records rounds: lock the jackpots, take the contributions,
   check the showdowns (14.19(c)-per-pot, 14.19(i)).

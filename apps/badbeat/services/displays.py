@@ -1,5 +1,6 @@
-"""The displayed amount of a bad beat payout (N.J.A.C. 13:69F-14.19(k), (o)): accounting sets it to its record in a
-poker supervisor's presence, and it goes down only after money was paid out."""
+"""The displayed amount of a bad beat payout (N.J.A.C. 13:69F-14.19(k)1, 14.19(k)-daily, 14.19(k)-upon-verification,
+14.19(o)): accounting sets it to its record in a poker supervisor's presence, and it goes down only after money was
+paid out."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -22,9 +23,9 @@ from .locking import drawn_from, lock_jackpots_by_id
 def adjust_display(*, jackpot: Jackpot, displayed_amount: Decimal, adjusted_by: User, supervisor_present: User,
                    reason: str = DisplayReason.DAILY) -> DisplayAdjustment:
     """Accounting adjusts a displayed bad beat payout amount in a poker supervisor's presence and verifies that
-    it corresponds to accounting's record (N.J.A.C. 13:69F-14.19(k)). The amount set must equal the record
-    (the jackpot's payable amount), and may be lower than what was displayed only when money has been paid out
-    since the last adjustment (14.19(o)). Raises DomainError naming the field."""
+    it corresponds to accounting's record (N.J.A.C. 13:69F-14.19(k)1, 14.19(k)-daily, 14.19(k)-upon-verification).
+    The amount set must equal the record (the jackpot's payable amount), and may be lower than what was displayed
+    only when money has been paid out since the last adjustment (14.19(o)). Raises DomainError naming the field."""
     if not adjusted_by.has_role(Role.ACCOUNTING):
         raise DomainError("A casino accounting department representative adjusts the display (14.19(k)).",
                           field="adjusted_by")
