@@ -1,5 +1,5 @@
 """The jackpot chart (issue 15): a fund's payout amount at the end of each gaming day with its contributions and
-payouts (14.19(j), (p)), from `selectors.jackpot_days`. Money is Decimal dollars."""
+payouts (14.19(j)), from `selectors.jackpot_days`. Money is Decimal dollars."""
 from datetime import date
 
 from apps.core.charts import Chart, Series, day_label, span_start

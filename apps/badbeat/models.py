@@ -79,12 +79,12 @@ RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_perce
     exclude=["balance", "reset_reserve", "contributions_total", "updated_at"])))
 class Jackpot(models.Model):
     """A bad beat payout fund and its posted rules (N.J.A.C. 13:69F-14.19(a)-separate-fund, 14.19(b)-rules-posted,
-    14.19(b)-current-amount, 14.19(c)-terminate, 14.19(m), (n), (p)).
+    14.19(b)-current-amount, 14.19(c)-terminate, 14.19(m), (n), 14.19(p)-posted).
 
-    `balance` (the payout amount) and `reset_reserve` (what funds the next payout, 14.19(p)) are kept beside
-    the append-only records under a row lock; a selector re-derives both from the records. `displayed_amount`
-    is what the room's displays show, changed only by accounting's adjustment (14.19(k)1, 14.19(o)).
-    """
+    `balance` (the payout amount) and `reset_reserve` (what funds the next payout, 14.19(p)-reset, 14.19(p)-posted)
+    are kept beside the append-only records under a row lock; a selector re-derives both from the records.
+    `displayed_amount` is what the room's displays show, changed only by accounting's adjustment (14.19(k)1,
+    14.19(o)). """
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="jackpots")
     name = models.CharField(max_length=120, default="Bad Beat Jackpot")
@@ -215,7 +215,7 @@ class Contribution(models.Model):
     """A pot's bad-beat contribution, segregated after the rake (N.J.A.C. 13:69F-14.19(c)-per-pot,
     14.19(c)-after-rake). Append-only.
 
-    `to_reset` is the part that funds the next payout (14.19(p)): over a gaming day the parts add up to the
+    `to_reset` is the part that funds the next payout (14.19(p)-reset): over a gaming day the parts add up to the
     posted percentage of the day's contributions, rounded down to the cent.
     """
 
@@ -250,9 +250,9 @@ class Contribution(models.Model):
 
 class GamingDayContributions(models.Model):
     """A jackpot's contributions over one gaming day, kept as a running total beside the Contribution records, in
-    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)): the day's total decides each
-    contribution's reset part without summing the day, and the daily reset documents it. `selectors.day_totals_agree`
-    checks it against a re-derivation from the records."""
+    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)-reset): the day's total decides
+    each contribution's reset part without summing the day, and the daily reset documents it.
+    `selectors.day_totals_agree` checks it against a re-derivation from the records."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="day_totals")
     gaming_day = models.DateField()
@@ -395,7 +395,7 @@ class Payout(models.Model):
 
 
 class ResetSeed(models.Model):
-    """The reset reserve moved into the payout amount after a payout: it funds the next payout (14.19(p))."""
+    """The reset reserve moved into the payout amount after a payout: it funds the next payout (14.19(p)-reset)."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="reset_seeds")
     payout = models.OneToOneField(Payout, on_delete=models.PROTECT, null=True, blank=True, related_name="reset_seed")
@@ -411,7 +411,7 @@ class ResetSeed(models.Model):
 
 
 class DailyReset(models.Model):
-    """The reset amount documented for one gaming day (14.19(p)): the day's contributions, the posted
+    """The reset amount documented for one gaming day (14.19(p)-documented): the day's contributions, the posted
     percentage and the amount set aside. Written once, when the gaming day is closed."""
 
     jackpot = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="daily_resets")

@@ -166,9 +166,9 @@ class Ledger:
 
 
 def ledger(*, jackpot: Jackpot) -> Ledger:
-    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k)-official-record, 14.19(l), 14.19(p)), summed
-    over all of history: a check on the kept `balance`, `reset_reserve` and `contributions_total`, for the daily
-    ledger check and tests, not for a request."""
+    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k)-official-record, 14.19(l),
+    14.19(p)-documented), summed over all of history: a check on the kept `balance`, `reset_reserve` and
+    `contributions_total`, for the daily ledger check and tests, not for a request."""
     def total(qs, field="amount"):
         return qs.aggregate(total=Sum(field, default=ZERO))["total"]
     return Ledger(contributions=total(jackpot.contributions),
@@ -464,7 +464,7 @@ def jackpots_needing_reset_record(*, casino: Casino, gaming_day: date) -> QueryS
 def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]:
     """Gaming days on which a jackpot's running total (GamingDayContributions) differs from the sum of its
     Contribution records: [(gaming day, kept, re-derived)], empty when every day agrees (14.19(k)-official-record,
-    14.19(p))."""
+    14.19(p)-documented)."""
     derived = {row["gaming_day"]: (row["amount"], row["to_reset"], row["count"]) for row in
                jackpot.contributions.values("gaming_day").annotate(amount=Sum("amount"), to_reset=Sum("to_reset"),
                                                                    count=Count("pk")).order_by()}
@@ -476,7 +476,7 @@ def day_totals_agree(*, jackpot: Jackpot) -> list[tuple[date, Decimal, Decimal]]
 def ledger_problems(*, jackpot: Jackpot) -> list[str]:
     """The jackpot's kept running totals against their re-derivation from the records (`ledger`, all of history):
     one sentence per total that differs, empty when the books agree to the cent (14.19(k)-official-record,
-    14.19(p))."""
+    14.19(p)-documented)."""
     derived = ledger(jackpot=jackpot)
     problems = [f"{jackpot.name}: {label} kept {dollars(kept)}, records say {dollars(value)}." for label, kept, value in (
         ("balance", jackpot.balance, derived.balance), ("reset reserve", jackpot.reset_reserve, derived.reset_reserve),
@@ -521,9 +521,9 @@ def contribution_days(*, casino: Casino):
 @dataclass(frozen=True)
 class JackpotDay:
     """One gaming day of a fund that holds its own money, Decimal dollars: the contributions taken and the
-    part of them set aside for the next payout (14.19(p)), the payouts debited to it (14.19(j)), what else moved in
-    or out (the reset reserve seeded after a payout, 14.19(p); transfers from or to a discontinued payout, 14.19(l)),
-    and its payout amount (`balance`) once the day's records are in."""
+    part of them set aside for the next payout (14.19(p)-documented), the payouts debited to it (14.19(j)), what else
+    moved in or out (the reset reserve seeded after a payout, 14.19(p)-documented; transfers from or to a
+    discontinued payout, 14.19(l)), and its payout amount (`balance`) once the day's records are in."""
 
     gaming_day: date
     contributions: Decimal

@@ -269,8 +269,8 @@ def last_ledger_check(*, casino: Casino) -> GamingDayClose | None:
 
 
 def ledger_check(*, casino: Casino, gaming_day: date) -> list[str]:
-    """The daily ledger check (14.19(k)-official-record, 14.19(p)): every running total kept beside the money
-    records, re-derived from the records — each jackpot's balance, reset reserve and contributions over all of
+    """The daily ledger check (14.19(k)-official-record, 14.19(p)-documented): every running total kept beside the
+    money records, re-derived from the records — each jackpot's balance, reset reserve and contributions over all of
     history and by gaming day, and each table's rounds, rake and contributions of `gaming_day`. One sentence per
     difference; empty when the books agree to the cent. Sums history: run by the close job, never on a request."""
     from apps.badbeat.selectors import ledger_problems

@@ -1,4 +1,5 @@
-"""Writes about counts, forms and reconciliation (N.J.A.C. 13:69F-14.19(d)-(h), (p), 14.19(k)-official-record).
+"""Writes about counts, forms and reconciliation (N.J.A.C. 13:69F-14.19(d)-(h), 14.19(p)-documented,
+14.19(k)-official-record).
 
 A count reads a table's contributions under the row locks of the casino's jackpots, which every contribution
 is written under, so a count and the hand feed never split a contribution between them.
@@ -449,7 +450,7 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
 
 def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
                      backfill: Backfill | None = None) -> GamingDayClose:
-    """Close one gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, (p), 14.19(k)-official-record,
+    """Close one gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, 14.19(p)-documented, 14.19(k)-official-record,
     14.19(k)-daily); idempotent: a closed day is returned as is.
     The close job and the command close every ended day in order (`close_gaming_days`); this closes one.
 

@@ -119,10 +119,10 @@ class RoundView(PermissionPageMixin, TemplateView):
 
 class ContributionLedgerView(PermissionPageMixin, TemplateView):
     """Accounting: each fund's kept balance, reset reserve and contributions with the last daily ledger check (the
-    kept totals against their records, 14.19(k)-official-record, 14.19(p)), a chart of each fund's amount with its
-    contributions and payouts over the last 30 or 90 gaming days (?span=), a gaming day's contributions, of every
-    table or one (?day=, ?table=: apps.floor.search.ledger_search), in keyset pages, and the contributions by gaming
-    day. Nothing here sums all of history: the check runs when the day is closed."""
+    kept totals against their records, 14.19(k)-official-record, 14.19(p)-documented), a chart of each fund's amount
+    with its contributions and payouts over the last 30 or 90 gaming days (?span=), a gaming day's contributions, of
+    every table or one (?day=, ?table=: apps.floor.search.ledger_search), in keyset pages, and the contributions by
+    gaming day. Nothing here sums all of history: the check runs when the day is closed."""
 
     required_perm = "badbeat.view_contribution_ledger"
     template_name = "floor/contributions.html"

@@ -372,7 +372,7 @@ class PoolMovementKind(models.TextChoices):
 
 class PoolMovement(models.Model):
     """At the host: money leaving or entering the pool other than a contribution — a payout (once per claim) or
-    the reset amount seeding the next payout (14.19(p)). Append-only."""
+    the reset amount seeding the next payout (14.19(p)-reset). Append-only."""
 
     system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="movements")
     claim = models.ForeignKey(SystemClaim, on_delete=models.PROTECT, related_name="movements")

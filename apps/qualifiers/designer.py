@@ -1,5 +1,5 @@
 """The qualifier designer: how often a proposed bad beat qualifying rule would hit in this room, and how large the
-jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3, (p)). Reads only; writes nothing.
+jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3). Reads only; writes nothing.
 
 A room posts its qualifying hands (14.19(b)3) and may not make them harder until the payout is won, so it lives
 with its choice. For up to four candidate rules, side by side:
@@ -20,7 +20,7 @@ with its choice. For up to four candidate rules, side by side:
    after the rake, at most the posted maximum, from pots that reach the minimum pot; taken after the rake as the feed
    takes them) applied to the room's recent pots: c, the average contribution per round of play (rounds below the
    minimum pot contribute 0), and C, the contributions of a day (c × rounds of every participating game a day). Of
-   each contribution the posted reset percentage r funds the next payout (14.19(p)); the rest adds to this one. Over
+   each contribution the posted reset percentage r funds the next payout; the rest adds to this one. Over
    the D days to a hit the payout grows by C × D × (1 − r), so
        expected jackpot at the next hit = payable amount now + C × D × (1 − r);
        expected jackpot at a later hit = reset seed + C × D × (1 − r), where the reset seed is the reserve that one
@@ -234,7 +234,7 @@ class Figures:
 @dataclass(frozen=True)
 class JackpotGrowth:
     """The jackpot's posted terms as the room's pots fill it: the average contribution per round of play and per
-    gaming day (Decimal dollars), the reset percentage (14.19(p)) and the amount payable now."""
+    gaming day (Decimal dollars), the reset percentage and the amount payable now."""
 
     jackpot: Jackpot
     payable_now: Decimal

@@ -1,5 +1,5 @@
-"""The arithmetic of a bad beat contribution (N.J.A.C. 13:69F-14.19(b)1-2, 14.19(p), 14.19(c)-per-pot): what one
-pot contributes under the posted rules, and the part of it that funds the next payout. Pure: reads the jackpot,
+"""The arithmetic of a bad beat contribution (N.J.A.C. 13:69F-14.19(b)1-2, 14.19(p)-reset, 14.19(c)-per-pot): what
+one pot contributes under the posted rules, and the part of it that funds the next payout. Pure: reads the jackpot,
 writes nothing."""
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def compute_contribution(*, jackpot: Jackpot, pot_total: Decimal, after_rake: De
 
 
 def reset_part(*, day_total_before: Decimal, amount: Decimal, percentage: Decimal) -> Decimal:
-    """The part of a contribution that funds the next payout (14.19(p)), so that over a gaming day the parts
+    """The part of a contribution that funds the next payout (14.19(p)-reset), so that over a gaming day the parts
     add up to exactly the posted percentage of the day's contributions, rounded down to the cent:
     floor(p × (before + amount)) − floor(p × before). Decimal dollars."""
     if not percentage:

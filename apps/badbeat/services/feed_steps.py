@@ -1,8 +1,8 @@
-"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(c)-per-pot, 14.19(i), (p); 14.20(c)1,
-(e)2), in the order the hand feed (apps.feed.services) calls them, in the transaction that records the rounds:
-lock the rounds' jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the writer to
-record, report those of a multi-casino system (`report_contributions`), then open a claim on each showdown that
-qualifies (`check_showdowns`)."""
+"""The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(c)-per-pot, 14.19(i), 14.19(p)-reset;
+14.20(c)1, (e)2), in the order the hand feed (apps.feed.services) calls them, in the transaction that records the
+rounds: lock the rounds' jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the
+writer to record, report those of a multi-casino system (`report_contributions`), then open a claim on each showdown
+that qualifies (`check_showdowns`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -48,13 +48,13 @@ class LockedJackpots:
 
 
 def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
-    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(c)-designated), once, in primary-key
-    order (concurrent writers lock them in the same order: no deadlock, apps.core.writer), until the commit; nothing
-    is locked when no round participates. One query, which also reads what the contribution needs beside them: each
-    jackpot's contributions so far on each gaming day of the rounds (14.19(p)) and the multi-casino system's terms
-    (SharedPayoutSystem.contribution_terms, 14.20(c)1). The contribution (`take_contributions`) and the showdown
-    check (`check_showdowns`) of the same rounds read them from here. Call inside the transaction that records the
-    rounds (Django refuses `select_for_update` outside one)."""
+    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(c)-designated), once, in
+    primary-key order (concurrent writers lock them in the same order: no deadlock, apps.core.writer), until the
+    commit; nothing is locked when no round participates. One query, which also reads what the contribution needs
+    beside them: each jackpot's contributions so far on each gaming day of the rounds (14.19(p)-reset) and the
+    multi-casino system's terms (SharedPayoutSystem.contribution_terms, 14.20(c)1). The contribution
+    (`take_contributions`) and the showdown check (`check_showdowns`) of the same rounds read them from here. Call
+    inside the transaction that records the rounds (Django refuses `select_for_update` outside one)."""
     return _jackpots(rounds, for_update=True)
 
 
@@ -135,14 +135,13 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     rounds: rounds being recorded (pot_total, gaming_day, table, rotation_game set; their ids may come with the
     writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:
     the rounds' jackpots as `lock_jackpots` locked them in this transaction. A round contributes when its game
-    participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(c)-designated) and its pot reaches
-    each jackpot's minimum (14.19(b)2). For each collecting jackpot of the casino that takes its own contributions
-    (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution is made with its
-    reset part (14.19(p)) and added to the balance. Each jackpot's running totals are kept beside its records: of all
-    time (`contributions_total`, on the jackpot), of the gaming day (GamingDayContributions) and of each table's
-    gaming day (TableDayContributions). A jackpot funding a multi-casino system takes nothing while the system is
-    suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i).
-    """
+    participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(c)-designated) and its
+    pot reaches each jackpot's minimum (14.19(b)2). For each collecting jackpot of the casino that takes its own
+    contributions (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution is
+    made with its reset part (14.19(p)-reset) and added to the balance. Each jackpot's running totals are kept beside
+    its records: of all time (`contributions_total`, on the jackpot), of the gaming day (GamingDayContributions) and
+    of each table's gaming day (TableDayContributions). A jackpot funding a multi-casino system takes nothing while
+    the system is suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i). """
     result = ContributionsTaken(taken=[ZERO] * len(rounds))
     # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
     day_totals = dict(jackpots.day_contributions)
@@ -177,10 +176,10 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
 
 def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
                        jackpots: LockedJackpots) -> list[Decimal]:
-    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C. 13:69F-14.19(c)-per-pot):
-    Decimal dollars, in the rounds' order — exactly what `take_contributions` takes from the same terms (one
-    computation, `_owed`); nothing is recorded. `jackpots` may be read without the lock (`read_jackpots`): the amounts
-    depend only on the posted terms, not on the balances or the day's totals."""
+    """What each round of play owes the bad beat jackpots under their posted terms (N.J.A.C.
+    13:69F-14.19(c)-per-pot): Decimal dollars, in the rounds' order — exactly what `take_contributions` takes from
+    the same terms (one computation, `_owed`); nothing is recorded. `jackpots` may be read without the lock
+    (`read_jackpots`): the amounts depend only on the posted terms, not on the balances or the day's totals."""
     return [sum((amount for _, amount, _, _ in owed), ZERO) for owed in _owed(rounds, after_rake, jackpots)]
 
 

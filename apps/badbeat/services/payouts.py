@@ -1,6 +1,7 @@
-"""Payouts and resets of a bad beat payout (N.J.A.C. 13:69F-14.19(i)2, (j), (p)): the delivery of a verified payout,
-which takes the amount from the jackpot and seeds it with its reset reserve; security's or accounting's
-acknowledgement of the notice to deliver it; the documented reset amount of each gaming day."""
+"""Payouts and resets of a bad beat payout (N.J.A.C. 13:69F-14.19(i)2, (j), 14.19(p)-reset, 14.19(p)-documented): the
+delivery of a verified payout, which takes the amount from the jackpot and seeds it with its reset reserve;
+security's or accounting's acknowledgement of the notice to deliver it; the documented reset amount of each gaming
+day."""
 from __future__ import annotations
 
 from datetime import date
@@ -38,7 +39,7 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     """Record the delivery of a verified payout (N.J.A.C. 13:69F-14.19(i)2, (j)): in cash, a cash equivalent or
     chips, at the table or the cage, delivered by security or accounting. The amount leaves the jackpot (or,
     for a secondary funded from the primary, the primary, 14.19(m)2.ii); a primary that is won is then seeded
-    with its reset reserve (14.19(p)). Returns the Payout; for a payout shared with other casinos (14.20), the
+    with its reset reserve (14.19(p)-reset). Returns the Payout; for a payout shared with other casinos (14.20), the
     claim, which the system's pool pays. Raises DomainError naming the field."""
     if method not in PayoutMethod.values:
         raise DomainError(f"Choose one of {', '.join(PayoutMethod.labels)}.", field="method")
@@ -97,7 +98,7 @@ def acknowledge_notification(*, notification: PayoutNotification, user: User) ->
 
 @transaction.atomic
 def document_daily_reset(*, jackpot: Jackpot, gaming_day: date) -> DailyReset | None:
-    """Document the reset amount of a gaming day (N.J.A.C. 13:69F-14.19(p)): the day's contributions, the
+    """Document the reset amount of a gaming day (N.J.A.C. 13:69F-14.19(p)-documented): the day's contributions, the
     posted percentage and the amount set aside for the next payout. Idempotent; None for a jackpot funded from
     the primary (it has no contributions of its own)."""
     if jackpot.funded_from_primary:

@@ -1,7 +1,8 @@
 """The posted rules of a bad beat payout and their changes (N.J.A.C. 13:69F-14.19(b)-rules-posted, 14.19(m), (n),
-(p), 14.19(q)-notice): a payout offered with its rules, a secondary payout, notices of a change posted before it takes effect,
-withdrawn, put into effect by the scheduled job; a multi-casino system's rules adopted here (14.20(c)1). Every value
-is checked in full against its Jackpot column and the model's constraints before anything is written. """
+14.19(p)-posted, 14.19(q)-notice): a payout offered with its rules, a secondary payout, notices of a change posted
+before it takes effect, withdrawn, put into effect by the scheduled job; a multi-casino system's rules adopted here
+(14.20(c)1). Every value is checked in full against its Jackpot column and the model's constraints before anything is
+written. """
 from __future__ import annotations
 
 import copy
@@ -182,12 +183,12 @@ def _check_jackpot_constraints(candidate: Jackpot) -> None:
 
 
 def _validated(values: dict, *, base: Jackpot | None) -> dict:
-    """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-4, (m), (n), (p)) and return them typed
-    as the jackpot holds them: money as Decimal dollars that fit the column (at most 12 digits before the point,
-    whole cents, finite, not negative), percentages 0-100 with at most 2 places, whole numbers in range, texts
-    without control characters and within their length, booleans, choices of their enums. The rules once merged
-    with `base` (None: the model's defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or
-    a percentage, shares adding up to 100 %). So a notice that is accepted can be put into effect (14.19(q)-notice).
+    """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-4, (m), (n), 14.19(p)-posted) and return
+    them typed as the jackpot holds them: money as Decimal dollars that fit the column (at most 12 digits before the
+    point, whole cents, finite, not negative), percentages 0-100 with at most 2 places, whole numbers in range, texts
+    without control characters and within their length, booleans, choices of their enums. The rules once merged with
+    `base` (None: the model's defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or a
+    percentage, shares adding up to 100 %). So a notice that is accepted can be put into effect (14.19(q)-notice).
 
     Raises DomainError naming the field at fault (an unknown rule names itself); writes nothing.
     """

@@ -30,9 +30,9 @@ def record_contributions(*, contributions: Sequence[Contribution]) -> None:
 
     Each message carries `site_total`, this casino's total after that contribution (as `site_total` sums it): the
     jackpot's running total of all its contributions (`Jackpot.contributions_total`, kept in their transaction) less
-    the batch, then added to contribution by contribution. The systems of each jackpot, with their sites, are read once, and
-    the messages are written together (`enqueue_many`): a batch costs the same few queries as one contribution.
-    """
+    the batch, then added to contribution by contribution. The systems of each jackpot, with their sites, are read
+    once, and the messages are written together (`enqueue_many`): a batch costs the same few queries as one
+    contribution. """
     ordered = sorted(contributions, key=lambda c: c.pk)
     if not ordered:
         return
@@ -74,7 +74,7 @@ def record_contributions(*, contributions: Sequence[Contribution]) -> None:
 
 def apply_contribution(*, site: Site, body: dict) -> PoolEntry | None:
     """At the host: add a site's contribution to the system pool, once per site and reference, under the
-    system's row lock; the entry keeps the casino identifiable (14.20(e)3). Its reset part (14.19(p)) goes to
+    system's row lock; the entry keeps the casino identifiable (14.20(e)3). Its reset part (14.19(p)-reset) goes to
     the reset reserve, the rest to the pool. None when already applied."""
     system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
     entry, created = PoolEntry.objects.get_or_create(

@@ -4,7 +4,7 @@
 How often a proposed bad beat qualifying rule (N.J.A.C. 13:69F-14.19(b)3) hits: the engine's Monte Carlo over full
 deals (apps.hands.odds), with its 95 % confidence interval. With --jackpot, also the figures from the jackpot's
 casino's history and its posted contribution and reset (apps.qualifiers.designer: rounds and days between hits, the
-chance of a hit within 30, 90 and 365 days, the jackpot at the hit; 14.19(p)). --json prints one JSON object
+chance of a hit within 30, 90 and 365 days, the jackpot at the hit). --json prints one JSON object
 (at least probability, ci95, deals and hits); without it, a readable summary. Bad input: a CommandError naming the
 option, exit status 1. Up to the engine's MAX_DEALS deals (a page or the API stops at REQUEST_MAX_DEALS).
 """
