@@ -13,7 +13,7 @@ from apps.tables.models import PokerTable
 
 
 class QualifyingHand(models.TextChoices):
-    """The weakest losing five-card high hand that is a bad beat (14.19(b)3), 14.3(b) names."""
+    """The weakest losing five-card high hand that is a bad beat (14.19(b)3-posted), 14.3(b) names."""
 
     FULL_HOUSE = "full_house", "Full house or better"
     FOUR_OF_A_KIND = "four_of_a_kind", "Four of a kind or better"
@@ -187,7 +187,7 @@ class Jackpot(models.Model):
 
     @property
     def qualifying_label(self) -> str:
-        """The qualifying requirements in words (14.19(b)3)."""
+        """The qualifying requirements in words (14.19(b)3-posted)."""
         category = self.get_qualifying_hand_display().replace(" or better", "")
         ranks: dict[int | None, str] = dict(RANK_CHOICES)
         rank = ranks.get(self.qualifying_minimum_rank)
@@ -198,7 +198,7 @@ class Jackpot(models.Model):
 
     @property
     def eligibility_label(self) -> str:
-        """Which pots can be a bad beat, in words (14.19(b)3), e.g. "straddled pots qualify; bomb pots do not
+        """Which pots can be a bad beat, in words (14.19(b)3-posted), e.g. "straddled pots qualify; bomb pots do not
         qualify; a hand run more than once qualifies when any run's showdown does"."""
         runs = ("a hand run more than once qualifies when any run's showdown does" if self.multiple_runs_qualify
                 else "a hand run more than once does not qualify")
@@ -339,7 +339,8 @@ class ShareRole(models.TextChoices):
 
 
 class ClaimShare(models.Model):
-    """One player's share of a verified bad beat payout (14.19(b)3, (n)). Written once, at verification."""
+    """One player's share of a verified bad beat payout (14.19(b)3-applied, 14.19(n)). Written once, at
+    verification."""
 
     claim = models.ForeignKey(Claim, on_delete=models.PROTECT, related_name="shares")
     seat = models.PositiveSmallIntegerField()

@@ -68,8 +68,8 @@ def written_fingerprint(claim: Claim) -> str:
 
 
 def _split(claim: Claim, amount: Decimal, verdict) -> tuple[PreviewShare, ...]:
-    """`amount` split among the claim's round's players as the jackpot posts it (14.19(b)3, (n)), as the services
-    write the shares."""
+    """`amount` split among the claim's round's players as the jackpot posts it (14.19(b)3-applied, 14.19(n)), as the
+    services write the shares."""
     names = dict(claim.round_of_play.players.values_list("seat", "name"))
     parts = payout_shares(jackpot=claim.jackpot, amount=amount, verdict=verdict)
     return tuple(PreviewShare(seat=seat, player=names.get(seat, ""), role=role, amount=value)

@@ -1,7 +1,6 @@
 """Whether a round of play is a bad beat under a jackpot's posted qualifying requirements, and how the payout
-is shared (N.J.A.C. 13:69F-14.19(a), (b)3, (n)). Plain data in, plain data out: the hand engine ranks the
-hands; nothing here touches the database.
-"""
+is shared (N.J.A.C. 13:69F-14.19(a), (n), 14.19(b)3-applied). Plain data in, plain data out: the hand engine ranks
+the hands; nothing here touches the database. """
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -118,7 +117,7 @@ def _played_text(value: hands.HandValue, hole: Sequence[hands.Card]) -> str:
 def judge(rule: QualifyingRule, game: str, board: Sequence[hands.Card], seats: Sequence[SeatCards], *,
           boards: Sequence[Sequence[hands.Card]] = (), straddled: bool = False, bomb_pot: bool = False,
           from_another_system: bool = False) -> Verdict:
-    """Judge a round of play against a qualifying rule (N.J.A.C. 13:69F-14.19(b)3).
+    """Judge a round of play against a qualifying rule (N.J.A.C. 13:69F-14.19(b)3-applied).
 
     A losing hand is a hand at the showdown, eligible for the main pot, ranked below the best high hand there.
     It qualifies when the engine ranks it at or above the rule's hand, with both hole cards in the five that

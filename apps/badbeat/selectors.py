@@ -48,7 +48,7 @@ QUALIFYING_CATEGORY = {
 
 
 def qualifying_rule(*, jackpot: Jackpot, values: dict | None = None) -> QualifyingRule:
-    """The jackpot's qualifying requirements as the engine reads them (14.19(b)3); `values` overrides fields
+    """The jackpot's qualifying requirements as the engine reads them (14.19(b)3-applied); `values` overrides fields
     (a proposed rule change)."""
     def get(name):
         return (values or {}).get(name, getattr(jackpot, name))
@@ -62,7 +62,7 @@ def qualifying_rule(*, jackpot: Jackpot, values: dict | None = None) -> Qualifyi
 
 
 def qualifies_as_bad_beat(*, jackpot: Jackpot, losing: hands.HandValue) -> bool:
-    """Whether a losing five-card high hand meets the jackpot's qualifying hand (14.19(b)3); a quick test
+    """Whether a losing five-card high hand meets the jackpot's qualifying hand (14.19(b)3-applied); a quick test
     before the full judgement."""
     return qualifying_rule(jackpot=jackpot).hand_meets(losing)
 
@@ -85,11 +85,11 @@ def run_boards(*, round_of_play: RoundOfPlay) -> list[tuple[hands.Card, ...]]:
 
 
 def judge_round(*, jackpot: Jackpot, round_of_play: RoundOfPlay) -> Verdict:
-    """The engine's verdict on a recorded round under the jackpot's rules (N.J.A.C. 13:69F-14.19(b)3, (i)): with the
-    kind of pot the round was (straddled, a bomb pot, run more than once on its run boards) as the posted rules take
-    it (qualifying.judge), and, for a round from another system's hand history (a PHH source), whether its showdown's
-    cards were revealed (a player who did not fold without cards in the history: nothing to verify). Two queries: the
-    main pot and the players."""
+    """The engine's verdict on a recorded round under the jackpot's rules (N.J.A.C. 13:69F-14.19(b)3-applied,
+    14.19(i)): with the kind of pot the round was (straddled, a bomb pot, run more than once on its run boards) as
+    the posted rules take it (qualifying.judge), and, for a round from another system's hand history (a PHH source),
+    whether its showdown's cards were revealed (a player who did not fold without cards in the history: nothing to
+    verify). Two queries: the main pot and the players."""
     board, seats = round_seats(round_of_play=round_of_play)
     return judge(qualifying_rule(jackpot=jackpot), round_of_play.game, board, seats,
                  boards=run_boards(round_of_play=round_of_play), straddled=round_of_play.straddles > 0,
@@ -129,8 +129,8 @@ def amount_to_freeze(*, jackpot: Jackpot) -> Decimal:
 
 
 def payout_shares(*, jackpot: Jackpot, amount: Decimal, verdict: Verdict) -> list[tuple[int, str, Decimal]]:
-    """`amount` (Decimal dollars) split among the round's players as `jackpot` posts its shares (14.19(b)3, (n)):
-    [(seat, ShareRole value, Decimal dollars)], as `split_payout` gives them."""
+    """`amount` (Decimal dollars) split among the round's players as `jackpot` posts its shares (14.19(b)3-applied,
+    14.19(n)): [(seat, ShareRole value, Decimal dollars)], as `split_payout` gives them."""
     return split_payout(amount, verdict, Shares(jackpot.losing_share, jackpot.winning_share, jackpot.table_share),
                         split_losing_share=jackpot.multiple_losers_rule == MultipleLosersRule.SPLIT_LOSING_SHARE)
 

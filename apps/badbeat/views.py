@@ -66,8 +66,8 @@ def _poll_keeps_to_the_screen(view):
 def display(request):
     """The jackpot display for the room's screens, at a staff session (display links open the same screen with no
     session: apps.screens): large type, whole dollars, refreshed every two seconds by htmx; shows "payout pending"
-    as soon as a claim is verified (14.19(i)1), the qualifying requirements and shares (14.19(b)3) and the posted
-    notices of changes (14.19(q)-notice); fits the screen, turning pages when more payouts are offered
+    as soon as a claim is verified (14.19(i)1), the qualifying requirements and shares (14.19(b)3-posted) and the
+    posted notices of changes (14.19(q)-notice); fits the screen, turning pages when more payouts are offered
     (apps.badbeat.display). A poll after the session ended stops with a notice (_poll_keeps_to_the_screen)."""
     context = jackpot_screen(casino=request.user.casino, tick=tick_of(request)) | {
         "poll_url": reverse("badbeat:display")}
@@ -78,10 +78,10 @@ def display(request):
 
 @role_policy(read="badbeat.view_jackpot", write="badbeat.change_rules")
 def posted_rules(request):
-    """The posted bad beat payout rules (14.19(b)1-4, (m), (n), 14.19(p)-posted), the notices of coming changes and
-    their history (14.19(q)-notice); supervisors and administrators post a change here. The payable amount and the
-    reset reserve are accounting's record (14.19(k)-official-record): shown to those who may read it (not
-    dealers)."""
+    """The posted bad beat payout rules (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4, 14.19(m),
+    (n), 14.19(p)-posted), the notices of coming changes and their history (14.19(q)-notice); supervisors and
+    administrators post a change here. The payable amount and the reset reserve are accounting's record
+    (14.19(k)-official-record): shown to those who may read it (not dealers)."""
     casino = request.user.casino
     may_change = request.user.has_perm("badbeat.change_rules")
     form = RuleChangeForm(request.POST or None, casino=casino)

@@ -1,4 +1,4 @@
-"""How often a proposed bad beat qualifying rule (N.J.A.C. 13:69F-14.19(b)3) is met: a Monte Carlo count over
+"""How often a proposed bad beat qualifying rule (a posted qualifying requirement) is met: a Monte Carlo count over
 full deals, scored in batches by the fast path (`fast.py`).
 
 A deal: a deck shuffled by a NumPy Generator, `players` hands dealt (two hole cards in hold'em, four in Omaha)
@@ -55,7 +55,7 @@ def _meets(scores: np.ndarray | int, category: FiveCardCategory, minimum_rank: i
 
 @dataclass(frozen=True, slots=True)
 class BadBeatSpec:
-    """A proposed qualifying rule (14.19(b)3) in the engine's terms.
+    """A proposed qualifying rule in the engine's terms.
 
     game: "holdem" or "omaha" (hands.Game values); losing_category and losing_minimum_rank (2-14, or None for
     the whole category): the weakest qualifying losing hand, as `QualifyingRule.category` and `.minimum_rank`;
@@ -162,7 +162,7 @@ def deal_cards(game: str, *, players: int, deals: int, seed: int, chunk: int = 1
 
 def qualifying_deals(spec: BadBeatSpec, cards: np.ndarray, *, players: int) -> np.ndarray:
     """For deals shaped as `deal_cards` yields, a boolean array: which rounds are a qualifying bad beat under
-    `spec` (the hit of the module docstring, 14.19(b)3). Raises OddsInputError for a spec without odds."""
+    `spec` (the hit of the module docstring). Raises OddsInputError for a spec without odds."""
     spec.check()
     game = Game(spec.game)
     h = HOLE_CARDS[game]
@@ -190,7 +190,7 @@ def qualifying_deals(spec: BadBeatSpec, cards: np.ndarray, *, players: int) -> n
 
 def bad_beat_odds(spec: BadBeatSpec, *, players: int, deals: int, seed: int, chunk: int = 100_000) -> Odds:
     """The probability that a round of play with `players` dealt in (all to the showdown) is a qualifying bad
-    beat under `spec` (14.19(b)3), counted over `deals` deals from `seed`, with its Wilson 95 % interval.
+    beat under `spec`, counted over `deals` deals from `seed`, with its Wilson 95 % interval.
 
     `chunk` bounds the deals held in memory at once (about 100 bytes a deal); it does not change the result.
     Raises OddsInputError (a ValueError, with `.field`) for a game other than hold'em or Omaha, players outside
@@ -251,7 +251,7 @@ _LOWEST = {FiveCardCategory.STRAIGHT_FLUSH: (5, "five-high"), FiveCardCategory.S
 
 def parse_losing_hand(text: str, *, field: str = "losing") -> tuple[FiveCardCategory, int | None]:
     """A qualifying hand's name as (category, minimum principal rank 2-14 or None), the terms of
-    `QualifyingRule` (14.19(b)3). "four of a kind" -> (FOUR_OF_A_KIND, None); "four eights", "quad eights",
+    `QualifyingRule`. "four of a kind" -> (FOUR_OF_A_KIND, None); "four eights", "quad eights",
     "quad 8s" -> (FOUR_OF_A_KIND, 8); "aces full", "aces full of tens" -> (FULL_HOUSE, 14) (the rule holds the
     trips' rank only: "of tens" is checked but not kept); "trip kings", "ten-high straight", "king high straight
     flush", "ace-high flush", "aces up", "pair of jacks"; "ace-high straight flush" is a royal flush. A trailing

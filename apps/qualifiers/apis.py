@@ -1,5 +1,5 @@
 """The qualifier designer's API: POST /api/qualifiers/odds/ compares up to four candidate qualifying rules on one
-jackpot (apps.qualifiers.designer; 14.19(b)3). A POST because it computes (the engine deals), not
+jackpot (apps.qualifiers.designer). A POST because it computes (the engine deals), not
 because it writes: nothing is written. Thin: the designer checks the rules and names the field at fault."""
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -85,7 +85,7 @@ class QualifierHistoryOutput(serializers.Serializer):
 
 
 class QualifierOddsApi(APIView):
-    """Compare candidate bad beat qualifying rules (14.19(b)3): each candidate's probability per round of play with
+    """Compare candidate bad beat qualifying rules: each candidate's probability per round of play with
     its 95 % confidence interval, deals and hits, the rounds and gaming days between hits and the chance of a hit
     within 30, 90 and 365 days from the room's history, and the jackpot at the hit under the chosen jackpot's
     posted contribution and reset. Writes nothing. Bad input: 400 naming the field, e.g.

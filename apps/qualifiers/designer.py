@@ -1,14 +1,14 @@
 """The qualifier designer: how often a proposed bad beat qualifying rule would hit in this room, and how large the
-jackpot would be when it does (N.J.A.C. 13:69F-14.19(b)3). Reads only; writes nothing.
+jackpot would be when it does (the qualifying requirements a room posts). Reads only; writes nothing.
 
-A room posts its qualifying hands (14.19(b)3) and may not make them harder until the payout is won, so it lives
+A room posts its qualifying hands and may not make them harder until the payout is won, so it lives
 with its choice. For up to four candidate rules, side by side:
 
 1. The engine's odds (`apps.hands.odds.bad_beat_odds`): the probability that a round of play dealt to `players`
    players produces a qualifying bad beat, by Monte Carlo over full deals (every player's best hand; the qualifying
    losing hand and a better winning hand both reach the showdown), with its 95 % confidence interval. Every
    candidate is dealt the same deals (the same seed), so their differences are not noise of the draw.
-2. The players dealt in (14.19(b)3's minimum). The odds are run at one table size: the room's most common number of
+2. The players dealt in (the posted minimum). The odds are run at one table size: the room's most common number of
    players dealt in among the rounds that meet the candidate's minimum (`RoomHistory.typical_players`), or the size
    asked for. A round dealt to fewer than the minimum never qualifies, so the probability per round of play is
        p = share of the room's rounds dealt to at least the minimum × P(bad beat | typical table size).
@@ -16,7 +16,7 @@ with its choice. For up to four candidate rules, side by side:
 3. From the room's history (apps.qualifiers.selectors.room_history): R rounds of the game a gaming day, so
        rounds between hits N = 1 / p, days between hits = N / R,
        chance of a hit within d days = 1 − (1 − p)^(R × d), for d = 30, 90 and 365.
-4. The jackpot at the hit, from the posted contribution rule (14.19(b)1-2: a fixed amount or a percentage of the pot
+4. The jackpot at the hit, from the posted contribution rule (a fixed amount or a percentage of the pot
    after the rake, at most the posted maximum, from pots that reach the minimum pot; taken after the rake as the feed
    takes them) applied to the room's recent pots: c, the average contribution per round of play (rounds below the
    minimum pot contribute 0), and C, the contributions of a day (c × rounds of every participating game a day). Of
@@ -47,7 +47,7 @@ from apps.tables.models import SEAT_MAXIMUM, Game
 
 from .selectors import RoomHistory, room_history
 
-#: The games whose odds the engine computes (14.19(b)3: a five-card high hand; hold 'em and Omaha).
+#: The games whose odds the engine computes (a five-card high hand; hold 'em and Omaha).
 GAMES: dict[str, str] = {Game.HOLDEM.value: "Texas hold 'em", Game.OMAHA.value: "Omaha"}
 MAX_CANDIDATES = 4
 #: Deals per candidate: the default, and the most a page or an API request may ask (it answers in a few seconds);
@@ -66,7 +66,7 @@ HUNDRED = Decimal(100)
 
 @dataclass(frozen=True)
 class Candidate:
-    """A proposed qualifying rule (14.19(b)3), as the jackpot rules hold it: the game, the weakest losing hand as
+    """A proposed qualifying rule, as the jackpot rules hold it: the game, the weakest losing hand as
     written ("four of a kind", "aces full or better", ...), whether both hole cards must play, the minimum players
     dealt in, and what the losing hand must be beaten by (empty: any better hand)."""
 
@@ -159,7 +159,7 @@ def losing_text(category: FiveCardCategory, minimum_rank: int | None) -> str:
 
 def check_players(candidate: Candidate, players: int) -> int:
     """`players`, the table size asked for, when it suits the candidate. Raises DomainError(field="players") below
-    the candidate's minimum players dealt in (such a round never qualifies, 14.19(b)3) or above the game's seats."""
+    the candidate's minimum players dealt in (such a round never qualifies) or above the game's seats."""
     if players < candidate.minimum_players_dealt:
         raise DomainError(f"At least the minimum players dealt in ({candidate.minimum_players_dealt}) of every "
                           "candidate: a round dealt to fewer never qualifies.", field="players")
@@ -172,7 +172,7 @@ def check_players(candidate: Candidate, players: int) -> int:
 def average_contribution(*, jackpot: Jackpot, pots: Sequence[tuple[Decimal, Decimal]]) -> Decimal:
     """The average bad beat contribution per round of play (Decimal dollars, to 1/10,000 of a dollar) that the
     jackpot's posted rule takes from `pots` — (pot, pot after the rake) of the room's rounds — by the feed's own
-    computation (`badbeat.services.compute_contribution`, 14.19(b)1-2); a round below the minimum pot counts 0.
+    computation (`badbeat.services.compute_contribution`); a round below the minimum pot counts 0.
     ZERO without pots."""
     if not pots:
         return ZERO

@@ -6,8 +6,8 @@ day, hour and game (`rake.TableHourRake`, one row per settled round added in the
 `rake_hour_total_by_day`), over the last `HISTORY_DAYS` gaming days; the players dealt in and the pots come from the
 newest `SAMPLE_ROUNDS` rounds of that window (index `round_newest_first`), never from all of history.
 
-Only rounds whose posted game takes part in the bad beat payout are read (14.19(c)-designated: the table's, or at a mixed-game
-table the rotation game's `bad_beat_participation`): no other round contributes or can produce a bad beat.
+Only rounds whose posted game takes part in the bad beat payout are read (14.19(c)-designated: the table's, or at a
+mixed-game table the rotation game's `bad_beat_participation`): no other round contributes or can produce a bad beat.
 """
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class RoomHistory:
     pairs with at least one. players_dealt: players dealt in -> rounds, over the newest `sampled` rounds of the game.
     all_rounds / all_days_played: the same over every participating game (every one of them contributes).
     pots: (pot before deductions, pot after the rake) of the newest rounds of every participating game, Decimal
-    dollars: what a contribution rule is applied to (14.19(b)1-2).
+    dollars: what a contribution rule is applied to.
     """
 
     game: str
@@ -79,7 +79,7 @@ class RoomHistory:
         return self.all_rounds / self.all_days_played if self.all_days_played else 0.0
 
     def share_dealt_at_least(self, minimum: int) -> float:
-        """The share (0..1) of the sampled rounds dealt to at least `minimum` players (14.19(b)3); 1.0 without a
+        """The share (0..1) of the sampled rounds dealt to at least `minimum` players; 1.0 without a
         sample (nothing is known: the rule's minimum is taken as met)."""
         if not self.sampled:
             return 1.0

@@ -1,5 +1,5 @@
 """The qualifier designer's page (/qualifiers/): up to four candidate qualifying rules side by side, their odds by
-the engine, the room's days to a hit and the jackpot at the hit (apps.qualifiers.designer; 14.19(b)3). A GET
+the engine, the room's days to a hit and the jackpot at the hit (apps.qualifiers.designer). A GET
 form: it writes nothing, and a comparison's address can be shared and run again (the seed reproduces it)."""
 from django.shortcuts import render
 
@@ -21,7 +21,7 @@ def _form_field(field: str | None, numbered: list) -> str | None:
 
 
 def _initial(jackpot) -> dict:
-    """The form as it opens: candidate 1 is the jackpot's posted qualifying hand (14.19(b)3)."""
+    """The form as it opens: candidate 1 is the jackpot's posted qualifying hand."""
     if jackpot is None:
         return {}
     rule = qualifying_rule(jackpot=jackpot)

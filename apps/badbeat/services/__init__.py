@@ -2,8 +2,8 @@
 
 - `rules`: posted rules, secondary payouts and notices of rule changes, put into effect when due
   (14.19(b)-rules-posted, 14.19(m), 14.19(q)-notice); a multi-casino system's rules adopted here (14.20(c)1).
-- `contributions`: what one pot contributes under the posted rules, and its reset part (14.19(b)1-2,
-14.19(c)-per-pot, 14.19(p)-reset).
+- `contributions`: what one pot contributes under the posted rules, and its reset part (14.19(b)1-applied,
+14.19(b)2-applied, 14.19(c)-per-pot, 14.19(p)-reset).
 - `claims`: claims opened, verified, rejected (14.19(i)); this casino's part of a claim on a shared payout
 (14.20(e)4).
 - `payouts`: payouts delivered, their notices acknowledged, the reset amount of each gaming day (14.19(i)2, (j),

@@ -84,8 +84,8 @@ def _judged(claim: Claim, jackpot: Jackpot) -> Verdict:
 
 
 def _write_shares(claim: Claim, jackpot: Jackpot, amount: Decimal, verdict: Verdict) -> None:
-    """Split `amount` (Decimal dollars) among the round's players as the jackpot posts it (14.19(b)3, (n)) and
-    record each share once."""
+    """Split `amount` (Decimal dollars) among the round's players as the jackpot posts it (14.19(b)3-applied,
+    14.19(n)) and record each share once."""
     names = dict(claim.round_of_play.players.values_list("seat", "name"))
     parts = payout_shares(jackpot=jackpot, amount=amount, verdict=verdict)
     ClaimShare.objects.bulk_create([ClaimShare(claim=claim, seat=seat, role=role, amount=value,
@@ -96,14 +96,13 @@ def _write_shares(claim: Claim, jackpot: Jackpot, amount: Decimal, verdict: Verd
 def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     """A poker shift supervisor verifies a bad beat (N.J.A.C. 13:69F-14.19(i)): the engine judges the round
     again under the jackpot's rules; if it qualifies, the payout amount is frozen (the balance, or the
-    secondary's portion of the primary, 14.19(m)2), split into shares (14.19(b)3, (n)), the display shows
-    "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2); the same
+    secondary's portion of the primary, 14.19(m)2), split into shares (14.19(b)3-applied, 14.19(n)), the display
+    shows "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2); the same
     notice asks accounting to adjust and verify at once the display of the jackpot and, for a secondary funded from
     the primary, the primary's (14.19(k)-upon-verification), which the pages then ask for until it is done
-    (selectors.displays_to_adjust_upon_verification). The notice is a row of this transaction: it is there from
-    the verification's commit, and gone with a verification rolled back.
-    Raises DomainError when the claim is not pending, the hand does not qualify, another payout of the
-    jackpot is pending, or there is nothing to pay."""
+    (selectors.displays_to_adjust_upon_verification). The notice is a row of this transaction: it is there from the
+    verification's commit, and gone with a verification rolled back. Raises DomainError when the claim is not
+    pending, the hand does not qualify, another payout of the jackpot is pending, or there is nothing to pay."""
     if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
         raise DomainError("Only a poker shift supervisor verifies a bad beat (14.19(i)).", field="supervisor")
     if system := shared_payout(claim.jackpot):  # judged and verified here, then decided by the system's host
@@ -226,7 +225,8 @@ def freeze_shared_claim(*, claim: Claim, amount: Decimal, note: str) -> Claim:
 
 
 def refuse_shared_claim(*, claim: Claim, answer: str) -> Claim:
-    """The host answered that this claim is not paid (14.20(e)4-two-claims): it is rejected here with the host's answer."""
+    """The host answered that this claim is not paid (14.20(e)4-two-claims): it is rejected here with the host's
+    answer."""
     claim = Claim.objects.select_for_update(of=("self",)).get(pk=claim.pk)
     if claim.status in (ClaimStatus.VERIFIED, ClaimStatus.PENDING):
         claim.status, claim.decision_note = ClaimStatus.REJECTED, answer[:300]
@@ -237,9 +237,9 @@ def refuse_shared_claim(*, claim: Claim, answer: str) -> Claim:
 
 def _mark_shared_claim_paid(*, claim: Claim, delivered_by: User) -> Claim:
     """This casino's part of delivering the payout of a shared claim (the host's pool, not this casino's jackpot,
-    pays it): the frozen amount is split among the players as posted (14.19(b)3, (n)). Raises DomainError unless
-    the claim is verified and the host froze its amount. Call in the transaction that hands it to the system
-    (`payouts.record_payout`)."""
+    pays it): the frozen amount is split among the players as posted (14.19(b)3-applied, 14.19(n)). Raises
+    DomainError unless the claim is verified and the host froze its amount. Call in the transaction that hands it to
+    the system (`payouts.record_payout`)."""
     claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play", "jackpot").get(pk=claim.pk)
     if claim.status != ClaimStatus.VERIFIED:
         raise DomainError(f"This claim is {claim.get_status_display().lower()}: only a payout the host confirmed as "

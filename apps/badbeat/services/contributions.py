@@ -1,6 +1,6 @@
-"""The arithmetic of a bad beat contribution (N.J.A.C. 13:69F-14.19(b)1-2, 14.19(p)-reset, 14.19(c)-per-pot): what
-one pot contributes under the posted rules, and the part of it that funds the next payout. Pure: reads the jackpot,
-writes nothing."""
+"""The arithmetic of a bad beat contribution (N.J.A.C. 13:69F-14.19(b)1-applied, 14.19(b)2-applied, 14.19(p)-reset,
+14.19(c)-per-pot): what one pot contributes under the posted rules, and the part of it that funds the next payout.
+Pure: reads the jackpot, writes nothing."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -16,8 +16,8 @@ def compute_contribution(*, jackpot: Jackpot, pot_total: Decimal, after_rake: De
     """The bad-beat contribution of one pot under the jackpot's posted rules: (amount, how it was computed).
 
     pot_total: the sums bet (uncalled bet excluded); after_rake: what is left once the rake is taken.
-    Nothing below the posted minimum pot (14.19(b)2); a fixed amount or a percentage of the pot after rake,
-    never more than the posted maximum (14.19(b)1) nor than what is left in the pot. Decimal dollars.
+    Nothing below the posted minimum pot (14.19(b)2-applied); a fixed amount or a percentage of the pot after rake,
+    never more than the posted maximum (14.19(b)1-applied) nor than what is left in the pot. Decimal dollars.
     `jackpot` takes contributions of its own (not a secondary funded from the primary): it posts a fixed amount
     or a percentage (the jackpot_amount_or_percentage constraint).
     """

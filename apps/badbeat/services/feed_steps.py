@@ -136,12 +136,13 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:
     the rounds' jackpots as `lock_jackpots` locked them in this transaction. A round contributes when its game
     participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(c)-designated) and its
-    pot reaches each jackpot's minimum (14.19(b)2). For each collecting jackpot of the casino that takes its own
-    contributions (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution is
-    made with its reset part (14.19(p)-reset) and added to the balance. Each jackpot's running totals are kept beside
-    its records: of all time (`contributions_total`, on the jackpot), of the gaming day (GamingDayContributions) and
-    of each table's gaming day (TableDayContributions). A jackpot funding a multi-casino system takes nothing while
-    the system is suspended here, unless its agreement says contributions continue (14.20(c)1, (e)4.i). """
+    pot reaches each jackpot's minimum (14.19(b)2-applied). For each collecting jackpot of the casino that takes its
+    own contributions (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution
+    is made with its reset part (14.19(p)-reset) and added to the balance. Each jackpot's running totals are kept
+    beside its records: of all time (`contributions_total`, on the jackpot), of the gaming day
+    (GamingDayContributions) and of each table's gaming day (TableDayContributions). A jackpot funding a multi-casino
+    system takes nothing while the system is suspended here, unless its agreement says contributions continue
+    (14.20(c)1, (e)4.i). """
     result = ContributionsTaken(taken=[ZERO] * len(rounds))
     # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
     day_totals = dict(jackpots.day_contributions)
@@ -233,7 +234,7 @@ def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
     A quick look at the settled hands first: only when a hand at the showdown that won nothing of the main pot
     (of a run's share of it, for a hand run more than once) reaches some jackpot's qualifying hand is the round
     judged in full (players dealt in, both hole cards, the kind of pot: straddled, bomb pot, run more than once,
-    14.19(b)3). Rounds whose game does not participate, or without a showdown, are passed over. jackpots: the
+    14.19(b)3-applied). Rounds whose game does not participate, or without a showdown, are passed over. jackpots: the
     rounds' jackpots as `lock_jackpots` locked them in this transaction (read here when not given).
     """
     candidates = [(r, s) for r, s in settled if r.went_to_showdown and s.pots and _participates(r)]

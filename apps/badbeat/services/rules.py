@@ -183,12 +183,13 @@ def _check_jackpot_constraints(candidate: Jackpot) -> None:
 
 
 def _validated(values: dict, *, base: Jackpot | None) -> dict:
-    """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-4, (m), (n), 14.19(p)-posted) and return
-    them typed as the jackpot holds them: money as Decimal dollars that fit the column (at most 12 digits before the
-    point, whole cents, finite, not negative), percentages 0-100 with at most 2 places, whole numbers in range, texts
-    without control characters and within their length, booleans, choices of their enums. The rules once merged with
-    `base` (None: the model's defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or a
-    percentage, shares adding up to 100 %). So a notice that is accepted can be put into effect (14.19(q)-notice).
+    """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-posted, 14.19(b)2-posted,
+    14.19(b)3-posted, 14.19(b)4, 14.19(m), (n), 14.19(p)-posted) and return them typed as the jackpot holds them:
+    money as Decimal dollars that fit the column (at most 12 digits before the point, whole cents, finite, not
+    negative), percentages 0-100 with at most 2 places, whole numbers in range, texts without control characters and
+    within their length, booleans, choices of their enums. The rules once merged with `base` (None: the model's
+    defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or a percentage, shares adding up to
+    100 %). So a notice that is accepted can be put into effect (14.19(q)-notice).
 
     Raises DomainError naming the field at fault (an unknown rule names itself); writes nothing.
     """
@@ -430,10 +431,10 @@ def _mark_rule_change_failed(*, change_id: int, now: datetime, reason: str) -> N
 
 
 def validate_posted_rules(*, values: dict, jackpot: Jackpot | None) -> dict:
-    """Posted-rule values (14.19(b)1-4) checked in full and typed as the jackpot would hold them (Decimal dollars
-    and percentages that fit their columns, whole numbers, texts, choices; the merged rules satisfy every Jackpot
-    constraint), as for a notice of change (14.19(q)-notice) — the multi-casino system's rule changes (14.20(c)1) use
-    it. Raises DomainError naming the field."""
+    """Posted-rule values (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4) checked in full and typed
+    as the jackpot would hold them (Decimal dollars and percentages that fit their columns, whole numbers, texts,
+    choices; the merged rules satisfy every Jackpot constraint), as for a notice of change (14.19(q)-notice) — the
+    multi-casino system's rule changes (14.20(c)1) use it. Raises DomainError naming the field."""
     return _validated(values, base=jackpot)
 
 

@@ -1,7 +1,7 @@
 """python manage.py qualifier_odds --game holdem --losing "four of a kind" [--both-hole-cards] --players 9
 [--beaten-by "..."] [--minimum-players N] --deals N --seed S [--jackpot ID] [--json]
 
-How often a proposed bad beat qualifying rule (N.J.A.C. 13:69F-14.19(b)3) hits: the engine's Monte Carlo over full
+How often a proposed bad beat qualifying rule hits: the engine's Monte Carlo over full
 deals (apps.hands.odds), with its 95 % confidence interval. With --jackpot, also the figures from the jackpot's
 casino's history and its posted contribution and reset (apps.qualifiers.designer: rounds and days between hits, the
 chance of a hit within 30, 90 and 365 days, the jackpot at the hit). --json prints one JSON object
