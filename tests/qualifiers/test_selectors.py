@@ -4,10 +4,11 @@ seed_demo deals them. Each expected figure is counted here from the round record
 totals the selector reads."""
 import io
 from collections import Counter
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.db.models import Count
 from django.utils import timezone
@@ -26,10 +27,21 @@ pytestmark = pytest.mark.django_db
 D = Decimal
 
 
+#: Noon in Atlantic City, hours from either end of the gaming day: "an hour of rounds today" is one whatever the time
+#: the suite runs at (run at the gaming day's first minutes, today would hold none).
+MIDDAY = datetime(2026, 11, 20, 17, 0, tzinfo=UTC)
+
+
 @pytest.fixture
 def demo_room(settings):
-    """The demo room, with an hour of simulated rounds at tables 1-3 yesterday and at tables 1-3 and 9 today."""
+    """The demo room, with an hour of simulated rounds at tables 1-3 yesterday and at tables 1-3 and 9 today, at
+    MIDDAY (the clock runs on from it through the test)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # the demo's logins, in a blink
+    with time_machine.travel(MIDDAY, tick=True):
+        yield _seeded_room()
+
+
+def _seeded_room():
     call_command("seed_demo", "--no-rounds", stdout=io.StringIO())
     casino = Casino.objects.get(code="boardwalk")
     tables = {t.number: t for t in PokerTable.objects.filter(casino=casino)}
