@@ -89,7 +89,8 @@ class CountsApi(IdempotentPostMixin, APIView):
 
 class FormReceiptApi(IdempotentPostMixin, APIView):
     """POST: accounting receives a part of a serial Bad Beat Payout Contribution Form: the original from the count
-    room or the duplicate from the locked accounting box (14.19(g), (h)); receiving a part twice changes nothing."""
+    room or the duplicate from the locked accounting box (14.19(g), 14.19(h)-reconcile); receiving a part twice
+    changes nothing."""
 
     class Input(serializers.Serializer):
         serial_number = serializers.IntegerField()
@@ -112,7 +113,7 @@ class FormReceiptApi(IdempotentPostMixin, APIView):
 
 
 class ReconciliationApi(IdempotentPostMixin, APIView):
-    """POST: accounting reconciles a gaming day's forms (14.19(h))."""
+    """POST: accounting reconciles a gaming day's forms (14.19(h)-reconcile)."""
 
     class Input(serializers.Serializer):
         gaming_day = serializers.DateField()
@@ -136,7 +137,8 @@ class ReconciliationApi(IdempotentPostMixin, APIView):
 
 
 class LateCorrectionApi(IdempotentPostMixin, APIView):
-    """POST: accounting corrects a closed gaming day's money, recorded in today's open gaming day (14.19(h))."""
+    """POST: accounting corrects a closed gaming day's money, recorded in today's open gaming day
+    (14.19(k)-official-record)."""
 
     class Input(serializers.Serializer):
         corrects_gaming_day = serializers.DateField(help_text="The closed gaming day to correct.")
@@ -196,8 +198,8 @@ class AggregateCountVerificationOutput(serializers.ModelSerializer):
 
 
 class CombinedContainerOutput(serializers.ModelSerializer):
-    """A locked container of the contents of boxes counted at closed tables (14.19(d)1): its aggregate (the sum of its
-    counts, Decimal dollars), its counts, and the cashier's verification at the cage (null until verified)."""
+    """A locked container of the contents of boxes counted at closed tables (14.19(d)1): its aggregate (the sum of
+    its counts, Decimal dollars), its counts, and the cashier's verification at the cage (null until verified)."""
 
     counts = CombinedCountOutput(source="entries", many=True, read_only=True)
     verification = AggregateCountVerificationOutput(read_only=True, allow_null=True)

@@ -100,7 +100,7 @@ class FormPart(models.TextChoices):
 
 @pghistory.track(pghistory.InsertEvent())  # append-only: who received each part, in the form's history
 class FormReceipt(models.Model):
-    """Accounting's receipt of one part of a form (14.19(g), (h)); append-only."""
+    """Accounting's receipt of one part of a form (14.19(g), 14.19(h)-reconcile); append-only."""
 
     form = models.ForeignKey(BadBeatCount, on_delete=models.PROTECT, related_name="receipts")
     part = models.CharField(max_length=10, choices=FormPart.choices)
@@ -122,7 +122,7 @@ class ReconciliationStatus(models.TextChoices):
 
 
 class Reconciliation(models.Model):
-    """Accounting's daily reconciliation of the forms (N.J.A.C. 13:69F-14.19(h)). Redone while variances
+    """Accounting's daily reconciliation of the forms (N.J.A.C. 13:69F-14.19(h)-reconcile). Redone while variances
     remain; the Master Game Report adjustments it makes are append-only."""
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="reconciliations")
@@ -149,7 +149,7 @@ class Reconciliation(models.Model):
 
 class MasterGameReportAdjustment(models.Model):
     """A duplicate form that could not be matched with an original: its value is added to poker revenue in
-    the Master Game Report of the day (N.J.A.C. 13:69F-14.19(h)); append-only."""
+    the Master Game Report of the day (N.J.A.C. 13:69F-14.19(h)-revenue); append-only."""
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField(db_index=True)

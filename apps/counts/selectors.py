@@ -138,7 +138,7 @@ def forms_for_gaming_day(*, casino: Casino, gaming_day: date) -> QuerySet[BadBea
 
 @dataclass
 class FormMatch:
-    """The two parts of the day's forms, matched by serial number (14.19(h))."""
+    """The two parts of the day's forms, matched by serial number (14.19(h)-missing)."""
 
     forms: list[BadBeatCount]
     originals: set[int]
@@ -189,7 +189,7 @@ class MasterGameReportRow:
 
     @property
     def revenue(self) -> Decimal:
-        """Poker revenue: rake and time charges, plus the value of unmatched duplicate forms (14.19(h))."""
+        """Poker revenue: rake and time charges, plus the value of unmatched duplicate forms (14.19(h)-revenue)."""
         return self.rake + self.time_charges + self.adjustments
 
 
@@ -214,7 +214,7 @@ class MasterGameReport:
 
 def master_game_report(*, casino: Casino, gaming_day: date) -> MasterGameReport:
     """The poker room's Master Game Report of a gaming day, table by table: rounds, rake, time charges, the
-    adjustments for unmatched duplicate forms (14.19(h)) and poker revenue; beside it, the bad beat
+    adjustments for unmatched duplicate forms (14.19(h)-revenue) and poker revenue; beside it, the bad beat
     contributions recorded (not revenue) and the amounts counted (with the number of counts: a table with none was
     not counted); the late corrections recorded on the day for
     closed days, and those recorded later for this day once it was closed. Decimal dollars."""

@@ -387,8 +387,8 @@ def verify_aggregate_count(*, container: CombinedContainer, amount: Decimal, ver
 @transaction.atomic
 def receive_form_part(*, casino: Casino, serial_number: int, part: str, received_by: User) -> FormReceipt:
     """Accounting records a part of a form: an original from the count room or a duplicate collected from the
-    locked accounting box (N.J.A.C. 13:69F-14.19(g), (h)). Idempotent per part. Raises DomainError for an
-    unknown serial or part."""
+    locked accounting box (N.J.A.C. 13:69F-14.19(g), 14.19(h)-reconcile). Idempotent per part. Raises DomainError for
+    an unknown serial or part."""
     if not received_by.has_role(Role.ACCOUNTING):
         raise DomainError("A casino accounting department representative collects the forms (14.19(h)).",
                           field="received_by")
@@ -404,11 +404,11 @@ def receive_form_part(*, casino: Casino, serial_number: int, part: str, received
 
 @transaction.atomic
 def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: User) -> Reconciliation:
-    """Accounting's daily reconciliation of the forms (N.J.A.C. 13:69F-14.19(h)): the duplicates collected are
-    counted against the originals received from the count room; missing forms are found by serial number; each
-    duplicate that cannot be matched with an original adds its value to poker revenue in the Master Game Report
-    (once, append-only). Originals without a duplicate, forms of which nothing arrived, and counts that differ
-    from the recorded contributions are listed as variances. May be redone while variances remain. Raises
+    """Accounting's daily reconciliation of the forms (N.J.A.C. 13:69F-14.19(h)-reconcile, 14.19(h)-missing): the
+    duplicates collected are counted against the originals received from the count room; missing forms are found by
+    serial number; each duplicate that cannot be matched with an original adds its value to poker revenue in the
+    Master Game Report (once, append-only). Originals without a duplicate, forms of which nothing arrived, and counts
+    that differ from the recorded contributions are listed as variances. May be redone while variances remain. Raises
     DomainError (field gaming_day) for a day not ended, before the casino's records (`records_kept_since`) or already
     reconciled."""
     if not reconciled_by.has_role(Role.ACCOUNTING):
@@ -565,7 +565,7 @@ def close_due_gaming_days() -> list[GamingDayClose]:
 def record_late_correction(*, casino: Casino, corrects_gaming_day: date, kind: str, amount: Decimal, reason: str,
                            made_by: User, table: PokerTable | None = None) -> LateCorrection:
     """Accounting corrects a closed gaming day's money: the correction is recorded in today's open gaming day,
-    refers to the closed day, and both days' Master Game Reports show it (N.J.A.C. 13:69F-14.19(h),
+    refers to the closed day, and both days' Master Game Reports show it (N.J.A.C. 13:69F-14.19(h)-revenue,
     14.19(k)-official-record).
 
     amount: signed Decimal dollars with cents, not zero. Raises DomainError naming the field: not accounting, a day

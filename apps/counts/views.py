@@ -1,5 +1,5 @@
 """Count pages (N.J.A.C. 13:69F-14.19(d)-(f)) and accounting's reconciliation screen, forms and Master Game
-Report, as pages, PDF (weasyprint) and CSV (14.19(h), 14.19(k)-official-record)."""
+Report, as pages, PDF (weasyprint) and CSV (14.19(h)-reconcile, 14.19(h)-revenue, 14.19(k)-official-record)."""
 from datetime import date, timedelta
 
 from django.contrib import messages
@@ -92,9 +92,9 @@ def counts(request):
 
 @role_policy(read="counts.view_reconciliation")
 def reconciliation(request):
-    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h)) — a past
-    day with no form and, once closed, no count variance says it has nothing to reconcile — and a
-    chart of the contributions recorded against the counts over the last 30 or 90 gaming days (?span=,
+    """Accounting's screen: the last fourteen gaming days, each reconciled or with its variances (14.19(h)-reconcile)
+    — a past day with no form and, once closed, no count variance says it has nothing to reconcile — and a chart of
+    the contributions recorded against the counts over the last 30 or 90 gaming days (?span=,
     apps.core.charts.chart_span)."""
     casino = request.user.casino
     today = current_gaming_day(casino=casino)
@@ -112,7 +112,7 @@ def reconciliation(request):
 @role_policy(read="counts.view_reconciliation", write="counts.reconcile")
 def reconciliation_day(request, day: str):
     """One gaming day: the forms and which parts arrived; accounting enters the serials of the originals from
-    the count room and the duplicates from the locked box, then reconciles (14.19(h))."""
+    the count room and the duplicates from the locked box, then reconciles (14.19(h)-reconcile)."""
     casino = request.user.casino
     gaming_day = _day(request, day)
     form = ReceiptForm(request.POST if request.POST.get("action") == "receive" else None)
@@ -146,7 +146,7 @@ def reconciliation_day(request, day: str):
 
 @role_policy(read="counts.view_reconciliation")
 def master_game_report_view(request, day: str, fmt: str = "html"):
-    """The Master Game Report of a gaming day, as a page, PDF or CSV (14.19(h))."""
+    """The Master Game Report of a gaming day, as a page, PDF or CSV (14.19(h)-revenue)."""
     casino = request.user.casino
     gaming_day = _day(request, day)
     report = master_game_report(casino=casino, gaming_day=gaming_day)
