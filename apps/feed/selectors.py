@@ -23,13 +23,12 @@ def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: boo
                    ) -> tuple[PokerTable | None, str]:
     """The table a PHH hand is recorded at, or (None, why not).
 
-    A table deals the hand's game when it is its game or a game of its rotation (N.J.A.C. 13:69F-14.8, 14.17) and
+    A table deals the hand's game when it is its game or a game of its rotation (N.J.A.C. 13:69F-14.8) and
     seats the hand's players (14.9(b) ... 14.13A(b)). Among those: first a table that posts the hand's forced bets
-    and limits, then, for a straddled hand, one whose game allows a straddle (verify_round checks where and how many),
-    then one of the same betting structure, then a single-game table before a mixed-game one, then the lowest number.
-    A closed table takes no hand unless not `open_only` (an administrator's backfill of past
-    days); `fixed`: the one table given must deal the game (verify_round refuses it when closed, naming the table).
-    """
+    and limits, then, for a straddled hand, one whose game allows a straddle (verify_round checks where and how
+    many), then one of the same betting structure, then a single-game table before a mixed-game one, then the lowest
+    number. A closed table takes no hand unless not `open_only` (an administrator's backfill of past days); `fixed`:
+    the one table given must deal the game (verify_round refuses it when closed, naming the table). """
     variant, players = hand.variant, len(hand.round_in.players)
     label = f"a {variant.label} hand ({variant.code})"
     straddled = any(p.straddle for p in hand.round_in.players)
@@ -67,9 +66,9 @@ def import_job(*, casino: Casino, pk: int) -> ImportJob | None:
 
 
 def source_settlements(*, casino: Casino, gaming_day: date | None = None) -> QuerySet[SourceSettlement]:
-    """The rake audit of the casino's imported hands (SourceSettlement), newest first, with each row's table and round
-    of play; of one gaming day when given. Page it (apps.core.pagination.keyset_page, ordering ("-id",)): the indexes
-    source_settlement_newest and source_settlement_day_newest back it."""
+    """The rake audit of the casino's imported hands (SourceSettlement), newest first, with each row's table and
+    round of play; of one gaming day when given. Page it (apps.core.pagination.keyset_page, ordering ("-id",)): the
+    indexes source_settlement_newest and source_settlement_day_newest back it."""
     rows = SourceSettlement.objects.filter(casino=casino)
     if gaming_day is not None:
         rows = rows.filter(gaming_day=gaming_day)

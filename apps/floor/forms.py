@@ -11,8 +11,9 @@ POSTING = ("game", "betting_structure", "small_blind", "big_blind", "minimum_wag
 
 class TableOpenForm(forms.Form):
     """Open a table as posted or with another game and limits (a single-game table; a mixed-game table opens with
-    its posted rotation), with its seats and the dealer in the box (N.J.A.C. 13:69F-14.8, 14.17). The game's fields
-    start at what is posted; an empty one keeps it; `changes()` gives only what differs from it."""
+    its posted rotation), with its seats and the dealer in the box (N.J.A.C. 13:69F-14.8, 14.17-limits-posted,
+    14.17-raises-posted). The game's fields start at what is posted; an empty one keeps it; `changes()` gives only
+    what differs from it."""
 
     game = forms.ChoiceField(choices=[("", "As posted"), *Game.choices], required=False)
     betting_structure = forms.ChoiceField(choices=[("", "As posted"), *BettingStructure.choices], required=False)
@@ -50,7 +51,8 @@ class TableOpenForm(forms.Form):
 
 
 class TableCloseForm(forms.Form):
-    """Close a table: why, the drop box removed for the count (14.19(d)1), the decks collected (14.2(a)-two-decks)."""
+    """Close a table: why, the drop box removed for the count (14.19(d)1), the decks collected
+    (14.2(a)-two-decks)."""
 
     reason = forms.CharField(max_length=300)
     drop_box_removed = forms.BooleanField(label="Drop box removed for the count (14.19(d)1)")

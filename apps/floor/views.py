@@ -148,8 +148,8 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
 
 
 class TableSignView(PermissionPageMixin, TemplateView):
-    """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c), 14.17,
-    14.19(b)-table-notice, 14.11(b)); never typed by hand."""
+    """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c),
+    14.17-limits-posted, 14.17-raises-posted, 14.19(b)-table-notice, 14.11(b)); never typed by hand."""
 
     required_perm = "tables.view_pokertable"
     template_name = "floor/table_sign.html"

@@ -74,8 +74,8 @@ def casino_tables(request):
 
 class TablesApi(generics.ListAPIView):
     """GET: the poker tables of the user's casino by number, in pages (`?limit=` up to 200, `?offset=`), filtered by
-    `game` and `is_open`. POST: a supervisor creates a table (14.8, 14.17), a mixed-game table with its `rotation`;
-    a number the casino already has is a 409 with the table's `existing_id`."""
+    `game` and `is_open`. POST: a supervisor creates a table (14.8, 14.17-limits-posted, 14.17-raises-posted), a
+    mixed-game table with its `rotation`; a number the casino already has is a 409 with the table's `existing_id`."""
 
     Input = PokerTableInput
     Output = PokerTableOutput
@@ -219,9 +219,10 @@ class TableOpenApi(_TableStatusApi):
 
 class TableCloseApi(_TableStatusApi):
     """POST: a poker shift supervisor or floorperson closes an open table with a `reason`, confirming the drop box
-    removed for the count (14.19(d)1) and, when decks are still at the table, that they are collected (14.2(a)-two-decks; else a
-    400 listing them). A table whose contribution container holds contributions not yet counted closes once a count of
-    it is recorded (N.J.A.C. 13:69F-14.19(f)1; else a 400 under `container_counted` naming the amount). Recorded on the table's history; a round, a time charge or a seat there is then refused.
+    removed for the count (14.19(d)1) and, when decks are still at the table, that they are collected
+    (14.2(a)-two-decks; else a 400 listing them). A table whose contribution container holds contributions not yet
+    counted closes once a count of it is recorded (N.J.A.C. 13:69F-14.19(f)1; else a 400 under `container_counted`
+    naming the amount). Recorded on the table's history; a round, a time charge or a seat there is then refused.
     Honours Idempotency-Key; 409 when the table is closed already."""
 
     @extend_schema(request=TableCloseInput, responses={201: TableStatusChangeOutput})

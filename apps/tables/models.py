@@ -66,9 +66,10 @@ class BettingStructure(models.TextChoices):
 
 
 class StraddleOption(models.TextChoices):
-    """Where a table allows a straddle, a voluntary live blind raise posted before the cards are dealt (posted with the
-    game, 14.17): nowhere, under the gun (the player to the left of the big blind, then each next player to the left
-    for a re-straddle), on the button (one straddle, by the player on the button), or from any seat."""
+    """Where a table allows a straddle, a voluntary live blind raise posted before the cards are dealt (posted with
+    the game, 14.17-limits-posted): nowhere, under the gun (the player to the left of the big blind, then each next
+    player to the left for a re-straddle), on the button (one straddle, by the player on the button), or from any
+    seat."""
 
     NONE = "none", "No straddle"
     UNDER_THE_GUN = "under_the_gun", "Under the gun"
@@ -81,9 +82,10 @@ not_negative = [MinValueValidator(Decimal("0.00"))]
 
 
 class GamePosting(models.Model):
-    """A game as a table posts it (N.J.A.C. 13:69F-14.8, 14.17): the game, its betting structure, wagering limits
-    and forced bets, and whether its pots contribute to the bad beat payout (14.19(b)-table-notice, 14.19(c)-designated). A single-game table posts
-    one (its own fields); a mixed-game table posts one per game of its rotation (RotationGame)."""
+    """A game as a table posts it (N.J.A.C. 13:69F-14.8, 14.17-limits-posted, 14.17-raises-posted): the game, its
+    betting structure, wagering limits and forced bets, and whether its pots contribute to the bad beat payout
+    (14.19(b)-table-notice, 14.19(c)-designated). A single-game table posts one (its own fields); a mixed-game table
+    posts one per game of its rotation (RotationGame)."""
 
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.HOLDEM)
     betting_structure = models.CharField(max_length=12, choices=BettingStructure.choices,
@@ -124,12 +126,12 @@ class GamePosting(models.Model):
 
     @property
     def limits_label(self) -> str:
-        """The posted limits (14.17) in dollars and cents, e.g. "$1.00/$2.00 no limit"."""
+        """The posted limits (14.17-limits-posted) in dollars and cents, e.g. "$1.00/$2.00 no limit"."""
         return self.limits_text()
 
     def limits_text(self, amount: Callable[[Decimal], str] = lambda value: f"${value:,.2f}") -> str:
-        """The posted limits (14.17) with each amount written by `amount` (Decimal dollars -> text): the blinds, or the
-        minimum/maximum wager, or the minimum alone, then the betting structure."""
+        """The posted limits (14.17-limits-posted) with each amount written by `amount` (Decimal dollars -> text):
+        the blinds, or the minimum/maximum wager, or the minimum alone, then the betting structure."""
         structure = BettingStructure(self.betting_structure).label.lower()
         if self.maximum_wager is None:
             if self.big_blind:
@@ -170,7 +172,8 @@ class GamePosting(models.Model):
 
 @pghistory.track()
 class PokerTable(GamePosting):
-    """A poker table and its posted game, limits and blinds (N.J.A.C. 13:69F-14.8, 14.17).
+    """A poker table and its posted game, limits and blinds (N.J.A.C. 13:69F-14.8, 14.17-limits-posted,
+    14.17-raises-posted).
 
     A mixed-game table deals a posted rotation of games (H.O.R.S.E., eight-game, the Players Championship mix):
     `rotation_name` names it and `rotation` holds each game with its own limits, forced bets and bad beat
@@ -262,7 +265,8 @@ class PokerTable(GamePosting):
 @pghistory.track()
 class RotationGame(GamePosting):
     """One game of a mixed-game table's posted rotation, with its own limits, forced bets and bad beat eligibility
-    (N.J.A.C. 13:69F-14.8, 14.17, 14.19(b)-table-notice). Rounds of play record the rotation game they were dealt in."""
+    (N.J.A.C. 13:69F-14.8, 14.17-limits-posted, 14.17-raises-posted, 14.19(b)-table-notice). Rounds of play record
+    the rotation game they were dealt in."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.CASCADE, related_name="rotation")
     position = models.PositiveSmallIntegerField(help_text="Order in the rotation, from 1.")
@@ -295,11 +299,11 @@ class TableStatusKind(models.TextChoices):
 class TableStatusChange(models.Model):
     """One opening or closing of a poker table: who, when, why (append-only; a correction is a new row).
 
-    An opening keeps what the table opened with: its game or rotation, its limits as posted (14.8, 14.17), its seats
-    and the dealer in the box. A closing keeps its reason, the decks collected from the table (14.2(a)-two-decks: the two decks
-    belong to an open table) and the confirmation that the drop box was removed for the count, which takes place at a
-    closed table (N.J.A.C. 13:69F-14.19(d)1). Written by apps.tables.services.open_table and close_table only.
-    """
+    An opening keeps what the table opened with: its game or rotation, its limits as posted (14.8,
+    14.17-limits-posted), its seats and the dealer in the box. A closing keeps its reason, the decks collected from
+    the table (14.2(a)-two-decks: the two decks belong to an open table) and the confirmation that the drop box was
+    removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1). Written by
+    apps.tables.services.open_table and close_table only. """
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="status_changes")
     kind = models.CharField(max_length=6, choices=TableStatusKind.choices)

@@ -38,10 +38,10 @@ MOST_STRADDLES = 10
 def verify_straddles_and_bomb_pot(*, game: str, big_blind: Decimal, straddles: str = StraddleOption.NONE,
                                   maximum_straddles: int = 1, bomb_pot_ante: Decimal = Decimal("0.00"),
                                   where: str = "") -> None:
-    """Check the straddles and the bomb pot a game posts (N.J.A.C. 13:69F-14.17: the posted forced bets). A straddle
-    raises the big blind: allowed only where the game posts blinds; one to MOST_STRADDLES straddles a round, exactly
-    one on the button. A bomb pot (bomb_pot_ante above $0.00) is dealt only in a game with a flop. `where` prefixes
-    the field (e.g. "rotation[1]."). Raises DomainError naming the field."""
+    """Check the straddles and the bomb pot a game posts (N.J.A.C. 13:69F-14.17-limits-posted: the posted forced
+    bets). A straddle raises the big blind: allowed only where the game posts blinds; one to MOST_STRADDLES straddles
+    a round, exactly one on the button. A bomb pot (bomb_pot_ante above $0.00) is dealt only in a game with a flop.
+    `where` prefixes the field (e.g. "rotation[1]."). Raises DomainError naming the field."""
     if straddles not in StraddleOption.values:
         raise DomainError(f"Choose one of {', '.join(StraddleOption.values)}.", field=f"{where}straddles")
     if straddles != StraddleOption.NONE:
@@ -109,7 +109,8 @@ def verify_counting_shuffler(*, uses_automated_shuffler: bool, approval: str) ->
 
 
 def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
-    """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17) and return its entries normalised.
+    """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17-limits-posted, 14.17-raises-posted)
+    and return its entries normalised.
 
     games: [{"game", "betting_structure", "minimum_wager", "maximum_wager", "small_blind", "big_blind", "ante",
     "bring_in", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante"}, ...] in
@@ -170,11 +171,11 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
 def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats: int | None = None,
                  minimum_wager: Decimal | None = None, maximum_wager: Decimal | None = None,
                  rotation: list[dict] | None = None, rotation_name: str = "", **posted: object) -> PokerTable:
-    """Create a table with its posted game and limits (N.J.A.C. 13:69F-14.8, 14.17), or a mixed-game table with
-    `rotation_name` and its `rotation` (see verify_rotation; the table's own game is then the rotation's first).
-    Without `seats`, the table offers 9 seats or its game's maximum when smaller (the smallest of the rotation's).
-    Raises DomainError naming the field; AlreadyRecorded (409, the table's id) for a number the casino already has,
-    also when another request takes it at the same moment."""
+    """Create a table with its posted game and limits (N.J.A.C. 13:69F-14.8, 14.17-limits-posted,
+    14.17-raises-posted), or a mixed-game table with `rotation_name` and its `rotation` (see verify_rotation; the
+    table's own game is then the rotation's first). Without `seats`, the table offers 9 seats or its game's maximum
+    when smaller (the smallest of the rotation's). Raises DomainError naming the field; AlreadyRecorded (409, the
+    table's id) for a number the casino already has, also when another request takes it at the same moment."""
     if existing := PokerTable.objects.filter(casino=casino, number=number).values_list("pk", flat=True).first():
         raise AlreadyRecorded(f"Table {number} already exists.", field="number", existing_id=existing)
     verify_container_capacity(posted.get("contribution_container_capacity"))  # type: ignore[arg-type]
@@ -242,9 +243,9 @@ def _numbered(*, casino_id: int, number: int, table_id: int | None = None) -> It
 @transaction.atomic
 def post_rotation(*, table: PokerTable, rotation_name: str, games: list[dict],
                   rounds_per_game: int | None = None) -> PokerTable:
-    """Post (or change) a table's rotation of games (N.J.A.C. 13:69F-14.8, 14.17); the sign follows. A game
-    already dealt keeps its record (its limits change); a game dropped from the rotation after rounds were dealt
-    in it is refused. Raises DomainError naming the field."""
+    """Post (or change) a table's rotation of games (N.J.A.C. 13:69F-14.8, 14.17-limits-posted, 14.17-raises-posted);
+    the sign follows. A game already dealt keeps its record (its limits change); a game dropped from the rotation
+    after rounds were dealt in it is refused. Raises DomainError naming the field."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     if not rotation_name.strip():
         raise DomainError("Name the rotation, e.g. H.O.R.S.E.", field="rotation_name")
@@ -305,7 +306,8 @@ def update_table(*, table: PokerTable, **changes: Any) -> PokerTable:
 
 
 class TableStateConflict(DomainError):
-    """Opening an open table or closing a closed one: the API answers 409 ({field: [message]}); nothing is written."""
+    """Opening an open table or closing a closed one: the API answers 409 ({field: [message]}); nothing is
+    written."""
 
     status_code = 409
 
@@ -322,8 +324,9 @@ def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None
                at: datetime | None = None, **changes: Any) -> PokerTable:
     """Open a closed table for play, as posted or with `changes` to its posting (a single-game table's game, betting
     structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C. 13:69F-14.8, 14.9(b)
-    to 14.13A(b), 14.17), with `dealer` in the box (a dealer of the table's casino); `by` is who opens it (None for
-    the system). Records a TableStatusChange (opened) with the game, limits, seats and dealer it opened with.
+    to 14.13A(b), 14.17-limits-posted), with `dealer` in the box (a dealer of the table's casino); `by` is who opens
+    it (None for the system). Records a TableStatusChange (opened) with the game, limits, seats and dealer it opened
+    with.
 
     Raises TableStateConflict (409) when the table is open already, DomainError naming the field for a bad change or
     dealer (a mixed-game table posts its games with its rotation: apps.tables.services.post_rotation)."""
@@ -349,18 +352,18 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
                 at: datetime | None = None) -> PokerTable:
     """Close an open table; `reason` (1 to 300 characters) says why, `by` who closes it (None for the system).
 
-    A closed table keeps no decks (14.2(a)-two-decks keeps two at each open table) and seats no one. The apps above say what is
-    still at the table (apps.tables.closing: the decks app's decks, in use or standing by; the seats app's players):
-    while anything is, the closing is refused with its list, unless its confirmation is given — `decks_collected`
-    (the dealer or floorperson has collected them) and `players_unseated` (the players have left or moved) — and
-    then each app records it (the decks removed from the table, the seats vacated), by `by`, who is then required.
-    What no confirmation takes away refuses the closing until it is dealt with first (apps.counts: the chips in a
-    table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1 "upon table closing": the field
-    "container_counted" names the uncounted amount; record the count, then close).
-    `drop_box_removed` confirms the drop box was removed for the count, which takes place at a closed table
-    (N.J.A.C. 13:69F-14.19(d)1); it is required. Records a TableStatusChange (closed) with the reason, the decks
-    collected, the seats vacated and the confirmation. A round, a time charge or a seat at the closed table is then
-    refused (apps.feed, apps.rake, apps.seats).
+    A closed table keeps no decks (14.2(a)-two-decks keeps two at each open table) and seats no one. The apps above
+    say what is still at the table (apps.tables.closing: the decks app's decks, in use or standing by; the seats
+    app's players): while anything is, the closing is refused with its list, unless its confirmation is given —
+    `decks_collected` (the dealer or floorperson has collected them) and `players_unseated` (the players have left or
+    moved) — and then each app records it (the decks removed from the table, the seats vacated), by `by`, who is then
+    required. What no confirmation takes away refuses the closing until it is dealt with first (apps.counts: the
+    chips in a table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1 "upon table closing": the
+    field "container_counted" names the uncounted amount; record the count, then close). `drop_box_removed` confirms
+    the drop box was removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1); it is
+    required. Records a TableStatusChange (closed) with the reason, the decks collected, the seats vacated and the
+    confirmation. A round, a time charge or a seat at the closed table is then refused (apps.feed, apps.rake,
+    apps.seats).
 
     Raises TableStateConflict (409) when the table is closed already; DomainError naming the field: `reason` blank,
     `drop_box_removed` not confirmed, `decks_collected` or `players_unseated` not confirmed while something of theirs

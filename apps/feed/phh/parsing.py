@@ -40,19 +40,19 @@ def parse_phh(text: str, *, name: str = "PHH", default_time: datetime | None = N
     """Parse a PHH text into hands to record (ParsedHand), or hands not taken in (RefusedHand).
 
     Yields one per hand, in the file's order. A hand dated by its `year`, `month` and `day` (and `time`) starts then,
-    in its `time_zone` or, without one, in `zone` (the casino's); a `time_zone_abbreviation` (or an abbreviation given
-    as `time_zone`, e.g. 'ET') must agree with that zone at that moment (`_started_at`); a hand not dated whole starts
-    at `default_time` (now). A hand's malformed fields raise PhhError naming the hand, the PHH field and the fault —
-    a missing or ill-typed field (`players` not a list of names, one per player; a name with a control character; an
-    unknown `time_zone`; a date no calendar has, such as month 13), an amount with fractions of a cent, unknown or
-    duplicate cards, actions that cannot have happened (a bet larger than the stack, a player acting after folding, a
-    betting round left open) or a hand that ends before the pot is awarded — or, with `refuse_malformed`, are
-    yielded as that hand's RefusedHand with the reason, and the text's other hands go on. A text that is not PHH at
-    all (TOML syntax, no hand, a hand's header with a control character) raises PhhError either way (`sections`).
+    in its `time_zone` or, without one, in `zone` (the casino's); a `time_zone_abbreviation` (or an abbreviation
+    given as `time_zone`, e.g. 'ET') must agree with that zone at that moment (`_started_at`); a hand not dated whole
+    starts at `default_time` (now). A hand's malformed fields raise PhhError naming the hand, the PHH field and the
+    fault — a missing or ill-typed field (`players` not a list of names, one per player; a name with a control
+    character; an unknown `time_zone`; a date no calendar has, such as month 13), an amount with fractions of a cent,
+    unknown or duplicate cards, actions that cannot have happened (a bet larger than the stack, a player acting after
+    folding, a betting round left open) or a hand that ends before the pot is awarded — or, with `refuse_malformed`,
+    are yielded as that hand's RefusedHand with the reason, and the text's other hands go on. A text that is not PHH
+    at all (TOML syntax, no hand, a hand's header with a control character) raises PhhError either way (`sections`).
 
     The hand's stakes (ParsedHand.stakes, to find its table) are its small and big blind; each further
     `blinds_or_straddles` entry is a straddle, recorded on its player (PlayerIn.straddle) for the money path to check
-    against the table's posted straddles (14.17); in a game with blinds the button is the last player (heads up, p2),
+    against the table's posted straddles; in a game with blinds the button is the last player (heads up, p2),
     as pokerkit seats them (`_blinds_and_straddles`).
     """
     yield from parse_sections(sections(text, name=name), default_time=default_time, zone=zone,
@@ -61,9 +61,10 @@ def parse_phh(text: str, *, name: str = "PHH", default_time: datetime | None = N
 
 def parse_sections(found: Iterable[tuple[str, dict]], *, default_time: datetime | None = None, zone: tzinfo = UTC,
                    refuse_malformed: bool = False) -> Iterator[ParsedHand | RefusedHand]:
-    """`parse_phh` of hands already read ((label, fields), as `sections` or `open_sections` give them), one at a time:
-    each hand is parsed when it is asked for, so a document read hand by hand (documents.Sections) is parsed with one
-    hand in memory. Raises PhhError as parse_phh does for a hand's malformed fields, unless `refuse_malformed`."""
+    """`parse_phh` of hands already read ((label, fields), as `sections` or `open_sections` give them), one at a
+    time: each hand is parsed when it is asked for, so a document read hand by hand (documents.Sections) is parsed
+    with one hand in memory. Raises PhhError as parse_phh does for a hand's malformed fields, unless
+    `refuse_malformed`."""
     default_time = default_time or datetime.now(tz=UTC)
     for label, raw in found:
         try:
@@ -235,8 +236,9 @@ def _blinds_and_straddles(blinds: Sequence[Decimal], posted: Sequence[bool]
     heads-up reversal; pokerkit.state.State.get_effective_blind_or_straddle): entry 0 is the small blind, entry 1 the
     big blind, and each further entry above zero a straddle posted by that player (the player to the left of the big
     blind under the gun, a re-straddle by the next; one by the last player, on the button) — {player index: amount
-    written}. An entry made positive from a negative one (`posted`: a blind posted out of the blinds' seats, `_blinds`)
-    is neither a blind of the stakes nor a straddle; a blind not written is $0.00 (a hand with no small blind)."""
+    written}. An entry made positive from a negative one (`posted`: a blind posted out of the blinds' seats,
+    `_blinds`) is neither a blind of the stakes nor a straddle; a blind not written is $0.00 (a hand with no small
+    blind)."""
     def blind(index: int) -> Decimal:
         return blinds[index] if index < len(blinds) and not posted[index] else ZERO
 
@@ -401,8 +403,8 @@ def _is_abbreviation(value: object) -> bool:
 
 
 def _agreeing(local: datetime, field: str, abbreviation: str, whose: str, label: str) -> datetime:
-    """`local` (a wall-clock time in its zone) as the abbreviation reads it: the reading of the hour (fold 0, or fold 1
-    when the clocks repeat it) whose UTC offset the abbreviation names. Raises PhhError when neither is."""
+    """`local` (a wall-clock time in its zone) as the abbreviation reads it: the reading of the hour (fold 0, or fold
+    1 when the clocks repeat it) whose UTC offset the abbreviation names. Raises PhhError when neither is."""
     names = _ABBREVIATIONS[abbreviation.upper()]
     for fold in (0, 1):
         moment = local.replace(fold=fold)

@@ -82,8 +82,8 @@ class VerifiedRound:
 
     @property
     def rotation_game(self) -> RotationGame | None:
-        """The game of a mixed-game table's rotation the round was dealt in; None at a single-game table, whose posted
-        game is the table itself."""
+        """The game of a mixed-game table's rotation the round was dealt in; None at a single-game table, whose
+        posted game is the table itself."""
         return self.posting if isinstance(self.posting, RotationGame) else None
 
     @property
@@ -184,7 +184,7 @@ def build_round(round_: VerifiedRound) -> None:
 # --- step 1 in detail -------------------------------------------------------------------------------------------
 
 def _posting(table: PokerTable, round_in: RoundIn) -> GamePosting:
-    """The game, as posted at the table, a round was dealt in (14.8, 14.17)."""
+    """The game, as posted at the table, a round was dealt in (14.8)."""
     postings = table.posted_games()
     if round_in.game is None:
         if table.is_mixed:
@@ -289,9 +289,9 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
 
     A hand run more than once gives `boards`: two or three full boards in a game with a flop, which share the
     cards dealt before the all-in (none, the flop, or the flop and the turn) and differ in every card after it; no
-    card twice across the hole cards and every board (one deck deals every run, 14.2(a)-one-deck: apps.hands.verify_run_boards); its
-    `board` is then empty or the first run's, and no player put anything in after the betting round of the all-in.
-    """
+    card twice across the hole cards and every board (one deck deals every run, 14.2(a)-one-deck:
+    apps.hands.verify_run_boards); its `board` is then empty or the first run's, and no player put anything in after
+    the betting round of the all-in. """
     holding, most_on_board = CARD_COUNTS[game]
     try:
         board = hands.parse_cards(round_in.board)
@@ -376,7 +376,7 @@ def _in_turn(players: Sequence[PlayerIn], button: int) -> list[PlayerIn]:
 
 
 def _verify_straddles(posting: GamePosting, round_in: RoundIn) -> None:
-    """The straddles of a round against the game as posted (GamePosting.straddles, maximum_straddles; 14.17). A
+    """The straddles of a round against the game as posted (GamePosting.straddles, maximum_straddles). A
     straddle is a live blind raise posted before the cards: none in a game that posts no straddle or in a bomb pot;
     no more than the posted maximum; under the gun, the first by the player to the left of the big blind and each
     re-straddle by the next player to the left (the round's `button` places them); on the button, by the player on
@@ -434,7 +434,7 @@ def _verify_straddles(posting: GamePosting, round_in: RoundIn) -> None:
 
 
 def _verify_bomb_pot(posting: GamePosting, game: hands.Game, round_in: RoundIn, board: tuple) -> None:
-    """A bomb pot against the game as posted (GamePosting.bomb_pot_ante; 14.17): offered (an ante above $0.00 in a
+    """A bomb pot against the game as posted (GamePosting.bomb_pot_ante): offered (an ante above $0.00 in a
     game with a flop); every player dealt in put in exactly the ante before the flop (each player's first betting
     round, which the round must give, is the ante: no blind, no dead blind, no betting); the flop is dealt before any
     betting, so the board shows it. Raises DomainError naming the field (`bomb_pot`, `players[i].streets`,
