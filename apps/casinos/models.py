@@ -133,7 +133,7 @@ class Backfill(models.Model):
 
 
 class GamingDayClose(models.Model):
-    """The close of a gaming day's books (N.J.A.C. 13:69F-14.19(d), 14.19(h)-reconcile, 14.19(p)-documented,
+    """The close of a gaming day's books (N.J.A.C. 13:69F-14.19(d)-daily, 14.19(h)-reconcile, 14.19(p)-documented,
     14.19(k)-official-record): who closed it (empty: the scheduled job), when, and the figures it closed with
     (`summary`, the daily count's findings). Written once a day, append-only: the app's database login may insert it,
     never update or delete it, so a closed day stays closed."""

@@ -118,10 +118,10 @@ def _held_days(casino_id: int, days: list[date]) -> dict[date, tuple[int | None,
 @transaction.atomic
 def close_gaming_day_books(*, casino: Casino, gaming_day: date, figures: Callable[[], dict],
                            closed_by: User | None = None, backfill: Backfill | None = None) -> GamingDayClose:
-    """Close a gaming day's books (the daily count's close, N.J.A.C. 13:69F-14.19(d), 14.19(k)-official-record): from
-    now on nothing that changes its money is recorded. Takes the day's row exclusively (so it waits for writes in
-    flight to commit), marks it closed, then calls `figures()` for the summary the close is recorded with and writes
-    the close record (GamingDayClose: append-only). Idempotent: a day closed already is returned as it was closed.
+    """Close a gaming day's books (the daily count's close, N.J.A.C. 13:69F-14.19(d)-daily, 14.19(k)-official-record):
+    from now on nothing that changes its money is recorded. Takes the day's row exclusively (so it waits for writes in
+    flight to commit), marks it closed, then calls `figures()` for the summary the close is recorded with and writes the
+    close record (GamingDayClose: append-only). Idempotent: a day closed already is returned as it was closed.
 
     figures: () -> dict, JSON-serialisable (the daily count's findings), computed under the lock so that no write
     of the day can change them. The caller checks that the day has ended (apps.counts.services.close_gaming_day)."""

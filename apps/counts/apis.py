@@ -33,8 +33,8 @@ from .selectors import container_of, containers_for_casino
 
 
 class CountsApi(IdempotentPostMixin, APIView):
-    """POST: a count of a table's bad beat box or container, or a Bad Beat Payout Contribution Form (14.19(d)-(f)),
-    signed by who counted and a witness of the casino's staff."""
+    """POST: a count of a table's bad beat box or container, or a Bad Beat Payout Contribution Form (14.19(d)-place,
+    14.19(e), 14.19(f)), signed by who counted and a witness of the casino's staff."""
 
     class Input(serializers.Serializer):
         table = column_integer(PokerTable, "number", min_value=1, help_text="Table number.")
@@ -176,7 +176,8 @@ class LateCorrectionApi(IdempotentPostMixin, APIView):
 # --- containers of combined counts and the cage's verification (requirement 14.19(e)-aggregate) ---------------------
 
 class CombinedCountOutput(serializers.ModelSerializer):
-    """A count of a box at a closed table whose contents went into the container (14.19(d)1)."""
+    """A count of a box at a closed table whose contents went into the container (14.19(d)1-closed-table,
+    14.19(d)1-transport)."""
 
     id = serializers.IntegerField(source="count.id")
     table = serializers.IntegerField(source="count.table.number", help_text="Table number.")
@@ -198,8 +199,9 @@ class AggregateCountVerificationOutput(serializers.ModelSerializer):
 
 
 class CombinedContainerOutput(serializers.ModelSerializer):
-    """A locked container of the contents of boxes counted at closed tables (14.19(d)1): its aggregate (the sum of
-    its counts, Decimal dollars), its counts, and the cashier's verification at the cage (null until verified)."""
+    """A locked container of the contents of boxes counted at closed tables (14.19(d)1-transport): its aggregate (the
+    sum of its counts, Decimal dollars), its counts, and the cashier's verification at the cage (null until
+    verified)."""
 
     counts = CombinedCountOutput(source="entries", many=True, read_only=True)
     verification = AggregateCountVerificationOutput(read_only=True, allow_null=True)
@@ -219,7 +221,8 @@ class ContainersNewestFirst(NewestFirstPagination):
 class CountContainersApi(IdempotentPostMixin, generics.ListAPIView):
     """GET the casino's containers of combined counts, newest first in keyset pages; POST: a poker shift supervisor
     records the contents of boxes counted at closed tables combined in one locked container, carried to the cage by a
-    representative of security (14.19(d)1, requirement 14.19(e)-aggregate). A count already in a container: 409."""
+    representative of security (14.19(d)1-transport, requirement 14.19(e)-aggregate). A count already in a container:
+    409."""
 
     class Input(serializers.Serializer):
         counts = serializers.ListField(child=record_id(), min_length=1, max_length=services.MAX_COUNTS_PER_CONTAINER,

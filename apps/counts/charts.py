@@ -1,5 +1,5 @@
 """The reconciliation page's chart (issue 15): the bad beat contributions recorded against what the counts found,
-by gaming day (14.19(d)-(f)), from `selectors.contributions_against_counts`. Money is Decimal dollars."""
+by gaming day, from `selectors.contributions_against_counts`. Money is Decimal dollars."""
 from datetime import date
 
 from apps.casinos.models import Casino

@@ -55,7 +55,7 @@ class CountForm(forms.Form):
     def ask_to_confirm(self, variance: Decimal) -> None:
         """Show the form again (after a validated post that recorded nothing) asking the counter and the witness to
         confirm `variance` (Decimal dollars): the box unticked, `variance` kept in the form, the signatures to give
-        again (14.19(d)-(f))."""
+        again (14.19(d)-place, 14.19(e), 14.19(f))."""
         data = {name: value for name, value in self.data.items() if name != "confirm_variance"}  # one value a field
         data["confirmed_variance"] = f"{variance:.2f}"
         self.data = data
@@ -69,8 +69,8 @@ class CountForm(forms.Form):
         return ZERO
 
     def clean(self):
-        """Each of the two signs the count with their own password (14.19(d)1, (f)3.iv); a wrong one counts toward
-        the signer's lockout (apps.core.signatures)."""
+        """Each of the two signs the count with their own password (14.19(d)1-signed, 14.19(f)3.iv); a wrong one counts
+        toward the signer's lockout (apps.core.signatures)."""
         data = super().clean()
         for person, password in (("counted_by", "counter_password"), ("witness", "witness_password")):
             user = data.get(person)

@@ -206,8 +206,8 @@ class LateCorrection(models.Model):
 @pghistory.track(pghistory.InsertEvent())  # append-only: its one event says who recorded it
 class CombinedContainer(models.Model):
     """A locked container into which poker room personnel combined the contents of bad beat payout boxes counted at
-    closed poker tables, for transport to the cashiers' cage or a satellite cage (N.J.A.C. 13:69F-14.19(d)1 and
-    14.19(e)-aggregate); append-only.
+    closed poker tables, for transport to the cashiers' cage or a satellite cage (N.J.A.C. 13:69F-14.19(d)1-transport
+    and 14.19(e)-aggregate); append-only.
 
     `aggregate` (Decimal dollars) is the sum of the amounts of the counts it holds (CombinedCount, one row each),
     computed once when it is sealed; the cashier verifies it at the cage (AggregateCountVerification). `gaming_day`

@@ -88,7 +88,7 @@ def container_uncounted_at_closing(table: PokerTable) -> list[str]:
     the container is counted "upon table closing"): one text naming the amount, e.g. ["$12.50 of bad beat
     contributions not yet counted in its contribution container"], or [] when all is counted or the table posts no
     contribution container (`PokerTable.contribution_container_capacity` empty: its bad beat payout box is counted
-    at the closed table or at the cage, 14.19(d)). The counts app's part in a closing (apps.tables.closing)."""
+    at the closed table or at the cage, 14.19(d)-place). The counts app's part in a closing (apps.tables.closing)."""
     if table.contribution_container_capacity is None:
         return []
     total = uncounted_total(table=table)
@@ -287,8 +287,8 @@ def ledger_check(*, casino: Casino, gaming_day: date) -> list[str]:
 @dataclass(frozen=True)
 class CountDay:
     """One gaming day of the casino's bad beat money, Decimal dollars: the contributions recorded, what
-    the day's counts of the boxes, containers and forms found (14.19(d)-(f)), what those counts expected (the
-    contributions since each table's previous count) and their variance (counted less expected)."""
+    the day's counts of the boxes, containers and forms found (14.19(d)-place, 14.19(e), 14.19(f)), what those counts
+    expected (the contributions since each table's previous count) and their variance (counted less expected)."""
 
     gaming_day: date
     contributions: Decimal
@@ -326,8 +326,8 @@ CONTAINER_LIST_LIMIT = 100
 def counts_to_combine(*, casino: Casino, limit: int = CONTAINER_LIST_LIMIT) -> QuerySet[BadBeatCount]:
     """The counts of `casino` made at a closed poker table in its open gaming days (today's, and yesterday's until it
     is closed) that are in no container yet: what poker room personnel may combine in a container for the cage
-    (apps.counts.services.combine_counts, N.J.A.C. 13:69F-14.19(d)1). Newest first, at most `limit`, read through the
-    counts' gaming-day index."""
+    (apps.counts.services.combine_counts, N.J.A.C. 13:69F-14.19(d)1-transport). Newest first, at most `limit`, read
+    through the counts' gaming-day index."""
     today = current_gaming_day(casino=casino)
     days = [day for day in (today - timedelta(days=1), today) if is_gaming_day_open(casino=casino, gaming_day=day)]
     return (BadBeatCount.objects.filter(casino=casino, gaming_day__in=days, method=CountMethod.CLOSED_TABLE,

@@ -77,7 +77,8 @@ def chips_value(chips: dict) -> tuple[dict[str, int], Decimal]:
 class VarianceToConfirm(DomainError):
     """A count whose variance was not confirmed (record_count's `variance_confirmed`): nothing was recorded. Carries
     the figures read under the locks, Decimal dollars: `amount` counted, `expected` (the contributions recorded
-    since the table's last count) and `variance` (amount less expected). N.J.A.C. 13:69F-14.19(d)-(f)."""
+    since the table's last count) and `variance` (amount less expected). N.J.A.C. 13:69F-14.19(d)-place, 14.19(e),
+    14.19(f)."""
 
     def __init__(self, *, amount: Decimal, expected: Decimal, variance: Decimal) -> None:
         super().__init__(f"The count differs from the contributions recorded: {dollars(amount)} counted, "
@@ -137,14 +138,15 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
                  reason: str = CountReason.DAILY, surveillance_recorded: bool = False,
                  transported_by: User | None = None, counted_at: datetime | None = None,
                  signed_in_person: bool = False, variance_confirmed: Decimal | None = None) -> BadBeatCount:
-    """Record a count of a table's bad beat contributions (N.J.A.C. 13:69F-14.19(d)-(f)), signed by the counter
-    and the witness.
+    """Record a count of a table's bad beat contributions (N.J.A.C. 13:69F-14.19(d)-place, 14.19(e), 14.19(f)), signed
+    by the counter and the witness.
 
     method: closed_table or cage (the box; `amount` counted, Decimal dollars), or table_inventory (the
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
     pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
-    naming the field: wrong people for the method (14.19(d)1, (d)2, (e), (f)2), an ineligible witness, bad amounts.
+    naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people, 14.19(d)2, 14.19(e),
+    14.19(f)2), an ineligible witness, bad amounts.
 
     variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
     until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,
@@ -240,7 +242,7 @@ def combine_counts(*, casino: Casino, count_ids: Collection[int], combined_by: U
     """Record a locked container into which poker room personnel combined the contents of bad beat payout boxes
     counted at closed poker tables, for a representative of security to carry to the cashiers' cage, where a cashier
     verifies its aggregate count (`verify_aggregate_count`). Requirement 14.19(e)-aggregate; the counts themselves
-    and the transport, N.J.A.C. 13:69F-14.19(d)1.
+    and the transport, N.J.A.C. 13:69F-14.19(d)1-transport.
 
     count_ids: ids of BadBeatCount, 1 to MAX_COUNTS_PER_CONTAINER (a repeat is read once): each a count of `casino`
     made at a closed poker table (method closed_table), at or before `sealed_at`, in a gaming day still open, and in
@@ -450,7 +452,7 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
 
 def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
                      backfill: Backfill | None = None) -> GamingDayClose:
-    """Close one gaming day (N.J.A.C. 13:69F-14.19(d), (f)1, 14.19(p)-documented, 14.19(k)-official-record,
+    """Close one gaming day (N.J.A.C. 13:69F-14.19(d)-daily, 14.19(f)1, 14.19(p)-documented, 14.19(k)-official-record,
     14.19(k)-daily); idempotent: a closed day is returned as is.
     The close job and the command close every ended day in order (`close_gaming_days`); this closes one.
 
@@ -532,7 +534,7 @@ def close_gaming_days(*, casino: Casino, through: date | None = None,
                       closed_by: User | None = None) -> list[GamingDayClose]:
     """Close every ended gaming day of `casino` since it went live that is not closed yet, through `through`
     (default: the day that ended last), oldest first, each with its own close record (`close_gaming_day`): a day
-    missed while the scheduler was down is caught up, a day with no records is closed empty (14.19(d),
+    missed while the scheduler was down is caught up, a day with no records is closed empty (14.19(d)-daily,
     14.19(k)-official-record). Returns the closes made now. Raises DomainError for a `through` that has not ended."""
     if through is not None and through >= current_gaming_day(casino=casino):
         raise DomainError(f"Gaming day {through:%Y-%m-%d} has not ended.", field="gaming_day")

@@ -1,5 +1,6 @@
-"""Count pages (N.J.A.C. 13:69F-14.19(d)-(f)) and accounting's reconciliation screen, forms and Master Game
-Report, as pages, PDF (weasyprint) and CSV (14.19(h)-reconcile, 14.19(h)-revenue, 14.19(k)-official-record)."""
+"""Count pages (N.J.A.C. 13:69F-14.19(d)-place, 14.19(e), 14.19(f)) and accounting's reconciliation screen, forms and
+Master Game Report, as pages, PDF (weasyprint) and CSV (14.19(h)-reconcile, 14.19(h)-revenue,
+14.19(k)-official-record)."""
 from datetime import date, timedelta
 
 from django.contrib import messages
@@ -46,9 +47,9 @@ def _day(request, value: str | None = None) -> date:
 @role_policy(read="counts.view_counts", write="counts.record_count")
 def counts(request):
     """The gaming day's counts and forms, the tables whose contribution container is full to its posted capacity (a
-    count due now, N.J.A.C. 13:69F-14.19(f)1), and the form to record one (14.19(d)-(f)). `?tab=history` (with
-    `&count=ID`, one count's) shows how each count and form of the day was recorded and each part received: who,
-    when, what (apps.counts.history)."""
+    count due now, N.J.A.C. 13:69F-14.19(f)1), and the form to record one (14.19(d)-place, 14.19(e), 14.19(f)).
+    `?tab=history` (with `&count=ID`, one count's) shows how each count and form of the day was recorded and each part
+    received: who, when, what (apps.counts.history)."""
     casino = request.user.casino
     gaming_day = _day(request, request.GET.get("day"))
     if is_history_tab(request):
@@ -200,9 +201,10 @@ def forms_export(request, day: str, fmt: str):
 def containers(request):
     """Containers of combined counts (requirement 14.19(e)-aggregate): the counts made at closed tables that are in
     no container yet, with the form a poker shift supervisor records a locked container of their contents with (and
-    the representative of security who carries it to the cage, N.J.A.C. 13:69F-14.19(d)1); the containers awaiting
-    the cashier's verification at the cage (for htmx polling, that part alone); and every container, newest first in
-    keyset pages. A refused container comes back (400) with the form as posted and the error beside its field."""
+    the representative of security who carries it to the cage, N.J.A.C. 13:69F-14.19(d)1-transport); the containers
+    awaiting the cashier's verification at the cage (for htmx polling, that part alone); and every container, newest
+    first in keyset pages. A refused container comes back (400) with the form as posted and the error beside its
+    field."""
     casino = request.user.casino
     form = None  # offered to who may combine (a POST without the permission is refused before the view: 403)
     if request.method == "POST" or request.user.has_perm("counts.combine_counts"):

@@ -51,7 +51,7 @@ class TableOpenForm(forms.Form):
 
 
 class TableCloseForm(forms.Form):
-    """Close a table: why, the drop box removed for the count (14.19(d)1), the decks collected
+    """Close a table: why, the drop box removed for the count (14.19(d)1-closed-table), the decks collected
     (14.2(a)-two-decks)."""
 
     reason = forms.CharField(max_length=300)

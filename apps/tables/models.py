@@ -302,7 +302,7 @@ class TableStatusChange(models.Model):
     An opening keeps what the table opened with: its game or rotation, its limits as posted (14.8,
     14.17-limits-posted), its seats and the dealer in the box. A closing keeps its reason, the decks collected from
     the table (14.2(a)-two-decks: the two decks belong to an open table) and the confirmation that the drop box was
-    removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1). Written by
+    removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1-closed-table). Written by
     apps.tables.services.open_table and close_table only. """
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="status_changes")

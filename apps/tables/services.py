@@ -87,7 +87,7 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
 
 def verify_container_capacity(capacity: Decimal | None) -> None:
     """Check a table's posted contribution container capacity (Decimal dollars, N.J.A.C. 13:69F-14.19(f)1): empty (no
-    container: the bad beat payout box of 14.19(d)) or above $0.00. Raises DomainError (field
+    container: the bad beat payout box of 14.19(d)-place) or above $0.00. Raises DomainError (field
     "contribution_container_capacity")."""
     if capacity is not None and capacity <= 0:
         raise DomainError("A contribution container holds more than $0.00: post its capacity, or leave it empty.",
@@ -360,10 +360,10 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
     required. What no confirmation takes away refuses the closing until it is dealt with first (apps.counts: the
     chips in a table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1 "upon table closing": the
     field "container_counted" names the uncounted amount; record the count, then close). `drop_box_removed` confirms
-    the drop box was removed for the count, which takes place at a closed table (N.J.A.C. 13:69F-14.19(d)1); it is
-    required. Records a TableStatusChange (closed) with the reason, the decks collected, the seats vacated and the
-    confirmation. A round, a time charge or a seat at the closed table is then refused (apps.feed, apps.rake,
-    apps.seats).
+    the drop box was removed for the count, which takes place at a closed table (N.J.A.C.
+    13:69F-14.19(d)1-closed-table); it is required. Records a TableStatusChange (closed) with the reason, the decks
+    collected, the seats vacated and the confirmation. A round, a time charge or a seat at the closed table is then
+    refused (apps.feed, apps.rake, apps.seats).
 
     Raises TableStateConflict (409) when the table is closed already; DomainError naming the field: `reason` blank,
     `drop_box_removed` not confirmed, `decks_collected` or `players_unseated` not confirmed while something of theirs
