@@ -3,7 +3,7 @@ a display link (apps.screens): each live payout's displayed amount in large whol
 them, so the screen still shows exactly the amount accounting adjusted it to, N.J.A.C. 13:69F-14.19(k)2), "payout
 pending" once a claim is verified and "pending adjustment" once it is paid, until accounting adjusts the display
 (14.19(i)1, (o), 14.19(k)2: `selectors.display_status`), its qualifying requirements and shares (14.19(b)3-posted),
-whether it is funded from the primary (14.19(m)2.iii), the posted notices of changes (14.19(q)-notice), and the
+whether it is funded from the primary (14.19(m)2-signage), the posted notices of changes (14.19(q)-notice), and the
 panels of a multi-casino system (14.20).
 
 The panels are laid out to fit one screen (1920×1080, 1366×768) without scrolling: at most PANELS_PER_PAGE side by

@@ -54,7 +54,7 @@ class MultipleLosersRule(models.TextChoices):
 
 
 class BothQualifyRule(models.TextChoices):
-    """A round that holds both a primary and a secondary qualifying hand (14.19(m)2.i)."""
+    """A round that holds both a primary and a secondary qualifying hand (14.19(m)2-both-qualify)."""
 
     PRIMARY_ONLY = "primary_only", "Only the primary bad beat payout is awarded"
     BOTH = "both", "Both payouts are awarded"
@@ -373,7 +373,7 @@ class Payout(models.Model):
     """A bad beat payout delivered to the players (N.J.A.C. 13:69F-14.19(i)2, (j)); append-only.
 
     `debited` is the fund the money left: the claim's jackpot, or the primary for a secondary payout funded
-    from it (14.19(m)2.ii).
+    from it (14.19(m)2-deducted).
     """
 
     claim = models.OneToOneField(Claim, on_delete=models.PROTECT, related_name="payout")

@@ -38,8 +38,8 @@ class PreviewShare:
 class PayoutPreview:
     """The money a decision would move: `amount` (Decimal dollars; None when no amount is known here) split into
     `shares`, taken from `debited` (the jackpot's name, or the primary's for a secondary funded from it,
-    14.19(m)2.ii). `note` says why there is no amount (the hand does not qualify, the multi-casino host freezes it,
-    ...). `decided_elsewhere`: the multi-casino system's host freezes the amount (14.20(e)4)."""
+    14.19(m)2-deducted). `note` says why there is no amount (the hand does not qualify, the multi-casino host freezes
+    it, ...). `decided_elsewhere`: the multi-casino system's host freezes the amount (14.20(e)4)."""
 
     amount: Decimal | None
     shares: tuple[PreviewShare, ...] = ()
@@ -89,11 +89,11 @@ def _debited(claim: Claim) -> str:
 
 
 def verification_preview(*, claim: Claim) -> PayoutPreview | None:
-    """What verifying the pending `claim` now would freeze and pay (14.19(i), (m)2, (n)): the engine's verdict on
-    the round, the jackpot's payable amount less what pending secondary payouts funded from it already hold (as
-    `services.verify_claim` computes it) and its split among the players. None for a claim that is not pending. An
-    amount of None with a note when verifying would pay nothing here (the hand does not qualify, the payout is not
-    active, the multi-casino host decides the amount)."""
+    """What verifying the pending `claim` now would freeze and pay (14.19(i), (n), 14.19(m)2-both-qualify,
+    14.19(m)2-deducted): the engine's verdict on the round, the jackpot's payable amount less what pending secondary
+    payouts funded from it already hold (as `services.verify_claim` computes it) and its split among the players. None
+    for a claim that is not pending. An amount of None with a note when verifying would pay nothing here (the hand does
+    not qualify, the payout is not active, the multi-casino host decides the amount)."""
     if claim.status != ClaimStatus.PENDING:
         return None
     jackpot = claim.jackpot

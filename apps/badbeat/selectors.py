@@ -109,7 +109,7 @@ def live_jackpots(*, casino: Casino) -> QuerySet[Jackpot]:
 
 def payable_amount(*, jackpot: Jackpot) -> Decimal:
     """What the jackpot would pay now (Decimal dollars): its balance, or for a secondary funded from the
-    primary its posted percentage of the primary's balance, rounded down to the cent (14.19(m)2)."""
+    primary its posted percentage of the primary's balance, rounded down to the cent (14.19(m)2-deducted)."""
     if jackpot.funded_from_primary:
         primary, portion = jackpot.primary, jackpot.primary_portion_percentage
         if primary is None or portion is None:
@@ -122,7 +122,7 @@ def payable_amount(*, jackpot: Jackpot) -> Decimal:
 def amount_to_freeze(*, jackpot: Jackpot) -> Decimal:
     """What verifying a claim on `jackpot` now would freeze (Decimal dollars; 0 or less: nothing to pay): its payable
     amount less what verified claims on secondary payouts funded from it already hold, so that money promised to a
-    pending secondary payout is not paid twice (N.J.A.C. 13:69F-14.19(m)2.ii)."""
+    pending secondary payout is not paid twice (N.J.A.C. 13:69F-14.19(m)2-deducted)."""
     promised = Claim.objects.filter(jackpot__primary=jackpot, jackpot__funding=Funding.PRIMARY_PORTION,
                                     status=ClaimStatus.VERIFIED).aggregate(t=Sum("payout_amount", default=ZERO))["t"]
     return payable_amount(jackpot=jackpot) - promised
@@ -249,7 +249,7 @@ def with_display_state(jackpots: QuerySet[Jackpot]) -> QuerySet[Jackpot]:
     """`jackpots` annotated with what `display_status` decides from, in the same query: `verified_claim` (a claim
     on the jackpot is verified and not yet paid, 14.19(i)1), `display_adjusted_at` (accounting's last adjustment of
     its display, 14.19(k)2; 1970 when never adjusted) and `paid_since_adjustment` (a Payout debited to, or a Transfer
-    out of, the fund that pays it — its own, or the primary a secondary is funded from, 14.19(m)2 — after that
+    out of, the fund that pays it — its own, or the primary a secondary is funded from, 14.19(m)2-deducted — after that
     adjustment: the same test as `paid_since`, which lets `services.adjust_display` lower the display, 14.19(o))."""
     last = (DisplayAdjustment.objects.filter(jackpot=OuterRef("pk")).order_by("-created_at", "-pk")
             .values("created_at")[:1])
@@ -535,7 +535,7 @@ class JackpotDay:
 
 def jackpot_days(*, jackpot: Jackpot, start: date, end: date) -> list[JackpotDay]:
     """Each gaming day from `start` through `end` (inclusive, oldest first) of `jackpot` (not one funded from the
-    primary: it holds no money of its own, 14.19(m)2), for the chart of its amount over time.
+    primary: it holds no money of its own, 14.19(m)2-deducted), for the chart of its amount over time.
 
     The day's contributions come from its running total (GamingDayContributions, one row per day); payouts, reset
     seeds and transfers are the few records dated from `start` on. The amount at the end of each day is walked back

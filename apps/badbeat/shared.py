@@ -37,8 +37,8 @@ class SharedPayoutSystem(Protocol):
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Called in the transaction that writes the contributions (each already has its pk): the system records
-        what it must send for them to the host (its outbox, 14.20(e)2), atomically with them. Contributions of
-        a jackpot it does not manage are ignored."""
+        what it must send for them to the host (its outbox, 14.20(e)2-complete, 14.20(e)2-identified), atomically with
+        them. Contributions of a jackpot it does not manage are ignored."""
 
     def submit_claim(self, *, claim: Claim, supervisor: User) -> Claim:
         """A claim on a payout the system manages, which badbeat has just judged with the engine and verified

@@ -175,7 +175,7 @@ class JackpotTile:
     @property
     def record(self) -> Decimal:
         """Decimal dollars: what the jackpot would pay now by accounting's record (its balance, or a secondary's
-        share of the primary's, 14.19(m)2) — the figure accounting adjusts the display to (14.19(k)2)."""
+        share of the primary's, 14.19(m)2-deducted) — the figure accounting adjusts the display to (14.19(k)2)."""
         return payable_amount(jackpot=self.jackpot)
 
     @property

@@ -6,7 +6,7 @@ from .models import BadBeatSystem, InboxMessage, Link, OutboxMessage, PoolEntry,
 
 
 class AdminOnly(admin.ModelAdmin):
-    """Links, keys and rules: administrators only (14.20(e)1-3); every change is in the audit trail."""
+    """Links, keys and rules: administrators only (14.20(e)1, 14.20(e)3); every change is in the audit trail."""
 
     def has_module_permission(self, request):
         return request.user.has_perm("multicasino.configure_system")

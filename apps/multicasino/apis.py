@@ -1,5 +1,5 @@
-"""The inbox between deployments (14.20(e)2, 3). Machine to machine: no session and no role, the Standard
-Webhooks signature of a configured peer is the authentication; everything else is refused and logged."""
+"""The inbox between deployments (14.20(e)2-complete, 14.20(e)3). Machine to machine: no session and no role, the
+Standard Webhooks signature of a configured peer is the authentication; everything else is refused and logged."""
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny

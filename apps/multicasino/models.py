@@ -150,7 +150,8 @@ def keys_fingerprint(*, outbound: list[str], inbound: list[str]) -> str:
                  obj_field=pghistory.ObjForeignKey(related_name="key_events"))
 class Link(models.Model):
     """This deployment's link with one other site: the secrets of each direction (the first signs; all are
-    accepted, for rotation without downtime) and the sequence numbers of each direction (14.20(e)2, 3)."""
+    accepted, for rotation without downtime) and the sequence numbers of each direction (14.20(e)2-complete,
+    14.20(e)3)."""
 
     peer = models.OneToOneField(Site, on_delete=models.PROTECT, related_name="link")
     outbound_secrets = models.JSONField(default=list, help_text="whsec_... secrets; the first signs.")
@@ -188,7 +189,7 @@ class MessageKind(models.TextChoices):
 
 class OutboxMessage(models.Model):
     """A message to a peer, written in the same transaction as the change it reports and sent on commit; the
-    sweeper sends again whatever was not acknowledged, with backoff (14.20(e)2)."""
+    sweeper sends again whatever was not acknowledged, with backoff (14.20(e)2-complete)."""
 
     link = models.ForeignKey(Link, on_delete=models.PROTECT, related_name="outbox")
     sequence = models.PositiveBigIntegerField()

@@ -1,5 +1,5 @@
 """Signing and verifying messages between deployments, by the Standard Webhooks scheme (webhook-id,
-webhook-timestamp, webhook-signature; HMAC-SHA256), with the `standardwebhooks` package (14.20(e)2, 3).
+webhook-timestamp, webhook-signature; HMAC-SHA256), with the `standardwebhooks` package (14.20(e)2-complete, 14.20(e)3).
 
 A sender signs with every outbound secret of the link (the first is the current one); a receiver accepts a
 signature made with any of its inbound secrets. Rotating a secret without downtime: add the new secret to the

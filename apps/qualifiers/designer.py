@@ -133,7 +133,7 @@ def check_run(*, deals: int, seed: int, players: int | None = None, maximum: int
 
 def designable_jackpots(*, casino: Casino):
     """The casino's live jackpots funded by their own contributions (14.19(m)1): those whose growth a candidate
-    rule's odds tell. A secondary funded from the primary (14.19(m)2) has no contribution rule of its own."""
+    rule's odds tell. A secondary funded from the primary has no contribution rule of its own."""
     from apps.badbeat.selectors import live_jackpots
 
     return live_jackpots(casino=casino).filter(funding=Funding.CONTRIBUTIONS)

@@ -1,6 +1,6 @@
-"""Claims on a bad beat payout (N.J.A.C. 13:69F-14.19(a), (i), (m)2, (n)): opened on a round the engine finds
-qualifying, verified or rejected by a poker shift supervisor; and this casino's part of a claim on a payout shared
-with other casinos (14.20(e)4), which the system's host decides."""
+"""Claims on a bad beat payout (N.J.A.C. 13:69F-14.19(a), (i), (n), 14.19(m)2-both-qualify): opened on a round the
+engine finds qualifying, verified or rejected by a poker shift supervisor; and this casino's part of a claim on a payout
+shared with other casinos (14.20(e)4), which the system's host decides."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -59,7 +59,7 @@ def open_claim(*, jackpot: Jackpot, round_of_play: RoundOfPlay, opened_by: User 
 
 def open_claims_for_round(*, round_of_play: RoundOfPlay) -> list[Claim]:
     """Open a pending claim for each live jackpot the round qualifies for (14.19(a), (i)); a secondary payout
-    is left out when the primary also qualifies and its rule says only the primary is paid (14.19(m)2.i)."""
+    is left out when the primary also qualifies and its rule says only the primary is paid (14.19(m)2-both-qualify)."""
     jackpots = [j for j in Jackpot.objects.filter(casino_id=round_of_play.table.casino_id).select_related("primary")
                 if j.status != JackpotStatus.DISCONTINUED]
     qualifying = {j.pk: j for j in jackpots if judge_round(jackpot=j, round_of_play=round_of_play).qualifies}
@@ -96,13 +96,13 @@ def _write_shares(claim: Claim, jackpot: Jackpot, amount: Decimal, verdict: Verd
 def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
     """A poker shift supervisor verifies a bad beat (N.J.A.C. 13:69F-14.19(i)): the engine judges the round
     again under the jackpot's rules; if it qualifies, the payout amount is frozen (the balance, or the
-    secondary's portion of the primary, 14.19(m)2), split into shares (14.19(b)3-applied, 14.19(n)), the display
-    shows "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2); the same
-    notice asks accounting to adjust and verify at once the display of the jackpot and, for a secondary funded from
+    secondary's portion of the primary, 14.19(m)2-deducted), split into shares (14.19(b)3-applied, 14.19(n)), the
+    display shows "payout pending" (14.19(i)1) and security and accounting are notified to deliver it (14.19(i)2); the
+    same notice asks accounting to adjust and verify at once the display of the jackpot and, for a secondary funded from
     the primary, the primary's (14.19(k)-upon-verification), which the pages then ask for until it is done
     (selectors.displays_to_adjust_upon_verification). The notice is a row of this transaction: it is there from the
-    verification's commit, and gone with a verification rolled back. Raises DomainError when the claim is not
-    pending, the hand does not qualify, another payout of the jackpot is pending, or there is nothing to pay."""
+    verification's commit, and gone with a verification rolled back. Raises DomainError when the claim is not pending,
+    the hand does not qualify, another payout of the jackpot is pending, or there is nothing to pay."""
     if not supervisor.has_role(Role.POKER_SHIFT_SUPERVISOR):
         raise DomainError("Only a poker shift supervisor verifies a bad beat (14.19(i)).", field="supervisor")
     if system := shared_payout(claim.jackpot):  # judged and verified here, then decided by the system's host

@@ -1,7 +1,7 @@
 """The bad beat steps of recording rounds of play (N.J.A.C. 13:69F-14.19(c)-per-pot, 14.19(i), 14.19(p)-reset;
-14.20(c)1, (e)2), in the order the hand feed (apps.feed.services) calls them, in the transaction that records the
-rounds: lock the rounds' jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for the
-writer to record, report those of a multi-casino system (`report_contributions`), then open a claim on each showdown
+14.20(c)1, 14.20(e)2-complete), in the order the hand feed (apps.feed.services) calls them, in the transaction that
+records the rounds: lock the rounds' jackpots (`lock_jackpots`), compute their contributions (`take_contributions`) for
+the writer to record, report those of a multi-casino system (`report_contributions`), then open a claim on each showdown
 that qualifies (`check_showdowns`)."""
 from __future__ import annotations
 
@@ -214,7 +214,8 @@ def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
 
 def report_contributions(*, taken: ContributionsTaken) -> None:
     """Send the contributions of jackpots that fund a multi-casino system to it, in the transaction that recorded
-    them, once they are written (they have their ids): the system records what it sends to its host (14.20(e)2)."""
+    them, once they are written (they have their ids): the system records what it sends to its host
+    (14.20(e)2-complete)."""
     system = shared_payout_system()
     if taken.reported and system is not None:
         system.record_contributions(contributions=taken.reported)

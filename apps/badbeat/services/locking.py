@@ -20,8 +20,8 @@ def lock_casino_jackpots(*, casino_id: int) -> list[Jackpot]:
 
 def drawn_from(jackpot: Jackpot) -> int:
     """The primary key of the jackpot whose balance pays `jackpot`'s payout: its primary's when it is a secondary
-    funded from a portion of the primary (14.19(m)2), its own otherwise. `create_secondary_jackpot` always names the
-    primary of a payout funded from it."""
+    funded from a portion of the primary (14.19(m)2-deducted), its own otherwise. `create_secondary_jackpot` always
+    names the primary of a payout funded from it."""
     if not jackpot.funded_from_primary:
         return jackpot.pk
     assert jackpot.primary_id is not None, f"Jackpot {jackpot.pk} is funded from a primary it does not name."

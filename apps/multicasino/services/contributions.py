@@ -1,6 +1,6 @@
-"""Contributions to a system's payout (N.J.A.C. 13:69F-14.20(d), (e)2, 3): each of this casino's contributions is
-reported to the host in the transaction that writes it; the host adds each once to the system pool, keeping every
-casino's contributions apart."""
+"""Contributions to a system's payout (N.J.A.C. 13:69F-14.20(d), (e)3, 14.20(e)2-complete, 14.20(e)2-identified): each
+of this casino's contributions is reported to the host in the transaction that writes it; the host adds each once to the
+system pool, keeping every casino's contributions apart."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -26,7 +26,8 @@ def site_total(*, system: BadBeatSystem) -> Decimal:
 def record_contributions(*, contributions: Sequence[Contribution]) -> None:
     """In the transaction that wrote `contributions` (each has its pk): for each, in primary-key order, a site
     writes one outbox message to the host; the host, which also runs a site, adds its own casino's contribution
-    to the pool directly (14.20(d), (e)2). Contributions of a jackpot that funds no system are left alone.
+    to the pool directly (14.20(d), 14.20(e)2-complete, 14.20(e)2-identified). Contributions of a jackpot that funds no
+    system are left alone.
 
     Each message carries `site_total`, this casino's total after that contribution (as `site_total` sums it): the
     jackpot's running total of all its contributions (`Jackpot.contributions_total`, kept in their transaction) less

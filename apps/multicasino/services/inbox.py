@@ -1,7 +1,7 @@
-"""The inbox (N.J.A.C. 13:69F-14.20(e)2, 3): a message from a peer is verified (its Standard Webhooks signature,
-its sender, its timestamp), stored once, applied once and in sequence order, a gap asked for again; what was
-received is acknowledged with its SHA-256. `receive` returns an `InboxResult`; the inbox's API view gives it its
-HTTP status."""
+"""The inbox (N.J.A.C. 13:69F-14.20(e)2-complete, 14.20(e)3): a message from a peer is verified (its Standard Webhooks
+signature, its sender, its timestamp), stored once, applied once and in sequence order, a gap asked for again; what was
+received is acknowledged with its SHA-256. `receive` returns an `InboxResult`; the inbox's API view gives it its HTTP
+status."""
 from __future__ import annotations
 
 import json
@@ -62,7 +62,7 @@ def _reject(*, raw: bytes, sender: str, message_id: str, outcome: InboxOutcome, 
 
 
 def receive(*, headers: dict[str, str], raw: bytes, now: datetime | None = None) -> InboxResult:
-    """The inbox (N.J.A.C. 13:69F-14.20(e)2, 3): verify and apply one message from a peer.
+    """The inbox (N.J.A.C. 13:69F-14.20(e)2-complete, 14.20(e)3): verify and apply one message from a peer.
 
     Refused, logged and without effect: an unknown system or sender, a bad signature or a timestamp outside
     ±5 minutes (UNAUTHENTICATED), a body that is not the JSON it claims (MALFORMED), a repeated id (DUPLICATE,

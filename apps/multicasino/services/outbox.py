@@ -1,4 +1,4 @@
-"""The outbox (N.J.A.C. 13:69F-14.20(e)2): a message to a peer is written in the transaction of the change it
+"""The outbox (N.J.A.C. 13:69F-14.20(e)2-complete): a message to a peer is written in the transaction of the change it
 reports, under its link's row lock and with the link's next sequence number, sent once that transaction commits by
 one sender per link in sequence order (consecutive messages in one signed request), and swept again with backoff
 until the peer acknowledges it with the SHA-256 of what it received (14.20(e)3)."""
@@ -24,7 +24,7 @@ from .common import own_site, the_host
 
 def enqueue(*, link: Link, kind: str, body: dict) -> OutboxMessage:
     """Write a message to a peer in the current transaction, under the link's row lock (its sequence number is
-    the next of the link), and send it once the transaction commits (14.20(e)2)."""
+    the next of the link), and send it once the transaction commits (14.20(e)2-complete)."""
     return enqueue_many(messages=[(link, kind, body)])[0]
 
 
@@ -32,7 +32,7 @@ def enqueue_many(*, messages: Sequence[tuple[Link, str, dict]]) -> list[OutboxMe
     """Write several messages `(link, kind, body)` in the current transaction, as `enqueue` writes each, in the
     order given: every link is locked once (in primary-key order) and numbers its messages in that order, the
     messages are inserted together, and each link gets one sending task on commit, which sends all of them in
-    sequence order (14.20(e)2). Returns the messages, in the order given."""
+    sequence order (14.20(e)2-complete). Returns the messages, in the order given."""
     if not messages:
         return []
     links = {link.pk: link for link in Link.objects.select_for_update().filter(
@@ -221,7 +221,7 @@ def item_text(*, message_id: str, sequence: int, kind: str, body: dict) -> str:
 
 def deliver_batch(*, link_pk: int, now: datetime | None = None, quiet: bool = False) -> int:
     """Send the link's lowest unacknowledged messages (up to BATCH_SIZE, consecutive) in one signed request
-    (14.20(e)2): each keeps its own id and sequence number and is acknowledged one by one, with the SHA-256 of
+    (14.20(e)2-complete): each keeps its own id and sequence number and is acknowledged one by one, with the SHA-256 of
     its own text as the receiver stored it (14.20(e)3). Returns how many were acknowledged; a failure is recorded
     on the lowest message (`_record_failure`)."""
     now = now or timezone.now()
