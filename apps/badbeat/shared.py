@@ -33,7 +33,7 @@ class SharedPayoutSystem(Protocol):
         """Annotations for a query of jackpots, so that their row lock reads the terms too (`lock_jackpots`): by
         name, a boolean expression — `funds_system`: the jackpot funds a multi-casino system this casino takes part
         in; `system_stops`: such a system is suspended at this casino and its agreement stops contributions then
-        (14.20(c)1, (e)4.i)."""
+        (14.20(c)1, 14.20(e)4-notify)."""
 
     def record_contributions(self, *, contributions: Sequence[Contribution]) -> None:
         """Called in the transaction that writes the contributions (each already has its pk): the system records
@@ -43,8 +43,8 @@ class SharedPayoutSystem(Protocol):
     def submit_claim(self, *, claim: Claim, supervisor: User) -> Claim:
         """A claim on a payout the system manages, which badbeat has just judged with the engine and verified
         here for `supervisor` (14.19(i)), in the transaction that calls this: the system sends it to the host,
-        which decides and freezes the amount (14.20(e)4). Returns the claim. Raises DomainError when the system
-        cannot take it (e.g. suspended); the caller's transaction then rolls the verification back."""
+        which decides and freezes the amount (14.20(e)4-two-claims). Returns the claim. Raises DomainError when the
+        system cannot take it (e.g. suspended); the caller's transaction then rolls the verification back."""
 
     def record_payout(self, *, claim: Claim, method: str, location: str, delivered_by: User,
                       recorded_by: User) -> Payout | Claim:

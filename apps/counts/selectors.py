@@ -84,11 +84,12 @@ def uncounted_by_table(*, tables: list[PokerTable]) -> dict[int, Decimal]:
 
 
 def container_uncounted_at_closing(table: PokerTable) -> list[str]:
-    """What a closing table's contribution container holds that no count has recorded (N.J.A.C. 13:69F-14.19(f)1:
-    the container is counted "upon table closing"): one text naming the amount, e.g. ["$12.50 of bad beat
-    contributions not yet counted in its contribution container"], or [] when all is counted or the table posts no
-    contribution container (`PokerTable.contribution_container_capacity` empty: its bad beat payout box is counted
-    at the closed table or at the cage, 14.19(d)-place). The counts app's part in a closing (apps.tables.closing)."""
+    """What a closing table's contribution container holds that no count has recorded (N.J.A.C.
+    13:69F-14.19(f)1-closing: the container is counted "upon table closing"): one text naming the amount, e.g. ["$12.50
+    of bad beat contributions not yet counted in its contribution container"], or [] when all is counted or the table
+    posts no contribution container (`PokerTable.contribution_container_capacity` empty: its bad beat payout box is
+    counted at the closed table or at the cage, 14.19(d)-place). The counts app's part in a closing
+    (apps.tables.closing)."""
     if table.contribution_container_capacity is None:
         return []
     total = uncounted_total(table=table)
@@ -98,7 +99,8 @@ def container_uncounted_at_closing(table: PokerTable) -> list[str]:
 @dataclass(frozen=True)
 class ContainerFull:
     """A table whose contribution container is full: `uncounted` (Decimal dollars, contributions since its last
-    count) has reached its posted `capacity` (Decimal dollars), so a count is due now (N.J.A.C. 13:69F-14.19(f)1)."""
+    count) has reached its posted `capacity` (Decimal dollars), so a count is due now (N.J.A.C.
+    13:69F-14.19(f)1-full)."""
 
     table: PokerTable
     uncounted: Decimal
@@ -106,7 +108,7 @@ class ContainerFull:
 
     @property
     def message(self) -> str:
-        """E.g. "Count due: container full ($500.00 uncounted, capacity $500.00) (14.19(f)1)"."""
+        """E.g. "Count due: container full ($500.00 uncounted, capacity $500.00) (14.19(f)1-full)"."""
         return (f"Count due: container full ({dollars(self.uncounted)} uncounted, capacity {dollars(self.capacity)}) "
                 "(14.19(f)1)")
 
@@ -114,7 +116,7 @@ class ContainerFull:
 def containers_full(*, casino: Casino, tables: list[PokerTable] | None = None) -> list[ContainerFull]:
     """The tables of `casino` (or of `tables`, the casino's as read already) whose contribution container is full, by
     number: the contributions not yet counted reach the capacity it posts — "prior to or whenever the container is
-    filled to maximum capacity" the count is due (N.J.A.C. 13:69F-14.19(f)1); just below it, not yet. A table that
+    filled to maximum capacity" the count is due (N.J.A.C. 13:69F-14.19(f)1-full); just below it, not yet. A table that
     posts no capacity is never listed. At most three queries whatever the tables (`uncounted_by_table`)."""
     if tables is None:
         tables = list(PokerTable.objects.filter(casino=casino, contribution_container_capacity__isnull=False))

@@ -452,9 +452,9 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
 
 def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
                      backfill: Backfill | None = None) -> GamingDayClose:
-    """Close one gaming day (N.J.A.C. 13:69F-14.19(d)-daily, 14.19(f)1, 14.19(p)-documented, 14.19(k)-official-record,
-    14.19(k)-daily); idempotent: a closed day is returned as is.
-    The close job and the command close every ended day in order (`close_gaming_days`); this closes one.
+    """Close one gaming day (N.J.A.C. 13:69F-14.19(d)-daily, 14.19(f)1-daily, 14.19(p)-documented,
+    14.19(k)-official-record, 14.19(k)-daily); idempotent: a closed day is returned as is. The close job and the command
+    close every ended day in order (`close_gaming_days`); this closes one.
 
     Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
     contributions were not all counted during the day (every box or container is counted at least once each

@@ -60,8 +60,8 @@ class TableView(PermissionPageMixin, TemplateView):
     (apps.floor.history). POST (the poker shift supervisor and floorpersons, tables.open_close_table): `action=open`
     (seats, dealer in the box) or `action=close` (reason, drop box removed for the count 14.19(d)1-closed-table, decks
     collected 14.2(a)-two-decks; a contribution container with contributions not yet counted is listed and refuses the
-    closing until a count of it is recorded, 14.19(f)1); then back to the page, or the page again with the form's errors
-    (400)."""
+    closing until a count of it is recorded, 14.19(f)1-closing); then back to the page, or the page again with the
+    form's errors (400)."""
 
     required_perm = "tables.view_pokertable"
     perms_by_method = {"POST": "tables.open_close_table"}

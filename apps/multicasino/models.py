@@ -284,9 +284,9 @@ class SystemClaimStatus(models.TextChoices):
 
 @pghistory.track()
 class SystemClaim(models.Model):
-    """A claim on the system's payout (14.20(e)4.ii, iii with 14.19(i)). The host orders claims by arrival and
-    decides them; every casino keeps a copy, from the host's notices. The document of the payout: date, time,
-    amount, the winning and losing hands, the casino, who verified and who authorised it."""
+    """A claim on the system's payout (14.20(e)4-document, 14.20(e)4-two-claims with 14.19(i)). The host orders claims
+    by arrival and decides them; every casino keeps a copy, from the host's notices. The document of the payout: date,
+    time, amount, the winning and losing hands, the casino, who verified and who authorised it."""
 
     system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="claims")
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="claims", help_text="Where it was made.")

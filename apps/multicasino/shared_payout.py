@@ -28,7 +28,7 @@ class MulticasinoSystem:
     def contribution_terms(self) -> dict[str, Exists]:
         """`funds_system` and `system_stops` of a jackpot, as Exists over this casino's own sites of the systems the
         jackpot funds (SharedPayoutSystem.contribution_terms): annotated on the jackpots' row lock, so that the
-        contribution's path reads them with the jackpots (14.20(c)1, (e)4.i)."""
+        contribution's path reads them with the jackpots (14.20(c)1, 14.20(e)4-notify)."""
         mine = Site.objects.filter(system__jackpot=OuterRef("pk"), is_self=True)
         return {"funds_system": Exists(mine),
                 "system_stops": Exists(mine.filter(status=SystemStatus.SUSPENDED,

@@ -1,5 +1,5 @@
 """The multi-casino system's pages: the posting for patrons (14.20(d)1), the status with claims and notices
-(14.20(e)4), and the host's reports by page, CSV and PDF."""
+(14.20(e)4-document), and the host's reports by page, CSV and PDF."""
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string

@@ -112,7 +112,8 @@ class RakeStructureApi(APIView):
 
 
 class TimeChargeOutput(serializers.ModelSerializer):
-    """A time charge collected at a table (14.14(b)3), as its list and its verification answer it."""
+    """A time charge collected at a table (14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional), as its list and its
+    verification answer it."""
 
     verified_by = serializers.SerializerMethodField()
 
@@ -127,9 +128,10 @@ class TimeChargeOutput(serializers.ModelSerializer):
 
 
 class TimeChargeApi(IdempotentPostMixin, generics.ListAPIView):
-    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3): the dealer records a collection (POST, answered with the
-    charge recorded), a floorperson verifies it at /api/time-charges/{id}/verify/. The list (GET, the newest 200) is
-    rake, the room's revenue: read as rake records are (not by dealers: 403)."""
+    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional,
+    14.14(b)3-verified): the dealer records a collection (POST, answered with the charge recorded), a floorperson
+    verifies it at /api/time-charges/{id}/verify/. The list (GET, the newest 200) is rake, the room's revenue: read as
+    rake records are (not by dealers: 403)."""
 
     class Input(serializers.Serializer):
         period_start = aware_datetime(help_text="The start of the period collected, with its offset from UTC.")
@@ -158,7 +160,7 @@ class TimeChargeApi(IdempotentPostMixin, generics.ListAPIView):
 
 
 class TimeChargeVerifyApi(IdempotentPostMixin, APIView):
-    """A floorperson verifies a time charge collected at a table of the casino (14.14(b)3)."""
+    """A floorperson verifies a time charge collected at a table of the casino (14.14(b)3-verified)."""
 
     Output = TimeChargeOutput
     permission_classes = [RulesPermission]

@@ -1,7 +1,7 @@
 """The revenue page's charts (issue 15): rake by gaming day, week and table over a span of days, and rounds settled
 per hour by table on the gaming day shown, built from the running totals by hour (`selectors.rake_over_days`,
 `selectors.rounds_per_hour_by_table`). Money is Decimal dollars; rake here is what was taken from pots (14.14),
-time charges (14.14(b)3) apart."""
+time charges apart."""
 from datetime import date
 
 from apps.casinos.models import Casino

@@ -145,7 +145,8 @@ class TimeChargeBasis(models.TextChoices):
 
 @pghistory.track()
 class TimeChargeStructure(models.Model):
-    """A rake by time charges posted at a table (N.J.A.C. 13:69F-14.14(b)3)."""
+    """A rake by time charges posted at a table (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly,
+    14.14(b)3-fractional)."""
 
     table = models.OneToOneField(PokerTable, on_delete=models.PROTECT, related_name="time_charge_structure")
     basis = models.CharField(max_length=12, choices=TimeChargeBasis.choices, default=TimeChargeBasis.PER_PLAYER)
@@ -171,7 +172,7 @@ class TimeChargeStructure(models.Model):
 
 
 class TimeCharge(models.Model):
-    """One collection of time charges at a table, verified by a floorperson (14.14(b)3.iv-v). Append-only."""
+    """One collection of time charges at a table, verified by a floorperson (14.14(b)3-verified). Append-only."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="time_charges")
     period_start = models.DateTimeField()
@@ -194,7 +195,7 @@ class TimeCharge(models.Model):
 
 
 class TimeChargeVerification(models.Model):
-    """A floorperson's verification of a collection, after which the dealer drops it (14.14(b)3.v)."""
+    """A floorperson's verification of a collection, after which the dealer drops it (14.14(b)3-verified)."""
 
     time_charge = models.OneToOneField(TimeCharge, on_delete=models.PROTECT, related_name="verification")
     verified_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

@@ -40,7 +40,7 @@ def rake_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
 
 
 def time_charges_for_gaming_day(*, casino: Casino, gaming_day: date) -> Decimal:
-    """Time charges (Decimal dollars) collected at the casino's tables on a gaming day (14.14(b)3)."""
+    """Time charges (Decimal dollars) collected at the casino's tables on a gaming day."""
     return TimeCharge.objects.filter(table__casino=casino, gaming_day=gaming_day).aggregate(
         total=Sum("amount", default=Decimal("0.00")))["total"]
 
@@ -155,7 +155,7 @@ class RakeOverDays:
     """Rake taken from pots (14.14) over a span of gaming days, Decimal dollars, for the revenue page's charts:
     `days` every gaming day of the span oldest first (0.00 for a day with none), `weeks` the days summed by week
     (keyed by the week's Monday; the first and last weeks may be partial), `tables` (table number, rounds settled,
-    rake) over the span by table number. Time charges (14.14(b)3) are not in these figures."""
+    rake) over the span by table number. Time charges are not in these figures."""
 
     start: date
     end: date

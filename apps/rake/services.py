@@ -146,14 +146,13 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     """Take the posted rake of each round of play (N.J.A.C. 13:69F-14.14): what to record (RakeTaken), nothing
     written here.
 
-    The rake is the first thing taken from the pot and side pots, before the bad beat contribution (14.19(c)-after-rake); its
-    basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game table each game may
-    post its own rake (the table's applies otherwise); one that posts "no flop, no drop" takes nothing from a round
-    that ended before the flop (`ended_before_the_flop`, 14.14(c)). One RakeRecord per round, also when nothing is
-    taken, so that every round's rake is accounted for; a round has one at most (14.14(e): no rake after the push —
-    the record's unique round refuses a second when it is written). rounds: rounds being recorded (their ids may come with the
-    writer's flush: each record points at its round).
-    """
+    The rake is the first thing taken from the pot and side pots, before the bad beat contribution
+    (14.19(c)-after-rake); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game
+    table each game may post its own rake (the table's applies otherwise); one that posts "no flop, no drop" takes
+    nothing from a round that ended before the flop (`ended_before_the_flop`, 14.14(c)). One RakeRecord per round, also
+    when nothing is taken, so that every round's rake is accounted for; a round has one at most (14.14(e): no rake after
+    the push — the record's unique round refuses a second when it is written). rounds: rounds being recorded (their ids
+    may come with the writer's flush: each record points at its round). """
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
     records, amounts = [], []
     for round_of_play in rounds:
@@ -226,8 +225,9 @@ def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tup
 @transaction.atomic
 def post_time_charge_structure(*, table: PokerTable, hourly_fee: Decimal, interval_minutes: int,
                                basis: str = TimeChargeBasis.PER_PLAYER) -> TimeChargeStructure:
-    """Post a time-charge rake (N.J.A.C. 13:69F-14.14(b)3): an hourly fee, per player or per table, assessed
-    every 20 or 30 minutes. The fee must divide into whole cents per interval. Raises DomainError."""
+    """Post a time-charge rake (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional): an hourly fee,
+    per player or per table, assessed every 20 or 30 minutes. The fee must divide into whole cents per interval. Raises
+    DomainError."""
     if interval_minutes not in (20, 30):
         raise DomainError("Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii).", field="interval_minutes")
     if hourly_fee <= 0:
@@ -249,7 +249,8 @@ PERIODS_APART = "time_charge_periods_do_not_overlap"
 
 @transaction.atomic
 def collect_time_charge(*, table: PokerTable, period_start: datetime, players_seated: int, collected_by) -> TimeCharge:
-    """Record the time charges collected at a table for one interval (N.J.A.C. 13:69F-14.14(b)3).
+    """Record the time charges collected at a table for one interval (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly,
+    14.14(b)3-fractional).
 
     Per player: every seated player pays, inactive ones included (3.i); per table: one charge. The amount is
     the hourly fee for the interval (3.ii, iii), Decimal dollars. Each period of play is charged once: a period
@@ -302,7 +303,8 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
 
 def _charge_overlapping(*, table: PokerTable, start: datetime, end: datetime) -> TimeCharge | None:
     """The time charge of `table` whose period overlaps [start, end), or None: the last one to start before `end`
-    (the periods of a table do not overlap, so no earlier one reaches further), by the index of (table, period_start)."""
+    (the periods of a table do not overlap, so no earlier one reaches further), by the index of (table,
+    period_start)."""
     last = TimeCharge.objects.filter(table=table, period_start__lt=end).order_by("-period_start").first()
     if last is not None and last.period_start + timedelta(minutes=last.interval_minutes) > start:
         return last
@@ -311,7 +313,7 @@ def _charge_overlapping(*, table: PokerTable, start: datetime, end: datetime) ->
 
 def _already_collected(table: PokerTable, charge: TimeCharge) -> AlreadyRecorded:
     """The refusal (409) of a period that overlaps `charge`, collected already: it names that period, in the casino's
-    time, and its id (N.J.A.C. 13:69F-14.14(b)3: each period of play is charged once)."""
+    time, and its id (N.J.A.C. 13:69F-14.14(b)3-fractional: each period of play is charged once)."""
     zone = table.casino.zone
     start = charge.period_start.astimezone(zone)
     end = (charge.period_start + timedelta(minutes=charge.interval_minutes)).astimezone(zone)
@@ -322,7 +324,7 @@ def _already_collected(table: PokerTable, charge: TimeCharge) -> AlreadyRecorded
 
 @transaction.atomic
 def verify_time_charge(*, time_charge: TimeCharge, verified_by) -> TimeChargeVerification:
-    """A floorperson (or supervisor) verifies a collection before the dealer drops it (14.14(b)3.v).
+    """A floorperson (or supervisor) verifies a collection before the dealer drops it (14.14(b)3-verified).
 
     The verifier may not be the dealer who collected it. Raises DomainError (also for a collection already verified,
     when another verification commits first: the time charge row is append-only, so the app may not lock it).

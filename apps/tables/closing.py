@@ -1,15 +1,14 @@
 """What a closing table asks of the apps above tables (design.md: a lower app stays ignorant of a higher one).
 
 An app that keeps things at a table registers, in its AppConfig.ready, a `Keeper`: what of its own is still at a
-table (apps.decks: its decks, N.J.A.C. 13:69F-14.2(a)-two-decks; apps.seats: the players in its seats) and how to take it
-away once the person closing the table confirms they have (the decks collected, the players unseated).
-`close_table` asks every registered keeper, in the closing's transaction: a closing with something still at the
-table is refused with its list under the keeper's confirmation field until that confirmation is given; then each
-keeper records the collection (its own append-only events). A keeper without `collect` lists what no confirmation
-takes away: the closing is refused while it lists anything, until it is dealt with in its own app first (apps.counts:
-a contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1). Called directly, in registration order: no
-signal, nothing reached through a setting.
-"""
+table (apps.decks: its decks, N.J.A.C. 13:69F-14.2(a)-two-decks; apps.seats: the players in its seats) and how to take
+it away once the person closing the table confirms they have (the decks collected, the players unseated). `close_table`
+asks every registered keeper, in the closing's transaction: a closing with something still at the table is refused with
+its list under the keeper's confirmation field until that confirmation is given; then each keeper records the collection
+(its own append-only events). A keeper without `collect` lists what no confirmation takes away: the closing is refused
+while it lists anything, until it is dealt with in its own app first (apps.counts: a contribution container not yet
+counted, N.J.A.C. 13:69F-14.19(f)1-closing). Called directly, in registration order: no signal, nothing reached through
+a setting. """
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -62,6 +61,6 @@ def closing_blocked(table: PokerTable) -> dict[str, str]:
     """What must be dealt with before `table` closes, whatever is confirmed (the keepers without a `collect`), by
     field: its items and what to do, as close_table refuses it, e.g. {"container_counted": "$12.50 of bad beat
     contributions not yet counted in its contribution container. Record a count of its contribution container ...
-    (N.J.A.C. 13:69F-14.19(f)1)."}; empty when nothing blocks the closing."""
+    (N.J.A.C. 13:69F-14.19(f)1-closing)."}; empty when nothing blocks the closing."""
     return {k.field: f"{', '.join(items)}. {k.ask}." for k in _keepers
             if k.collect is None and (items := k.still_at(table))}

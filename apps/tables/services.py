@@ -86,8 +86,8 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
 
 
 def verify_container_capacity(capacity: Decimal | None) -> None:
-    """Check a table's posted contribution container capacity (Decimal dollars, N.J.A.C. 13:69F-14.19(f)1): empty (no
-    container: the bad beat payout box of 14.19(d)-place) or above $0.00. Raises DomainError (field
+    """Check a table's posted contribution container capacity (Decimal dollars, N.J.A.C. 13:69F-14.19(f)1-full): empty
+    (no container: the bad beat payout box of 14.19(d)-place) or above $0.00. Raises DomainError (field
     "contribution_container_capacity")."""
     if capacity is not None and capacity <= 0:
         raise DomainError("A contribution container holds more than $0.00: post its capacity, or leave it empty.",
@@ -358,8 +358,8 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
     `decks_collected` (the dealer or floorperson has collected them) and `players_unseated` (the players have left or
     moved) — and then each app records it (the decks removed from the table, the seats vacated), by `by`, who is then
     required. What no confirmation takes away refuses the closing until it is dealt with first (apps.counts: the
-    chips in a table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1 "upon table closing": the
-    field "container_counted" names the uncounted amount; record the count, then close). `drop_box_removed` confirms
+    chips in a table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1-closing "upon table closing":
+    the field "container_counted" names the uncounted amount; record the count, then close). `drop_box_removed` confirms
     the drop box was removed for the count, which takes place at a closed table (N.J.A.C.
     13:69F-14.19(d)1-closed-table); it is required. Records a TableStatusChange (closed) with the reason, the decks
     collected, the seats vacated and the confirmation. A round, a time charge or a seat at the closed table is then

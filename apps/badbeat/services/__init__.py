@@ -5,7 +5,7 @@
 - `contributions`: what one pot contributes under the posted rules, and its reset part (14.19(b)1-applied,
 14.19(b)2-applied, 14.19(c)-per-pot, 14.19(p)-reset).
 - `claims`: claims opened, verified, rejected (14.19(i)); this casino's part of a claim on a shared payout
-(14.20(e)4).
+(14.20(e)4-two-claims).
 - `payouts`: payouts delivered, their notices acknowledged, the reset amount of each gaming day (14.19(i)2, (j),
 14.19(p)-documented).
 - `displays`: accounting's adjustment of the displayed amount (14.19(k)1, 14.19(o)).

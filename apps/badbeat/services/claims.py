@@ -1,6 +1,6 @@
 """Claims on a bad beat payout (N.J.A.C. 13:69F-14.19(a), (i), (n), 14.19(m)2-both-qualify): opened on a round the
 engine finds qualifying, verified or rejected by a poker shift supervisor; and this casino's part of a claim on a payout
-shared with other casinos (14.20(e)4), which the system's host decides."""
+shared with other casinos (14.20(e)4-two-claims), which the system's host decides."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -193,7 +193,7 @@ def shared_payout(jackpot: Jackpot) -> SharedPayoutSystem | None:
 
 def _verify_shared_claim(*, claim: Claim, supervisor: User) -> Claim:
     """This casino's part of verifying a claim on a shared payout (14.19(i)): the engine judges it and the claim
-    is verified here, without an amount; the system's host then freezes the amount (14.20(e)4). Raises
+    is verified here, without an amount; the system's host then freezes the amount (14.20(e)4-two-claims). Raises
     DomainError when it is not pending or does not qualify. Call in the transaction that hands it to the system."""
     claim = Claim.objects.select_for_update(of=("self",)).select_related("round_of_play__table", "jackpot").get(
         pk=claim.pk)

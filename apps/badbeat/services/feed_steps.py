@@ -142,7 +142,7 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
     beside its records: of all time (`contributions_total`, on the jackpot), of the gaming day
     (GamingDayContributions) and of each table's gaming day (TableDayContributions). A jackpot funding a multi-casino
     system takes nothing while the system is suspended here, unless its agreement says contributions continue
-    (14.20(c)1, (e)4.i). """
+    (14.20(c)1, 14.20(e)4-notify). """
     result = ContributionsTaken(taken=[ZERO] * len(rounds))
     # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
     day_totals = dict(jackpots.day_contributions)

@@ -1,8 +1,9 @@
-"""Claims, notices and payouts of a system's payout (N.J.A.C. 13:69F-14.20(e)4 with 14.19(i), (j)): a site sends
-a claim its supervisor verified to the host, which orders claims by arrival, freezes the pool for the first and
-answers a second by the agreement, and tells every casino at once; a site delivers and documents the payout, which
-the host takes from the pool once. Badbeat calls this module through the registered system (shared_payout.py)
-after doing its own part; this module calls badbeat's services only for what the host decided."""
+"""Claims, notices and payouts of a system's payout (N.J.A.C. 13:69F-14.20(e)4-notify, 14.20(e)4-document,
+14.20(e)4-two-claims with 14.19(i), (j)): a site sends a claim its supervisor verified to the host, which orders claims
+by arrival, freezes the pool for the first and answers a second by the agreement, and tells every casino at once; a site
+delivers and documents the payout, which the host takes from the pool once. Badbeat calls this module through the
+registered system (shared_payout.py) after doing its own part; this module calls badbeat's services only for what the
+host decided."""
 from __future__ import annotations
 
 import logging
@@ -66,10 +67,11 @@ _CLAIM_FIELDS = ("table_number", "round_reference", "losing_hand", "losing_cards
 def submit_claim(*, claim: Claim, supervisor: User, now: datetime | None = None) -> SystemClaim:
     """A claim on the system's payout that a poker shift supervisor has just verified at this casino with the
     engine (badbeat's verify_claim: the hands and cards as judged, 14.19(i)) goes to the host, which orders claims
-    by arrival and freezes the amount (14.20(e)4.ii); this casino keeps its copy. At the host's own casino the
-    claim is applied at once, as its inbox applies a site's. Call in the transaction that verified it: a
-    DomainError rolls the verification back with it. Raises DomainError when the system is suspended at this
-    casino (no multi-casino claim is opened while it is, 14.20(e)4.i) or the claim was not verified here."""
+    by arrival and freezes the amount (14.20(e)4-two-claims, 14.20(e)4-notify); this casino keeps its copy. At the
+    host's own casino the claim is applied at once, as its inbox applies a site's. Call in the transaction that verified
+    it: a DomainError rolls the verification back with it. Raises DomainError when the system is suspended at this
+    casino (no multi-casino claim is opened while it is, 14.20(e)4-two-claims, 14.20(e)4-notify) or the claim was not
+    verified here."""
     now = now or timezone.now()
     system = funded_system(jackpot=claim.jackpot)
     me = own_site(system)

@@ -1,7 +1,7 @@
-"""Heartbeats, suspension and resumption (N.J.A.C. 13:69F-14.20(a), (e)4.i): every peer hears this casino's rules
-hash and running total, and from the host the official pool and every participating casino; a peer silent too
-long, or holding other rules, is suspended, and it resumes only when heard again with the same rules and nothing
-left to deliver."""
+"""Heartbeats, suspension and resumption (N.J.A.C. 13:69F-14.20(a), 14.20(e)4-notify): every peer hears this casino's
+rules hash and running total, and from the host the official pool and every participating casino; a peer silent too
+long, or holding other rules, is suspended, and it resumes only when heard again with the same rules and nothing left to
+deliver."""
 from __future__ import annotations
 
 import logging
