@@ -3,7 +3,8 @@
 A card is an integer 0-51: (rank - 2) * 4 + suit, suits ordered clubs, diamonds, hearts, spades; `card_ids`
 converts Card objects. A score is an int, greater = better, ordering hands exactly as `evaluate` does under
 five-card high (N.J.A.C. 13:69F-14.3(a), (b), (d)): category * 13**5 + tie-break ranks. Scores of the lows
-(A-5 of 14.3(e), (f) and deuce-to-seven of 14.12A) order hands as their rule sets do, best highest.
+(A-5 of 14.3(e)-ace-low, 14.3(e)-deuce-to-seven, 14.3(f) and deuce-to-seven of 14.12A) order hands as their rule sets
+do, best highest.
 
 How: the ranks of a hand, whatever their suits, are a multiset; its best non-flush hand is looked up by a
 base-5 key (the sum of 5**rank over the cards). A flush is seen from packed suit counts, and the flush cards'
@@ -333,8 +334,8 @@ def _key_int(key: tuple[int, ...]) -> int:
 
 
 def ace_to_five_low_scores(cards: np.ndarray, *, qualifier: int | None = None) -> np.ndarray:
-    """A-5 low scores of five-card rows (14.3(e), (f)), best highest; with `qualifier` (8: eight or better,
-    14.9(j)) a row that does not qualify scores -1."""
+    """A-5 low scores of five-card rows (14.3(e)-ace-low, 14.3(e)-suits, 14.3(f)), best highest; with `qualifier` (8:
+    eight or better, 14.9(j)) a row that does not qualify scores -1."""
     cards = np.asarray(cards, dtype=np.int64)
     keys, ace_five, _ = _low_tables()
     scores: np.ndarray = ace_five[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]

@@ -4,10 +4,9 @@ High orders (N.J.A.C. 13:69F-14.3(a)-(d), 20.3, 27.3) share one core: a hand's s
 whether it is a flush and whether it is a straight (the ace may complete the lowest straight, A-2-3,
 A-2-3-4 or A-2-3-4-5; no wrap-around) give the categories it satisfies; the rule set's order of categories
 picks the best one; equal categories compare by the highest card not contained in the other hand (14.3(d)).
-Low orders invert that (14.3(e), (f)): the ace is low, straights and flushes do not count, except in
-deuce-to-seven, where the ace is high and they do. Badugi ranks by the number of cards of different suits and
-ranks, then lowest (14.12B(l)).
-"""
+Low orders invert that (14.3(e)-ace-low, 14.3(e)-deuce-to-seven, 14.3(f)): the ace is low, straights and flushes do not
+count, except in deuce-to-seven, where the ace is high and they do. Badugi ranks by the number of cards of different
+suits and ranks, then lowest (14.12B(l)). """
 from __future__ import annotations
 
 import functools
@@ -31,7 +30,7 @@ class RuleSet(StrEnum):
     ACE_TO_FIVE_LOW = "ace_to_five_low"        # 14.3(e), (f)
     ACE_TO_FIVE_LOW_8 = "ace_to_five_low_8"    # 14.3(e), (f) with 14.9(j) eight or better
     THREE_CARD_LOW_6 = "three_card_low_6"      # 14.3(e), (f) with 14.13A(k) six or better
-    DEUCE_TO_SEVEN_LOW = "deuce_to_seven_low"  # 14.3(e) proviso, (f), 14.12A
+    DEUCE_TO_SEVEN_LOW = "deuce_to_seven_low"  # 14.3(e) proviso, 14.3(f), 14.12A
     BADUGI = "badugi"                          # 14.12B(l)
 
 
@@ -104,7 +103,7 @@ class FourCardCategory(_Category):
 
 
 class LowCategory(_Category):
-    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e), (f)); three-card lows too."""
+    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(f)); three-card lows too."""
 
     PAIRED = (0, "Paired low")
     KING_LOW = (1, "King-low")
@@ -121,7 +120,7 @@ class LowCategory(_Category):
 
 
 class DeuceToSevenCategory(_Category):
-    """Deuce-to-seven low hands (14.3(e) proviso, 14.12A): the inverse of the high order, the ace high."""
+    """Deuce-to-seven low hands (14.3(e)-deuce-to-seven, 14.12A): the inverse of the high order, the ace high."""
 
     STRAIGHT_FLUSH = (0, "Straight flush")
     FOUR_OF_A_KIND = (1, "Four of a kind")
@@ -351,9 +350,9 @@ def _ace_to_five(rule_set: RuleSet, cards: Sequence[Card], n: int, qualifier: in
 
 
 def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = None) -> HandValue:
-    """Five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e), (f): the ace low, straights and flushes do not
-    count, pairs make a hand worse, equal hands compare their highest card first. With `qualifier` 8 (eight or
-    better, 14.9(j)) the hand qualifies only with five unpaired cards none above the eight."""
+    """Five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(e)-suits, 14.3(f): the ace low, straights
+    and flushes do not count, pairs make a hand worse, equal hands compare their highest card first. With `qualifier` 8
+    (eight or better, 14.9(j)) the hand qualifies only with five unpaired cards none above the eight."""
     rule_set = RuleSet.ACE_TO_FIVE_LOW_8 if qualifier == 8 else RuleSet.ACE_TO_FIVE_LOW
     return _ace_to_five(rule_set, cards, 5, qualifier)
 
@@ -365,9 +364,9 @@ def evaluate_three_card_low(cards: Sequence[Card], *, qualifier: int | None = 6)
 
 
 def evaluate_deuce_to_seven_low(cards: Sequence[Card]) -> HandValue:
-    """Five cards as a deuce-to-seven low hand (N.J.A.C. 13:69F-14.3(e) proviso, (f), 14.12A): the ace is the
-    highest card only (A-2-3-4-5 is no straight), straights and flushes count, and the lowest high hand wins:
-    7-5-4-3-2 of mixed suits is the best hand."""
+    """Five cards as a deuce-to-seven low hand (N.J.A.C. 13:69F-14.3(e)-deuce-to-seven, 14.3(e)-suits, 14.3(f), 14.12A):
+    the ace is the highest card only (A-2-3-4-5 is no straight), straights and flushes count, and the lowest high hand
+    wins: 7-5-4-3-2 of mixed suits is the best hand."""
     _check_count(cards, 5)
     shape = _shape(cards, ace_low_straight=False)
     high = _five_category(shape)
@@ -387,7 +386,7 @@ def evaluate_deuce_to_seven_low(cards: Sequence[Card]) -> HandValue:
 def evaluate_badugi(cards: Sequence[Card]) -> HandValue:
     """Four cards as a badugi hand, N.J.A.C. 13:69F-14.12B(l): the largest group of cards each of a different
     suit and rank plays; a four-card badugi beats any three-card hand, and so on down; within a size the lowest
-    hand wins, comparing the highest card first, the ace low (14.3(e)); A-2-3-4 of four suits is the best."""
+    hand wins, comparing the highest card first, the ace low (14.3(e)-ace-low); A-2-3-4 of four suits is the best."""
     _check_count(cards, 4)
     best: tuple[int, ...] | None = None
     best_cards: tuple[Card, ...] = ()
