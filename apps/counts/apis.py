@@ -34,7 +34,7 @@ from .selectors import container_of, containers_for_casino
 
 class CountsApi(IdempotentPostMixin, APIView):
     """POST: a count of a table's bad beat box or container, or a Bad Beat Payout Contribution Form (14.19(d)-place,
-    14.19(e), 14.19(f)), signed by who counted and a witness of the casino's staff."""
+    14.19(e)-cashier-counts, 14.19(f)), signed by who counted and a witness of the casino's staff."""
 
     class Input(serializers.Serializer):
         table = column_integer(PokerTable, "number", min_value=1, help_text="Table number.")

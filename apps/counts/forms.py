@@ -55,7 +55,7 @@ class CountForm(forms.Form):
     def ask_to_confirm(self, variance: Decimal) -> None:
         """Show the form again (after a validated post that recorded nothing) asking the counter and the witness to
         confirm `variance` (Decimal dollars): the box unticked, `variance` kept in the form, the signatures to give
-        again (14.19(d)-place, 14.19(e), 14.19(f))."""
+        again (14.19(d)-place, 14.19(e)-cashier-counts, 14.19(f))."""
         data = {name: value for name, value in self.data.items() if name != "confirm_variance"}  # one value a field
         data["confirmed_variance"] = f"{variance:.2f}"
         self.data = data

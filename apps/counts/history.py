@@ -1,7 +1,7 @@
 """The counts page's history tab (apps.core.history): each count and form of a gaming day as it was recorded (who
-counted, who witnessed, the amount, the contributions it was compared with, 14.19(d)-place, 14.19(e), 14.19(f)) and each
-part of a form as accounting received it (14.19(g), 14.19(h)-reconcile), from their pghistory events. Counts and
-receipts are append-only: each has one event, its recording. Read-only."""
+counted, who witnessed, the amount, the contributions it was compared with, 14.19(d)-place, 14.19(e)-cashier-counts,
+14.19(f)) and each part of a form as accounting received it (14.19(g), 14.19(h)-reconcile), from their pghistory events.
+Counts and receipts are append-only: each has one event, its recording. Read-only."""
 from __future__ import annotations
 
 from datetime import date

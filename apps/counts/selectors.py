@@ -289,8 +289,9 @@ def ledger_check(*, casino: Casino, gaming_day: date) -> list[str]:
 @dataclass(frozen=True)
 class CountDay:
     """One gaming day of the casino's bad beat money, Decimal dollars: the contributions recorded, what
-    the day's counts of the boxes, containers and forms found (14.19(d)-place, 14.19(e), 14.19(f)), what those counts
-    expected (the contributions since each table's previous count) and their variance (counted less expected)."""
+    the day's counts of the boxes, containers and forms found (14.19(d)-place, 14.19(e)-cashier-counts, 14.19(f)), what
+    those counts expected (the contributions since each table's previous count) and their variance (counted less
+    expected)."""
 
     gaming_day: date
     contributions: Decimal

@@ -77,8 +77,8 @@ def chips_value(chips: dict) -> tuple[dict[str, int], Decimal]:
 class VarianceToConfirm(DomainError):
     """A count whose variance was not confirmed (record_count's `variance_confirmed`): nothing was recorded. Carries
     the figures read under the locks, Decimal dollars: `amount` counted, `expected` (the contributions recorded
-    since the table's last count) and `variance` (amount less expected). N.J.A.C. 13:69F-14.19(d)-place, 14.19(e),
-    14.19(f)."""
+    since the table's last count) and `variance` (amount less expected). N.J.A.C. 13:69F-14.19(d)-place,
+    14.19(e)-cashier-counts, 14.19(f)."""
 
     def __init__(self, *, amount: Decimal, expected: Decimal, variance: Decimal) -> None:
         super().__init__(f"The count differs from the contributions recorded: {dollars(amount)} counted, "
@@ -138,15 +138,15 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
                  reason: str = CountReason.DAILY, surveillance_recorded: bool = False,
                  transported_by: User | None = None, counted_at: datetime | None = None,
                  signed_in_person: bool = False, variance_confirmed: Decimal | None = None) -> BadBeatCount:
-    """Record a count of a table's bad beat contributions (N.J.A.C. 13:69F-14.19(d)-place, 14.19(e), 14.19(f)), signed
-    by the counter and the witness.
+    """Record a count of a table's bad beat contributions (N.J.A.C. 13:69F-14.19(d)-place, 14.19(e)-cashier-counts,
+    14.19(f)), signed by the counter and the witness.
 
     method: closed_table or cage (the box; `amount` counted, Decimal dollars), or table_inventory (the
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
     pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
-    naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people, 14.19(d)2, 14.19(e),
-    14.19(f)2), an ineligible witness, bad amounts.
+    naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people, 14.19(d)2,
+    14.19(e)-cashier-counts, 14.19(f)2), an ineligible witness, bad amounts.
 
     variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
     until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,

@@ -1,5 +1,5 @@
 """The table page's history tab (apps.core.history): the table's posted game, limits, seats and open/closed state,
-the games of its rotation and its rake, who changed what, when, from what to what (N.J.A.C. 13:69F-14.8, 14.14(c),
+the games of its rotation and its rake, who changed what, when, from what to what (N.J.A.C. 13:69F-14.8, 14.14(c)-sign,
 14.17-limits-posted, 14.17-raises-posted), from their pghistory events. Read-only."""
 from __future__ import annotations
 

@@ -148,7 +148,7 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
 
 
 class TableSignView(PermissionPageMixin, TemplateView):
-    """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c),
+    """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c)-sign,
     14.17-limits-posted, 14.17-raises-posted, 14.19(b)-table-notice, 14.11(b)); never typed by hand."""
 
     required_perm = "tables.view_pokertable"

@@ -65,10 +65,10 @@ class RakeLevelOutput(serializers.Serializer):
 
 
 class RakeStructureApi(APIView):
-    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c)): everyone reads it (GET), supervisors change it
-    (PUT, the whole structure: a field left out takes its default). `no_flop_no_drop` (true or false, false when left
-    out): no rake from a hold 'em or Omaha round that ends before the flop, posted on the sign (`label`); refused
-    (400) at a table that deals no such game."""
+    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), 14.14(c)-sign, 14.14(c)-as-posted): everyone reads it
+    (GET), supervisors change it (PUT, the whole structure: a field left out takes its default). `no_flop_no_drop` (true
+    or false, false when left out): no rake from a hold 'em or Omaha round that ends before the flop, posted on the sign
+    (`label`); refused (400) at a table that deals no such game."""
 
     class Input(serializers.ModelSerializer):
         levels = RakeLevelInput(many=True, required=False)

@@ -25,17 +25,17 @@ class RakeMethod(models.TextChoices):
 
 @pghistory.track()
 class RakeStructure(models.Model):
-    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), (c)); at a mixed-game table, each game of the rotation
-    may post its own (`rotation_game`), and the table's rake applies to the games without one.
+    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), 14.14(c)-sign, 14.14(c)-as-posted); at a mixed-game table,
+    each game of the rotation may post its own (`rotation_game`), and the table's rake applies to the games without one.
 
-    `no_flop_no_drop`: "no flop, no drop", posted on the sign with the rest of the rake (14.14(c)): no rake is taken
-    from a round of a flop game (FLOP_GAMES: hold 'em, Omaha, Omaha high-low) that ends before the flop is dealt —
-    its board is empty and no chips were bet after the first betting round — whatever the pot. A round that reached
-    the flop is raked as posted, also when everyone folds on the flop, and so is an all-in before the flop whose
-    board is then dealt out. Stud and draw games deal no flop: their rounds are raked as posted, the term or not (a
-    round of play records no reliable trace of a stud or draw round ending in its first betting round: a betting
-    round where nothing stayed in the pot, e.g. a bet on fourth street that nobody called, is not kept). A structure
-    that covers no flop game may not post it (services.post_rake_structure)."""
+    `no_flop_no_drop`: "no flop, no drop", posted on the sign with the rest of the rake (14.14(c)-sign,
+    14.14(c)-as-posted): no rake is taken from a round of a flop game (FLOP_GAMES: hold 'em, Omaha, Omaha high-low) that
+    ends before the flop is dealt — its board is empty and no chips were bet after the first betting round — whatever
+    the pot. A round that reached the flop is raked as posted, also when everyone folds on the flop, and so is an all-in
+    before the flop whose board is then dealt out. Stud and draw games deal no flop: their rounds are raked as posted,
+    the term or not (a round of play records no reliable trace of a stud or draw round ending in its first betting
+    round: a betting round where nothing stayed in the pot, e.g. a bet on fourth street that nobody called, is not
+    kept). A structure that covers no flop game may not post it (services.post_rake_structure)."""
 
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_structures")
     rotation_game = models.ForeignKey(RotationGame, on_delete=models.CASCADE, null=True, blank=True,
@@ -70,7 +70,8 @@ class RakeStructure(models.Model):
 
     @property
     def label(self) -> str:
-        """The rake as posted on the table sign (14.14(c)), "no flop, no drop" (NO_FLOP_NO_DROP) last when posted."""
+        """The rake as posted on the table sign (14.14(c)-sign), "no flop, no drop" (NO_FLOP_NO_DROP) last when
+        posted."""
         return self._terms + (f"; {NO_FLOP_NO_DROP}" if self.no_flop_no_drop else "")
 
     @property

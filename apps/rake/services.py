@@ -39,9 +39,9 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
 
     Percentage (N.J.A.C. 13:69F-14.14(b)1): at most 10 % of the sums bet — a structure over the legal maximum
     is refused. Incremental (14.14(b)2): predetermined amounts at ascending pot levels, never taking more than
-    the pot. `no_flop_no_drop` (either method, posted on the sign, 14.14(c); see RakeStructure): a bool, refused when
-    `games` — the game values the structure covers, None when not known — holds no flop game (FLOP_GAMES), since the
-    sign would post a term that never applies. Raises DomainError naming the field.
+    the pot. `no_flop_no_drop` (either method, posted on the sign, 14.14(c)-sign, 14.14(c)-as-posted; see
+    RakeStructure): a bool, refused when `games` — the game values the structure covers, None when not known — holds no
+    flop game (FLOP_GAMES), since the sign would post a term that never applies. Raises DomainError naming the field.
     """
     if not isinstance(no_flop_no_drop, bool):
         raise DomainError("No flop, no drop is posted or not: true or false.", field="no_flop_no_drop")
@@ -85,10 +85,10 @@ def post_rake_structure(*, table: PokerTable, maximum: Decimal, method: str = Ra
                         percentage: Decimal | None = None, minimum_pot: Decimal = ZERO,
                         increment: Decimal = Decimal("1.00"), levels: list[dict] | None = None,
                         rotation_game: RotationGame | None = None, no_flop_no_drop: bool = False) -> RakeStructure:
-    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), (c)), or of one game of its rotation
-    (`rotation_game`, a mixed-game table); the sign follows. `no_flop_no_drop`: no rake from a hold 'em or Omaha
-    round that ends before the flop (RakeStructure.no_flop_no_drop), refused for a rake that covers no such game (the
-    rotation game's, or every game the table posts). Raises DomainError."""
+    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), 14.14(c)-sign, 14.14(c)-as-posted), or of one
+    game of its rotation (`rotation_game`, a mixed-game table); the sign follows. `no_flop_no_drop`: no rake from a hold
+    'em or Omaha round that ends before the flop (RakeStructure.no_flop_no_drop), refused for a rake that covers no such
+    game (the rotation game's, or every game the table posts). Raises DomainError."""
     games = [rotation_game.game] if rotation_game is not None else [p.game for p in table.posted_games()]
     levels = verify_rake_structure(method=method, percentage=percentage, maximum=maximum, minimum_pot=minimum_pot,
                                    increment=increment, levels=levels, no_flop_no_drop=no_flop_no_drop, games=games)
@@ -149,10 +149,10 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution
     (14.19(c)-after-rake); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game
     table each game may post its own rake (the table's applies otherwise); one that posts "no flop, no drop" takes
-    nothing from a round that ended before the flop (`ended_before_the_flop`, 14.14(c)). One RakeRecord per round, also
-    when nothing is taken, so that every round's rake is accounted for; a round has one at most (14.14(e): no rake after
-    the push — the record's unique round refuses a second when it is written). rounds: rounds being recorded (their ids
-    may come with the writer's flush: each record points at its round). """
+    nothing from a round that ended before the flop (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per
+    round, also when nothing is taken, so that every round's rake is accounted for; a round has one at most (14.14(e):
+    no rake after the push — the record's unique round refuses a second when it is written). rounds: rounds being
+    recorded (their ids may come with the writer's flush: each record points at its round). """
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
     records, amounts = [], []
     for round_of_play in rounds:
@@ -181,11 +181,11 @@ NO_FLOP_EXPLANATION = "No flop, no drop: the round ended before the flop; no rak
 
 
 def ended_before_the_flop(round_of_play: RoundOfPlay) -> bool:
-    """Whether a round of play ended before the flop, as "no flop, no drop" reads it (N.J.A.C. 13:69F-14.14(c); see
-    RakeStructure.no_flop_no_drop): a round of a flop game (FLOP_GAMES) with no community card on its board and no
-    chips bet after its first betting round (`betting_rounds`, Decimal strings). False for a round that reached the
-    flop (everyone folding on the flop included, and an all-in before the flop whose board was dealt out) and for
-    every stud and draw round (no flop is dealt)."""
+    """Whether a round of play ended before the flop, as "no flop, no drop" reads it (N.J.A.C.
+    13:69F-14.14(c)-as-posted; see RakeStructure.no_flop_no_drop): a round of a flop game (FLOP_GAMES) with no community
+    card on its board and no chips bet after its first betting round (`betting_rounds`, Decimal strings). False for a
+    round that reached the flop (everyone folding on the flop included, and an all-in before the flop whose board was
+    dealt out) and for every stud and draw round (no flop is dealt)."""
     if round_of_play.game not in FLOP_GAMES or round_of_play.board.strip():
         return False
     return not any(Decimal(b) > 0 for b in round_of_play.betting_rounds[1:])
@@ -193,7 +193,7 @@ def ended_before_the_flop(round_of_play: RoundOfPlay) -> bool:
 
 def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tuple[Decimal, Decimal, str]:
     """(computed, amount taken, how) of one round under a posted structure (14.14(b)1, 2); nothing from a round that
-    ended before the flop when the structure posts "no flop, no drop" (14.14(c))."""
+    ended before the flop when the structure posts "no flop, no drop" (14.14(c)-as-posted)."""
     pot_total = round_of_play.pot_total
     if structure is None:
         return ZERO, ZERO, "No rake is posted at this table."
