@@ -307,7 +307,7 @@ class RuleChangeWithdrawApi(IdempotentPostMixin, APIView):
 
 
 class DiscontinueApi(IdempotentPostMixin, APIView):
-    """POST: discontinue a payout and transfer all its funds to another (14.19(l)); administrators only."""
+    """POST: discontinue a payout and transfer all its funds to another (14.19(l)-discontinue); administrators only."""
 
     class Input(serializers.Serializer):
         target = serializers.IntegerField(help_text="The bad beat payout that receives the funds.")

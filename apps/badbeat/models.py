@@ -432,7 +432,7 @@ class DailyReset(models.Model):
 
 
 class Transfer(models.Model):
-    """A discontinued payout's funds moved to another bad beat payout, so all reach players (14.19(l))."""
+    """A discontinued payout's funds moved to another bad beat payout, so all reach players (14.19(l)-discontinue)."""
 
     source = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_out")
     target = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_in")

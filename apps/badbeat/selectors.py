@@ -166,7 +166,7 @@ class Ledger:
 
 
 def ledger(*, jackpot: Jackpot) -> Ledger:
-    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k)-official-record, 14.19(l),
+    """The records behind a jackpot's balance (N.J.A.C. 13:69F-14.19(k)-official-record, 14.19(l)-discontinue,
     14.19(p)-documented), summed over all of history: a check on the kept `balance`, `reset_reserve` and
     `contributions_total`, for the daily ledger check and tests, not for a request."""
     def total(qs, field="amount"):
@@ -523,7 +523,7 @@ class JackpotDay:
     """One gaming day of a fund that holds its own money, Decimal dollars: the contributions taken and the
     part of them set aside for the next payout (14.19(p)-documented), the payouts debited to it (14.19(j)), what else
     moved in or out (the reset reserve seeded after a payout, 14.19(p)-documented; transfers from or to a
-    discontinued payout, 14.19(l)), and its payout amount (`balance`) once the day's records are in."""
+    discontinued payout, 14.19(l)-discontinue), and its payout amount (`balance`) once the day's records are in."""
 
     gaming_day: date
     contributions: Decimal

@@ -120,7 +120,7 @@ def high_score(cards: Sequence[int]) -> int:
     """Score of the best five-card high hand in 5 to 7 cards (ints 0-51), pure Python, per hand.
 
     Equal to the ordering of `evaluate("five_card_high", ...)` (14.3(b), (d)); hold'em's any five of seven
-    (14.10(j)). Raises KeyError for a duplicate-laden or impossible hand (five of a rank).
+    (14.10(j)-best-hand). Raises KeyError for a duplicate-laden or impossible hand (five of a rank).
     """
     key = suits = 0
     for c in cards:
@@ -139,7 +139,8 @@ def high_score(cards: Sequence[int]) -> int:
 
 
 def seven_card_high(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int:
-    """high_score for exactly seven cards, unrolled for speed (hold'em and seven-card stud, 14.9(i), 14.10(j))."""
+    """high_score for exactly seven cards, unrolled for speed (hold'em and seven-card stud, 14.9(i),
+    14.10(j)-best-hand)."""
     key = _KEY[c0] + _KEY[c1] + _KEY[c2] + _KEY[c3] + _KEY[c4] + _KEY[c5] + _KEY[c6]
     flush = (_SUIT[c0] + _SUIT[c1] + _SUIT[c2] + _SUIT[c3] + _SUIT[c4] + _SUIT[c5] + _SUIT[c6] + 0x3333) & 0x8888
     if flush:
@@ -286,7 +287,7 @@ def omaha_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
 
 def holdem_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     """Best hold'em high score of every player of every deal: `hole` of shape (n, players, 2), `board` of
-    shape (n, 5); any five of the seven cards (14.10(j)). Returns int64 scores of shape (n, players), equal
+    shape (n, 5); any five of the seven cards (14.10(j)-best-hand). Returns int64 scores of shape (n, players), equal
     to `high_scores` of each player's seven cards."""
     hole = np.asarray(hole, dtype=np.int64)
     board = np.asarray(board, dtype=np.int64)

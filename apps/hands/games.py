@@ -81,8 +81,8 @@ def _counts(game: str, hole: Sequence[Card], board: Sequence[Card], holes: tuple
 
 
 def best_holdem(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
-    """Best five-card high hand of two hole and five community cards in any combination (14.10(j)); when the
-    board is the best hand, every player plays it and they share the pot."""
+    """Best five-card high hand of two hole and five community cards in any combination (14.10(j)-best-hand,
+    14.10(j)-board-plays); when the board is the best hand, every player plays it and they share the pot."""
     _counts("Hold 'em", hole, board, (2,), (5,))
     return ShowdownHand(high=_best(evaluate_five_card_high, combinations((*hole, *board), 5)))
 

@@ -1,10 +1,9 @@
 """Showdown settlement: the main pot and side pots, their winners, and odd chips. Amounts are Decimal dollars.
 
 N.J.A.C. 13:69F-14.7(c)4 (all-in players and side pots), 14.14(d) (the uncalled final bet is no part of the
-pot), 14.10(j) (tied hands share the pot), 14.9(i)3 and 14.11(f)2 (odd chips). A hand run more than once (all in
-before the last card, the players agree to deal the rest of the board two or three times): `verify_run_boards`,
-`split_runs`, `award_runs`.
-"""
+pot), 14.10(j)-board-plays (tied hands share the pot), 14.9(i)3 and 14.11(f)2 (odd chips). A hand run more than once
+(all in before the last card, the players agree to deal the rest of the board two or three times): `verify_run_boards`,
+`split_runs`, `award_runs`. """
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
@@ -160,7 +159,8 @@ def showdown_hands(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, S
 def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01"),
                showdown: Mapping[Seat, ShowdownHand] | None = None) -> Settlement:
-    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g)).
+    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays,
+    14.11(f)-(g)).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
     `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3.ii, iv, 14.11(f)2).
@@ -245,8 +245,8 @@ def verify_run_boards(boards: Sequence[Sequence[Card]], *held: Sequence[Card]) -
     Each board is a full board of five cards. The boards agree on the cards dealt before the players were all in
     (their common beginning: none, the flop, or the flop and the turn) and differ in every card after it; no card
     appears twice across the shared cards, every run's own cards and `held` (the players' hole cards): one deck
-    deals every run (14.2(a)-one-deck). Raises CardCountError (not two or three boards, a board not full), RuleSetError (boards that
-    share one or two cards, or all five) or DuplicateCardError.
+    deals every run (14.2(a)-one-deck). Raises CardCountError (not two or three boards, a board not full), RuleSetError
+    (boards that share one or two cards, or all five) or DuplicateCardError.
 
     >>> from .cards import parse_cards
     >>> verify_run_boards([parse_cards("As Kd 7c 2h 3s"), parse_cards("As Kd 7c 9h Td")], parse_cards("Ah Ac"))
@@ -269,8 +269,9 @@ def verify_run_boards(boards: Sequence[Sequence[Card]], *held: Sequence[Card]) -
 
 def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) -> tuple[Decimal, ...]:
     """A pot's equal shares, one per run, in units of `odd_chip` (Decimal dollars); what does not divide evenly goes
-    to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3, 14.10(j)) and
-    the odd chip of a high-low split to the first half, the high (14.11(f)2.i). The shares add up to `amount`.
+    to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3,
+    14.10(j)-board-plays) and the odd chip of a high-low split to the first half, the high (14.11(f)2.i). The shares add
+    up to `amount`.
 
     >>> split_runs(Decimal("100.03"), 2)
     (Decimal('50.02'), Decimal('50.01'))
@@ -286,16 +287,15 @@ def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) 
 def award_runs(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                boards: Sequence[Sequence[Card]], *, odd_chip: Decimal = Decimal("0.01"),
                showdowns: Sequence[Mapping[Seat, ShowdownHand]] | None = None) -> Settlement:
-    """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j), 14.11(f)-(g)).
+    """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j)-winner, 14.11(f)-(g)).
 
     `pots`: the pots as they are awarded, the rake and the bad beat contribution already taken from them once
-    (14.14, 14.19(c)-after-rake). Each pot and side pot is split into equal shares, one per run (`split_runs`: the excess to the
-    first run); each run's share goes to the winners of that run's board, as `award_pots` awards it, with that run's
-    own odd chips. `showdowns`: each run's best hands when already ranked. The settlement's pots are the pots
-    given, their awards summed over the runs, their winners those of any run (first run first); `runs` holds each
-    run's settlement. Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for fewer than two
-    boards, missing or bad cards.
-    """
+    (14.14, 14.19(c)-after-rake). Each pot and side pot is split into equal shares, one per run (`split_runs`: the
+    excess to the first run); each run's share goes to the winners of that run's board, as `award_pots` awards it, with
+    that run's own odd chips. `showdowns`: each run's best hands when already ranked. The settlement's pots are the pots
+    given, their awards summed over the runs, their winners those of any run (first run first); `runs` holds each run's
+    settlement. Chips are conserved: sum(awards) == sum(pot amounts). Raises HandError for fewer than two boards,
+    missing or bad cards. """
     if len(boards) < 2:
         raise CardCountError("A hand run more than once has two or three boards.")
     shares = [split_runs(pot.amount, len(boards), odd_chip) for pot in pots]

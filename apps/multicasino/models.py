@@ -87,8 +87,8 @@ class BadBeatSystem(models.Model):
 
     @property
     def qualifying_hand_label(self) -> str:
-        """The rule set's qualifying hand as patrons read it (14.19(b)3-posted, 14.20(d)1), e.g. "Four of a kind or
-        better"; the stored value itself when it is not one of QualifyingHand's."""
+        """The rule set's qualifying hand as patrons read it (14.19(b)3-posted, 14.20(d)1-information), e.g. "Four of a
+        kind or better"; the stored value itself when it is not one of QualifyingHand's."""
         value = self.rules.get("qualifying_hand", "")
         return QualifyingHand(value).label if value in QualifyingHand.values else str(value)
 
@@ -100,7 +100,7 @@ class BadBeatSystem(models.Model):
     "code", "name", "address", "is_host", "is_self", "inbox_url", "status", "role", "authority",
     "responsibilities")))
 class Site(models.Model):
-    """A participating casino of a system, as seen from this deployment (14.20(d)1)."""
+    """A participating casino of a system, as seen from this deployment (14.20(d)1-participants)."""
 
     system = models.ForeignKey(BadBeatSystem, on_delete=models.PROTECT, related_name="sites")
     code = models.SlugField(max_length=40)

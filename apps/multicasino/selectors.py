@@ -92,7 +92,7 @@ def display_panels(*, casino) -> list[dict]:
 
 
 def contributions_by_casino_and_day(*, system: BadBeatSystem):
-    """At the host: contributions pooled, by casino and gaming day (14.20(d)1 reports)."""
+    """At the host: contributions pooled, by casino and gaming day (14.20(d)1-information reports)."""
     return (system.pool_entries.values("site__code", "site__name", "gaming_day")
             .annotate(total=Sum("amount"), to_reset=Sum("to_reset")).order_by("gaming_day", "site__code"))
 

@@ -1,5 +1,5 @@
-"""The multi-casino system's pages: the posting for patrons (14.20(d)1), the status with claims and notices
-(14.20(e)4-document), and the host's reports by page, CSV and PDF."""
+"""The multi-casino system's pages: the posting for patrons (14.20(d)1-information, 14.20(d)1-participants), the status
+with claims and notices (14.20(e)4-document), and the host's reports by page, CSV and PDF."""
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -19,7 +19,7 @@ from .services.rules import approve_system_rules, propose_system_rules
 @role_policy(read="multicasino.view_system")
 def posting(request):
     """What each poker room posts: the payout information, every participating casino, the host's name and
-    address (N.J.A.C. 13:69F-14.20(d)1)."""
+    address (N.J.A.C. 13:69F-14.20(d)1-information, 14.20(d)1-participants)."""
     systems = [(s, selectors.payouts(system=s)[:5]) for s in BadBeatSystem.objects.prefetch_related("sites")]
     return render(request, "multicasino/posting.html", {"systems": systems})
 

@@ -233,7 +233,8 @@ class KillMove(models.TextChoices):
 
 
 class KillRecord(models.Model):
-    """Where the kill button went after a round of Omaha high-low eight or better (N.J.A.C. 13:69F-14.11(i)).
+    """Where the kill button went after a round of Omaha high-low eight or better (N.J.A.C. 13:69F-14.11(i)-placed,
+    14.11(i)-moves, 14.11(i)-collected).
 
     `seat` holds the kill for the next round (None once collected); the next round's limits follow it.
     Append-only: the latest record of a table is its current state.

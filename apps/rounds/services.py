@@ -1,6 +1,7 @@
 """Writes of round-of-play records: the rounds, their seats, pots and awards, and the kill button (N.J.A.C.
-13:69F-14.7, 14.11(i)). The hand feed (apps.feed) decides what is written, in the regulation's order; this app keeps
-the records and knows nothing of rake or the bad beat payouts."""
+13:69F-14.7, 14.11(i)-placed, 14.11(i)-limits, 14.11(i)-moves, 14.11(i)-collected). The hand feed (apps.feed) decides
+what is written, in the regulation's order; this app keeps the records and knows nothing of rake or the bad beat
+payouts."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -93,7 +94,8 @@ def current_kill(*, table: PokerTable) -> KillRecord | None:
 
 def kill_limits(*, table: PokerTable) -> tuple[Decimal, Decimal | None, str]:
     """The wagering limits of the next round: twice the posted limits with a kill, one and a half times with a
-    half-kill (N.J.A.C. 13:69F-14.1, 14.11(i)); the posted limits otherwise. Returns (minimum, maximum, label)."""
+    half-kill (N.J.A.C. 13:69F-14.1, 14.11(i)-limits); the posted limits otherwise. Returns (minimum, maximum,
+    label)."""
     kill = current_kill(table=table)
     if kill is None:
         return table.minimum_wager, table.maximum_wager, "Posted limits"
@@ -104,7 +106,8 @@ def kill_limits(*, table: PokerTable) -> tuple[Decimal, Decimal | None, str]:
 
 
 def move_kill_button(*, round_of_play: RoundOfPlay, table: PokerTable, awards: dict[str, Decimal]) -> None:
-    """Move the kill button after a round (N.J.A.C. 13:69F-14.11(i)); awards: seat -> chips won from the pots.
+    """Move the kill button after a round (N.J.A.C. 13:69F-14.11(i)-placed, 14.11(i)-moves, 14.11(i)-collected); awards:
+    seat -> chips won from the pots.
 
     A player who wins the entire pot, the pot qualifying in amount, takes the kill button for the next round;
     the kill is collected once a pot does not qualify in amount or is split between a high and a low winner

@@ -52,7 +52,8 @@ SEAT_MAXIMUM: dict[str, tuple[int, str]] = {
 
 
 class KillOption(models.TextChoices):
-    """Optional kill or half-kill in Omaha high-low split eight or better (N.J.A.C. 13:69F-14.1, 14.11(i))."""
+    """Optional kill or half-kill in Omaha high-low split eight or better (N.J.A.C. 13:69F-14.1, 14.11(i)-placed,
+    14.11(i)-limits)."""
 
     NONE = "none", "No kill"
     KILL = "kill", "Kill (limits doubled)"

@@ -67,7 +67,7 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
     Seats may not exceed the game's maximum: hold'em 11 (14.10(b)), Omaha 10 (14.11(b)), seven-card stud 9
     (14.9(b)), five-card draw 8 (14.12(b)), triple draw 7 (14.12A(b)), badugi 9 (14.12B(b)), five-card stud 8
     (14.13(b)), mambo stud 11 (14.13A(b)); at least 2 players (14.6(b)). A kill or half-kill is offered only
-    in Omaha high-low split eight or better, with a qualifying pot amount (14.11(i)). Raises DomainError naming
+    in Omaha high-low split eight or better, with a qualifying pot amount (14.11(i)-placed). Raises DomainError naming
     the field.
     """
     if game not in SEAT_MAXIMUM:

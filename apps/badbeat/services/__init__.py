@@ -9,7 +9,7 @@
 - `payouts`: payouts delivered, their notices acknowledged, the reset amount of each gaming day (14.19(i)2, (j),
 14.19(p)-documented).
 - `displays`: accounting's adjustment of the displayed amount (14.19(k)1, 14.19(o)).
-- `discontinuing`: a payout discontinued and its funds transferred (14.19(l)).
+- `discontinuing`: a payout discontinued and its funds transferred (14.19(l)-discontinue).
 - `feed_steps`: the steps the hand feed calls while it records rounds: lock the jackpots, take the contributions,
   check the showdowns (14.19(c)-per-pot, 14.19(i)).
 - `locking`: the jackpots' row locks, always in primary-key order.

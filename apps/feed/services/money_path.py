@@ -6,7 +6,8 @@ The money of every round of play enters here. `record_batch_of_rounds` is the on
     2. build the pots and side pots, give back the uncalled bet, rank the showdown    (14.7(c)4, 14.14(d), 14.3)
     3. take the rake                                     rake.services.take_rake       (14.14)
     4. take the bad beat contribution, after the rake    badbeat.services.take_contributions  (14.19(c)-after-rake)
-    5. award the pots (a hand run more than once: each pot split per run); the kill   (14.3, 14.10(j), 14.11(i))
+    5. award the pots (a hand run more than once: each pot split per run); the kill   (14.3, 14.10(j)-winner,
+    14.11(i)-placed, 14.11(i)-moves, 14.11(i)-collected)
     6. record the deck dealt                             decks.services.record_round_decks    (14.2(d)3)
     7. check the showdown for a bad beat                 badbeat.services.check_showdowns     (14.19(i))
 
@@ -69,10 +70,11 @@ def record_batch_of_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Veri
     what the players put in = the uncalled bet given back + the rake + the contributions + the awards. Amounts are
     Decimal dollars. A straddle is a live blind (in the pots as any bet), a dead blind dead money in the main pot; a
     bomb pot is settled as any pot; a hand run two or three times pays the rake and the contribution once, from the
-    pots, before each pot is split into one share per run (step 5). A round with a `dead_reason` is called dead: every chip goes back, nothing is raked or
-    contributed, and the irregularity is logged (14.15(g)). Steps 3 to 5 say what to record; one writer
-    (apps.core.writer) writes it, in its lock order, before steps 6 and 7. Every jackpot of the casinos concerned is
-    row-locked from step 4 to the commit: keep batches small (the PHH import writes IMPORT_BATCH rounds at a time).
+    pots, before each pot is split into one share per run (step 5). A round with a `dead_reason` is called dead: every
+    chip goes back, nothing is raked or contributed, and the irregularity is logged (14.15(g)). Steps 3 to 5 say what to
+    record; one writer (apps.core.writer) writes it, in its lock order, before steps 6 and 7. Every jackpot of the
+    casinos concerned is row-locked from step 4 to the commit: keep batches small (the PHH import writes IMPORT_BATCH
+    rounds at a time).
 
     Money goes only into an open gaming day of the casino: the current one, or the previous one until it is closed
     (apps.casinos.services.hold_open_gaming_days); an earlier day only through `backfill`, an administrator's
@@ -234,9 +236,10 @@ def _settle(verified: Sequence[VerifiedRound], recorded: Sequence[RoundOfPlay],
 
 def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
     """Step 5: the rake and contribution come out of the main pot first, then the side pots in order; each pot goes
-    to its winners as the engine ranks the hands (14.3, 14.10(j), 14.11(f)-(g)). A hand run more than once: the
-    rake and the contribution are taken once, from the pots, before each pot is split into one share per run and
-    each share awarded on its run's board (apps.hands.award_runs: the odd chip of the split to the first run)."""
+    to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays, 14.11(f)-(g)). A hand run
+    more than once: the rake and the contribution are taken once, from the pots, before each pot is split into one share
+    per run and each share awarded on its run's board (apps.hands.award_runs: the odd chip of the split to the first
+    run)."""
     net = []
     for pot in v.built.pots:
         take = min(pot.amount, deducted)

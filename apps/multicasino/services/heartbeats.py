@@ -59,7 +59,8 @@ def apply_heartbeat(*, peer: Site, body: dict, now: datetime) -> None:
 
 def _learn_participants(*, system: BadBeatSystem, listed: list) -> None:
     """At a site: every participating casino as the host lists it, so that the posting names them all from the
-    first heartbeat (14.20(d)1). A casino this site has no link with shows its status as the host sees it."""
+    first heartbeat (14.20(d)1-participants). A casino this site has no link with shows its status as the host sees
+    it."""
     known = {s.code: s for s in system.sites.select_related("link")}
     for item in listed:
         if not isinstance(item, dict) or not isinstance(item.get("code"), str) or not item["code"]:
