@@ -1,6 +1,6 @@
 """Signatures on the floor: the signer types their own password on the form that records what they sign (a count and
-its witness, N.J.A.C. 13:69F-14.19(d)1-signed and 14.19(f)3.iv; the display adjustment's accounting representative and
-poker supervisor present, 14.19(k)1).
+its witness, N.J.A.C. 13:69F-14.19(d)1-signed and 14.19(f)3-contents; the display adjustment's accounting representative
+and poker supervisor present, 14.19(k)1).
 
 A signature is checked as a sign-in is, through Django's `authenticate`, so that django-axes counts a wrong one
 toward the lockout of the signer's user name and of the address it came from (settings.AXES_*), and refuses every

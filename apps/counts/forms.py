@@ -69,8 +69,8 @@ class CountForm(forms.Form):
         return ZERO
 
     def clean(self):
-        """Each of the two signs the count with their own password (14.19(d)1-signed, 14.19(f)3.iv); a wrong one counts
-        toward the signer's lockout (apps.core.signatures)."""
+        """Each of the two signs the count with their own password (14.19(d)1-signed, 14.19(f)3-contents); a wrong one
+        counts toward the signer's lockout (apps.core.signatures)."""
         data = super().clean()
         for person, password in (("counted_by", "counter_password"), ("witness", "witness_password")):
             user = data.get(person)

@@ -37,8 +37,8 @@ class BadBeatCount(models.Model):
     The count covers the table's contributions recorded after its previous count, up to and including
     contribution `through_contribution_id` (every contribution is written under the jackpot row lock, which the
     count also holds, so the ids cover exactly what was committed); `expected` is their sum and `variance` the
-    counted amount less it. A count with a `serial_number` is a Bad Beat Payout Contribution Form (14.19(f)3).
-    """
+    counted amount less it. A count with a `serial_number` is a Bad Beat Payout Contribution Form (14.19(f)3-serial,
+    14.19(f)3-two-parts, 14.19(f)3-contents). """
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="bad_beat_counts")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="bad_beat_counts")
@@ -83,7 +83,7 @@ class BadBeatCount(models.Model):
 
 
 class FormBook(models.Model):
-    """The casino's stock of serially pre-numbered Bad Beat Payout Contribution Forms (14.19(f)3): the next
+    """The casino's stock of serially pre-numbered Bad Beat Payout Contribution Forms (14.19(f)3-serial): the next
     serial to use. Taken under a row lock, so serials are issued without gaps or repeats."""
 
     casino = models.OneToOneField(Casino, on_delete=models.PROTECT, related_name="form_book")

@@ -143,7 +143,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
 
     method: closed_table or cage (the box; `amount` counted, Decimal dollars), or table_inventory (the
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
-    pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3). The count is compared with the
+    pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3-serial). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
     naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people, 14.19(d)2,
     14.19(e)-cashier-counts, 14.19(f)2), an ineligible witness, bad amounts.

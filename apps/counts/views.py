@@ -176,7 +176,8 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
 
 @role_policy(read="counts.view_reconciliation")
 def forms_export(request, day: str, fmt: str):
-    """The day's Bad Beat Payout Contribution Forms (14.19(f)3) as PDF or CSV, with the parts received."""
+    """The day's Bad Beat Payout Contribution Forms (14.19(f)3-two-parts, 14.19(f)3-contents) as PDF or CSV, with the
+    parts received."""
     casino = request.user.casino
     gaming_day = _day(request, day)
     match = match_forms(casino=casino, gaming_day=gaming_day)

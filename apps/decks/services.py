@@ -59,8 +59,9 @@ def recordable_events(*, deck: Deck, by: User) -> list[DeckEventKind]:
     """The events `by` may record of `deck` as it stands, in DeckEventKind's order: those EVENT_ROLES gives one of the
     user's roles (every one for a superuser), of which, for a deck at a table, all but `destroyed`, and for a deck
     removed from play, `destroyed` only (record_deck_event refuses the others for the role or the deck's status;
-    14.2, 14.4, 14.6(e)4-every-fifteen-minutes); none for a deck in storage or destroyed. The event forms offer these only: a role with
-    none (security, at a table) is shown no form. Reads the user's roles once (User.role_set), nothing else."""
+    14.2, 14.4, 14.6(e)4-every-fifteen-minutes); none for a deck in storage or destroyed. The event forms offer these
+    only: a role with none (security, at a table) is shown no form. Reads the user's roles once (User.role_set), nothing
+    else."""
     if deck.status == DeckStatus.AT_TABLE:
         possible = [kind for kind in EVENT_ROLES if kind != DeckEventKind.DESTROYED]
     elif deck.status == DeckStatus.REMOVED:
@@ -129,14 +130,14 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
                       round_of_play: RoundOfPlay | None = None, by_shuffler: bool = False) -> DeckEvent:
     """Record one event of a deck at its table and move its clocks.
 
-    put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out (14.2(a)-stored) and clears the
-    table's wrong-count alerts raised before it (the replacement deck is in use);
-    sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen,
-    the 15-minute count clock (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other
-    number pulls the deck: removed from the table, a wrong-count alert raised (14.6(e)4; the pages ask the person
-    recording it to confirm first, forms.DeckEventForm); a wrong count during a
-    round goes with that round, which must have been called dead (14.15(g));
-    changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
+    put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out (14.2(a)-stored) and
+    clears the table's wrong-count alerts raised before it (the replacement deck is in use); sorted (placed into suit
+    and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen, the 15-minute count clock
+    (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other number pulls the deck: removed from
+    the table, a wrong-count alert raised (14.6(e)4; the pages ask the person recording it to confirm first,
+    forms.DeckEventForm); a wrong count during a round goes with that round, which must have been called dead
+    (14.15(g)-dead, 14.15(g)-deck-replaced); changed/removed take the deck out of play; destroyed ends it. Raises
+    DomainError (role, state, input).
 
     by_shuffler: the count is the table's counting shuffler's, made as it shuffled the deck and recorded by `by`
     from it (14.6(e)4-counting-shuffler): it moves the count clock, and pulls a deck of the wrong count, as a
@@ -223,8 +224,8 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
 def collect_decks(table: PokerTable, by: User, at: datetime) -> list[DeckEvent]:
     """The decks still at a closing `table` (in use or standing by) collected by `by` at `at`: each removed from the
     table, a `removed` event recorded with the closing named in its note (N.J.A.C. 13:69F-14.2(a)-two-decks: decks
-    are kept at an open table). Called by apps.tables.services.close_table through apps.tables.closing; returns the events
-    (none when no deck is there). Raises DomainError when `by` may not remove decks (the floor's roles)."""
+    are kept at an open table). Called by apps.tables.services.close_table through apps.tables.closing; returns the
+    events (none when no deck is there). Raises DomainError when `by` may not remove decks (the floor's roles)."""
     decks = Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE).order_by("pk")
     return [record_deck_event(deck=deck, kind=DeckEventKind.REMOVED, by=by, at=at,
                               note=f"Collected as table {table.number} closed.") for deck in decks]

@@ -24,11 +24,13 @@ def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: boo
     """The table a PHH hand is recorded at, or (None, why not).
 
     A table deals the hand's game when it is its game or a game of its rotation (N.J.A.C. 13:69F-14.8) and
-    seats the hand's players (14.9(b) ... 14.13A(b)). Among those: first a table that posts the hand's forced bets
-    and limits, then, for a straddled hand, one whose game allows a straddle (verify_round checks where and how
-    many), then one of the same betting structure, then a single-game table before a mixed-game one, then the lowest
-    number. A closed table takes no hand unless not `open_only` (an administrator's backfill of past days); `fixed`:
-    the one table given must deal the game (verify_round refuses it when closed, naming the table). """
+    seats the hand's players (14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum,
+    14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum, 14.13(b)-seat-maximum, 14.13A(b)-seat-maximum). Among those: first a
+    table that posts the hand's forced bets and limits, then, for a straddled hand, one whose game allows a straddle
+    (verify_round checks where and how many), then one of the same betting structure, then a single-game table before a
+    mixed-game one, then the lowest number. A closed table takes no hand unless not `open_only` (an administrator's
+    backfill of past days); `fixed`: the one table given must deal the game (verify_round refuses it when closed, naming
+    the table). """
     variant, players = hand.variant, len(hand.round_in.players)
     label = f"a {variant.label} hand ({variant.code})"
     straddled = any(p.straddle for p in hand.round_in.players)

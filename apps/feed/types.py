@@ -28,13 +28,12 @@ class PlayerIn:
     after the last draw, in stud all the player's cards. mucked: reached the showdown but conceded without
     showing (14.15(d)). streets: optional, what the player put in each betting round in order (antes and
     blinds in the first); they add up to `contributed`; with them the percentage rake is limited betting round
-    by betting round (14.14(b)1.ii). returned: the uncalled bet given back (14.14(d)) when the feed tracked the
-    betting itself (PHH); None to derive it. dead: chips that went to the main pot unmatched (antes posted as
-    dead money, the dead part of a missed blind posted by a returning player: the JSON feed's `dead_blind`); they
-    are part of `contributed`, the live part of the blind too. straddle: the straddle the player posted, a live
-    blind raise before the cards (Decimal dollars, 0 for none), part of `contributed` and of the first betting round.
-    dealt_cards and draws: a draw game's hand as dealt and each draw.
-    """
+    by betting round (14.14(b)1-per-betting-round). returned: the uncalled bet given back (14.14(d)) when the feed
+    tracked the betting itself (PHH); None to derive it. dead: chips that went to the main pot unmatched (antes posted
+    as dead money, the dead part of a missed blind posted by a returning player: the JSON feed's `dead_blind`); they are
+    part of `contributed`, the live part of the blind too. straddle: the straddle the player posted, a live blind raise
+    before the cards (Decimal dollars, 0 for none), part of `contributed` and of the first betting round. dealt_cards
+    and draws: a draw game's hand as dealt and each draw. """
 
     seat: int
     contributed: Decimal
@@ -57,7 +56,7 @@ class RoundIn:
 
     game / betting_structure: the game dealt (tables.models.Game and BettingStructure values); None for the
     table's game, required at a mixed-game table whose rotation deals several. deck: serial of the deck dealt,
-    '' when the feed does not say (14.2(d)3). dead_reason: non-empty when the round was called dead (14.15(g)).
+    '' when the feed does not say (14.2(d)3). dead_reason: non-empty when the round was called dead (14.15(g)-dead).
     source_digest: SHA-256 of the source hand, so that each is stored once. boards: a hand run two or three times,
     each run's full board (they share the cards dealt before the all-in; `board` is then '' or the first run's).
     bomb_pot: every player dealt in put in the table's posted bomb-pot ante and nothing else before the flop.

@@ -19,7 +19,7 @@ class Suit(StrEnum):
 
     @property
     def order(self) -> int:
-        """0 for clubs up to 3 for spades (N.J.A.C. 13:69F-14.9(d), 14.9(i)3.iv)."""
+        """0 for clubs up to 3 for spades (N.J.A.C. 13:69F-14.9(d), 14.9(i)3-tied-high, 14.9(i)3-tied-low)."""
         return "cdhs".index(self.value)
 
 

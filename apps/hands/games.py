@@ -99,7 +99,8 @@ def best_omaha(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
 
 def best_omaha_hilo8(hole: Sequence[Card], board: Sequence[Card]) -> ShowdownHand:
     """Omaha high-low split eight or better: the best high and, separately, the best eight-or-better low, each
-    of two hole and three board cards; the same five or different fives; the ace both ways (14.11(f)-(h))."""
+    of two hole and three board cards; the same five or different fives; the ace both ways (14.11(f),
+    14.11(g)-qualifier, 14.11(h))."""
     fives = _omaha_fives(hole, board)
     return ShowdownHand(high=_best(evaluate_five_card_high, fives),
                         low=_best_qualifying(lambda c: evaluate_ace_to_five_low(c, qualifier=8), fives))
@@ -125,7 +126,7 @@ def best_stud_low(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownH
 
 def best_stud_hilo(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Seven-card stud high-low split: a best high and a best low, each of five of the seven cards, the same
-    five or not, the ace both ways (14.9(i)3, (k), (l)); any low plays (no qualifier)."""
+    five or not, the ace both ways (14.9(i)3-split, 14.9(k), 14.9(l)); any low plays (no qualifier)."""
     fives = _stud_fives(hole, board)
     return ShowdownHand(high=_best(evaluate_five_card_high, fives), low=_best(evaluate_ace_to_five_low, fives))
 

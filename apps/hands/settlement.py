@@ -1,9 +1,9 @@
 """Showdown settlement: the main pot and side pots, their winners, and odd chips. Amounts are Decimal dollars.
 
 N.J.A.C. 13:69F-14.7(c)4 (all-in players and side pots), 14.14(d) (the uncalled final bet is no part of the
-pot), 14.10(j)-board-plays (tied hands share the pot), 14.9(i)3 and 14.11(f)2 (odd chips). A hand run more than once
-(all in before the last card, the players agree to deal the rest of the board two or three times): `verify_run_boards`,
-`split_runs`, `award_runs`. """
+pot), 14.10(j)-board-plays (tied hands share the pot), 14.9(i)3-split, 14.9(i)3-odd-to-high, 14.9(i)3-tied-high,
+14.9(i)3-tied-low and 14.11(f)2 (odd chips). A hand run more than once (all in before the last card, the players agree
+to deal the rest of the board two or three times): `verify_run_boards`, `split_runs`, `award_runs`. """
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
@@ -105,12 +105,13 @@ def build_pots(contributions: Mapping[Seat, Decimal], folded: Collection[Seat] =
 
 
 def _card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
-    """Highest card by rank, then suit (spades > hearts > diamonds > clubs), 14.9(i)3.iv."""
+    """Highest card by rank, then suit (spades > hearts > diamonds > clubs), 14.9(i)3-tied-high."""
     return max((int(c.rank), c.suit.order) for c in cards)
 
 
 def _low_card_precedence(cards: Sequence[Card]) -> tuple[int, int]:
-    """The lowest low card (ace lowest), then the lowest suit, as a key where greater comes first (14.9(i)3.iii)."""
+    """The lowest low card (ace lowest), then the lowest suit, as a key where greater comes first
+    (14.9(i)3-tied-low)."""
     lowest = min(((1 if c.rank == 14 else int(c.rank)), c.suit.order) for c in cards)
     return (-lowest[0], -lowest[1])
 
@@ -163,15 +164,14 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     14.11(f)-(g)).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
-    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3.ii, iv, 14.11(f)2).
-    In a high-low game the pot is halved between the best high and the best qualifying low, the odd unit to
-    the high half (14.11(f)2.i); tied lows share the low half, the excess to the holder of the lowest low card
-    by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot (14.11(g)); mambo stud likewise
-    (14.13A(j)-split, 14.13A(j)1 through 4, 14.13A(k)-high-takes-all). In a low game the
-    best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5).
-    Chips are conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already
-    ranked (see showdown_hands). Raises HandError for missing or bad cards.
-    """
+    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3-split, 14.9(i)3-odd-to-high,
+    14.9(i)3-tied-high, 14.9(i)3-tied-low, 14.11(f)2). In a high-low game the pot is halved between the best high and
+    the best qualifying low, the odd unit to the high half (14.11(f)2.i); tied lows share the low half, the excess to
+    the holder of the lowest low card by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot
+    (14.11(g)-high-takes-all); mambo stud likewise (14.13A(j)-split, 14.13A(j)1 through 4, 14.13A(k)-high-takes-all). In
+    a low game the best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5). Chips are
+    conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already ranked (see
+    showdown_hands). Raises HandError for missing or bad cards. """
     game = Game(game)
     if showdown is None:
         showdown = showdown_hands(game, pots, hands, board)
@@ -269,9 +269,9 @@ def verify_run_boards(boards: Sequence[Sequence[Card]], *held: Sequence[Card]) -
 
 def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) -> tuple[Decimal, ...]:
     """A pot's equal shares, one per run, in units of `odd_chip` (Decimal dollars); what does not divide evenly goes
-    to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3,
-    14.10(j)-board-plays) and the odd chip of a high-low split to the first half, the high (14.11(f)2.i). The shares add
-    up to `amount`.
+    to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3-odd-to-high,
+    14.9(i)3-tied-high, 14.10(j)-board-plays) and the odd chip of a high-low split to the first half, the high
+    (14.11(f)2.i). The shares add up to `amount`.
 
     >>> split_runs(Decimal("100.03"), 2)
     (Decimal('50.02'), Decimal('50.01'))

@@ -86,8 +86,8 @@ class Candidate:
 
 
 def seat_maximum(game: str) -> int:
-    """The most players the engine deals `game` to: the table's seats (14.10(b), 14.11(b)) as far as one deck
-    serves (hands.odds.MAX_PLAYERS: ten in hold 'em and in Omaha)."""
+    """The most players the engine deals `game` to: the table's seats (the seat maximum the game posts) as far as one
+    deck serves (hands.odds.MAX_PLAYERS: ten in hold 'em and in Omaha)."""
     return min(SEAT_MAXIMUM[game][0], engine.MAX_PLAYERS[EngineGame(game)])
 
 

@@ -37,8 +37,8 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
                           games: Sequence[str] | None = None) -> list[dict]:
     """Check a posted rake structure and return its incremental levels normalised.
 
-    Percentage (N.J.A.C. 13:69F-14.14(b)1): at most 10 % of the sums bet — a structure over the legal maximum
-    is refused. Incremental (14.14(b)2): predetermined amounts at ascending pot levels, never taking more than
+    Percentage (N.J.A.C. 13:69F-14.14(b)1-ten-percent): at most 10 % of the sums bet — a structure over the legal
+    maximum is refused. Incremental (14.14(b)2): predetermined amounts at ascending pot levels, never taking more than
     the pot. `no_flop_no_drop` (either method, posted on the sign, 14.14(c)-sign, 14.14(c)-as-posted; see
     RakeStructure): a bool, refused when `games` — the game values the structure covers, None when not known — holds no
     flop game (FLOP_GAMES), since the sign would post a term that never applies. Raises DomainError naming the field.
@@ -116,9 +116,8 @@ def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Dec
 
     basis: the sums bet, the uncalled final bet excluded (N.J.A.C. 13:69F-14.14(d)). The fee is at most the
     percentage (never above 10 %) of the sums bet in each betting round, each rounded down to `increment`
-    (14.14(b)1.i-ii); without betting rounds, of the whole basis. Never more than the posted maximum; a basis
-    below `minimum_pot` is not raked.
-    """
+    (14.14(b)1-ten-percent, 14.14(b)1-per-betting-round); without betting rounds, of the whole basis. Never more than
+    the posted maximum; a basis below `minimum_pot` is not raked. """
     if basis < minimum_pot or basis <= 0:
         return ZERO, ZERO
     parts = [b for b in betting_rounds if b > 0] or [basis]
@@ -147,12 +146,13 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     written here.
 
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution
-    (14.19(c)-after-rake); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1, (d)). At a mixed-game
-    table each game may post its own rake (the table's applies otherwise); one that posts "no flop, no drop" takes
-    nothing from a round that ended before the flop (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per
-    round, also when nothing is taken, so that every round's rake is accounted for; a round has one at most (14.14(e):
-    no rake after the push — the record's unique round refuses a second when it is written). rounds: rounds being
-    recorded (their ids may come with the writer's flush: each record points at its round). """
+    (14.19(c)-after-rake); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1-ten-percent,
+    14.14(b)1-per-betting-round, 14.14(d)). At a mixed-game table each game may post its own rake (the table's applies
+    otherwise); one that posts "no flop, no drop" takes nothing from a round that ended before the flop
+    (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per round, also when nothing is taken, so that every
+    round's rake is accounted for; a round has one at most (14.14(e): no rake after the push — the record's unique round
+    refuses a second when it is written). rounds: rounds being recorded (their ids may come with the writer's flush:
+    each record points at its round). """
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
     records, amounts = [], []
     for round_of_play in rounds:
@@ -192,8 +192,9 @@ def ended_before_the_flop(round_of_play: RoundOfPlay) -> bool:
 
 
 def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tuple[Decimal, Decimal, str]:
-    """(computed, amount taken, how) of one round under a posted structure (14.14(b)1, 2); nothing from a round that
-    ended before the flop when the structure posts "no flop, no drop" (14.14(c)-as-posted)."""
+    """(computed, amount taken, how) of one round under a posted structure (14.14(b)1-ten-percent,
+    14.14(b)1-per-betting-round, 14.14(b)2); nothing from a round that ended before the flop when the structure posts
+    "no flop, no drop" (14.14(c)-as-posted)."""
     pot_total = round_of_play.pot_total
     if structure is None:
         return ZERO, ZERO, "No rake is posted at this table."

@@ -92,7 +92,7 @@ class RoundOfPlay(models.Model):
     @property
     def returned_amount(self) -> Decimal:
         """Decimal dollars given back to the players: the uncalled final bet (14.14(d)) and a dead round's refund
-        (14.15(g)); total_bet less pot_total."""
+        (14.15(g)-returned); total_bet less pot_total."""
         return self.uncalled_amount + self.refunded_amount
 
     @property

@@ -116,8 +116,9 @@ class GamePosting(models.Model):
 
     @property
     def posted_seat_maximum(self) -> int:
-        """The most players the game seats (14.9(b), 14.10(b), 14.11(b), 14.12(b), 14.12A(b), 14.12B(b), 14.13(b),
-        14.13A(b))."""
+        """The most players the game seats (14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum,
+        14.12(b)-seat-maximum, 14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum, 14.13(b)-seat-maximum,
+        14.13A(b)-seat-maximum)."""
         return SEAT_MAXIMUM[self.game][0]
 
     @property

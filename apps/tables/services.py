@@ -64,12 +64,11 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
                                kill_pot_minimum: Decimal | None = None) -> None:
     """Check a table's posted configuration.
 
-    Seats may not exceed the game's maximum: hold'em 11 (14.10(b)), Omaha 10 (14.11(b)), seven-card stud 9
-    (14.9(b)), five-card draw 8 (14.12(b)), triple draw 7 (14.12A(b)), badugi 9 (14.12B(b)), five-card stud 8
-    (14.13(b)), mambo stud 11 (14.13A(b)); at least 2 players (14.6(b)). A kill or half-kill is offered only
-    in Omaha high-low split eight or better, with a qualifying pot amount (14.11(i)-placed). Raises DomainError naming
-    the field.
-    """
+    Seats may not exceed the game's maximum: hold'em 11 (14.10(b)-seat-maximum), Omaha 10 (14.11(b)-seat-maximum),
+    seven-card stud 9 (14.9(b)-seat-maximum), five-card draw 8 (14.12(b)-seat-maximum), triple draw 7
+    (14.12A(b)-seat-maximum), badugi 9 (14.12B(b)-seat-maximum), five-card stud 8 (14.13(b)-seat-maximum), mambo stud 11
+    (14.13A(b)-seat-maximum); at least 2 players (14.6(b)). A kill or half-kill is offered only in Omaha high-low split
+    eight or better, with a qualifying pot amount (14.11(i)-placed). Raises DomainError naming the field. """
     if game not in SEAT_MAXIMUM:
         raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.", field="game")
     maximum, clause = SEAT_MAXIMUM[game]
@@ -115,10 +114,10 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
     games: [{"game", "betting_structure", "minimum_wager", "maximum_wager", "small_blind", "big_blind", "ante",
     "bring_in", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante"}, ...] in
     the order dealt; at least two; a game may appear twice only in different betting structures (no-limit and limit
-    hold 'em). The table's seats may not exceed the smallest seat maximum of the games (14.9(b) ... 14.13A(b));
-    straddles and bomb pots as verify_straddles_and_bomb_pot allows them. Raises DomainError naming the field, e.g.
-    "rotation[2].game".
-    """
+    hold 'em). The table's seats may not exceed the smallest seat maximum of the games (14.9(b)-seat-maximum,
+    14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum, 14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum,
+    14.13(b)-seat-maximum, 14.13A(b)-seat-maximum); straddles and bomb pots as verify_straddles_and_bomb_pot allows
+    them. Raises DomainError naming the field, e.g. "rotation[2].game". """
     if len(games) < 2:
         raise DomainError("A rotation deals at least two games; a table of one game posts it as its game.",
                           field="rotation")
@@ -323,10 +322,11 @@ def _opening_of(table: PokerTable) -> tuple[str, str]:
 def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None = None,
                at: datetime | None = None, **changes: Any) -> PokerTable:
     """Open a closed table for play, as posted or with `changes` to its posting (a single-game table's game, betting
-    structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C. 13:69F-14.8, 14.9(b)
-    to 14.13A(b), 14.17-limits-posted), with `dealer` in the box (a dealer of the table's casino); `by` is who opens
-    it (None for the system). Records a TableStatusChange (opened) with the game, limits, seats and dealer it opened
-    with.
+    structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C. 13:69F-14.8,
+    14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum, 14.12A(b)-seat-maximum,
+    14.12B(b)-seat-maximum, 14.13(b)-seat-maximum, 14.13A(b)-seat-maximum, 14.17-limits-posted), with `dealer` in the
+    box (a dealer of the table's casino); `by` is who opens it (None for the system). Records a TableStatusChange
+    (opened) with the game, limits, seats and dealer it opened with.
 
     Raises TableStateConflict (409) when the table is open already, DomainError naming the field for a bad change or
     dealer (a mixed-game table posts its games with its rotation: apps.tables.services.post_rotation)."""

@@ -20,9 +20,9 @@ owes depends on the posted terms only, so a batch's pots are awarded from it bef
 (their reset parts, the balances) are then taken under the lock; a term changed in between has the pots awarded
 again from what was taken (a single round is awarded after the lock: one read fewer). Every wait is
 bounded (PostgreSQL's lock_timeout: a lock held elsewhere answers 503, having written nothing). A round called dead
-returns every chip and is logged as an irregularity (14.15(g)). Work that may wait for the commit (alerts,
-notifications, sending to a multi-casino host) is started after it; nothing after the commit can undo a round.
-"""
+returns every chip and is logged as an irregularity (14.15(g)-dead, 14.15(g)-returned). Work that may wait for the
+commit (alerts, notifications, sending to a multi-casino host) is started after it; nothing after the commit can undo a
+round. """
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -71,10 +71,10 @@ def record_batch_of_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Veri
     Decimal dollars. A straddle is a live blind (in the pots as any bet), a dead blind dead money in the main pot; a
     bomb pot is settled as any pot; a hand run two or three times pays the rake and the contribution once, from the
     pots, before each pot is split into one share per run (step 5). A round with a `dead_reason` is called dead: every
-    chip goes back, nothing is raked or contributed, and the irregularity is logged (14.15(g)). Steps 3 to 5 say what to
-    record; one writer (apps.core.writer) writes it, in its lock order, before steps 6 and 7. Every jackpot of the
-    casinos concerned is row-locked from step 4 to the commit: keep batches small (the PHH import writes IMPORT_BATCH
-    rounds at a time).
+    chip goes back, nothing is raked or contributed, and the irregularity is logged (14.15(g)-dead, 14.15(g)-returned).
+    Steps 3 to 5 say what to record; one writer (apps.core.writer) writes it, in its lock order, before steps 6 and 7.
+    Every jackpot of the casinos concerned is row-locked from step 4 to the commit: keep batches small (the PHH import
+    writes IMPORT_BATCH rounds at a time).
 
     Money goes only into an open gaming day of the casino: the current one, or the previous one until it is closed
     (apps.casinos.services.hold_open_gaming_days); an earlier day only through `backfill`, an administrator's
@@ -166,9 +166,9 @@ def _gaming_days(verified: Sequence[VerifiedRound]) -> list[tuple[Casino, set[da
 
 
 def betting_round_totals(players: Sequence[PlayerIn], uncalled: dict[str, Decimal]) -> list[Decimal]:
-    """Sums bet in each betting round (N.J.A.C. 13:69F-14.14(b)1.i, (d)), Decimal dollars; empty when the feed gave
-    no betting rounds. The uncalled final bet is taken out of the rounds where it was bet, last first, unless the
-    feed tracked it (`PlayerIn.returned`), in which case its betting rounds already leave it out."""
+    """Sums bet in each betting round (N.J.A.C. 13:69F-14.14(b)1-per-betting-round, 14.14(d)), Decimal dollars; empty
+    when the feed gave no betting rounds. The uncalled final bet is taken out of the rounds where it was bet, last
+    first, unless the feed tracked it (`PlayerIn.returned`), in which case its betting rounds already leave it out."""
     if not players or any(not p.streets for p in players if p.contributed > 0):
         return []
     width = max(len(p.streets) for p in players)
