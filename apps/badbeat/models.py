@@ -432,7 +432,8 @@ class DailyReset(models.Model):
 
 
 class Transfer(models.Model):
-    """A discontinued payout's funds moved to another bad beat payout, so all reach players (14.19(l)-discontinue)."""
+    """A discontinued payout's funds moved to another bad beat payout, so all reach players (14.19(l)-discontinue,
+    14.19(a)-all-to-players)."""
 
     source = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_out")
     target = models.ForeignKey(Jackpot, on_delete=models.PROTECT, related_name="transfers_in")

@@ -1,6 +1,6 @@
 """Whether a round of play is a bad beat under a jackpot's posted qualifying requirements, and how the payout
-is shared (N.J.A.C. 13:69F-14.19(a), (n), 14.19(b)3-applied). Plain data in, plain data out: the hand engine ranks
-the hands; nothing here touches the database. """
+is shared (N.J.A.C. 13:69F-14.19(a)-losing-hand, 14.19(n), 14.19(b)3-applied). Plain data in, plain data out: the hand
+engine ranks the hands; nothing here touches the database. """
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -409,6 +409,10 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                     r.code = list(dict.fromkeys([*r.code, *(ref.ref for ref in found.code[above])]))
                     r.code_from = above
         for r in req_rows:
+            if r.status == PROVEN and not r.code and not r.not_built:  # each proven requirement lists its code
+                r.status = NOT_PROVEN
+                r.note = ("its proving tests pass, but no code cites it: the definitions that implement it name it "
+                          "in their docstrings")
             _mutation_of(r, mutants.get(r.id), definitions)
         counted = [*req_rows, *(r for k in children[cid] for r in _subtree(rows[k], rows, children))]
         needing = [r for r in counted if r.status != NO_CODE]

@@ -149,9 +149,10 @@ class ContributionLedgerView(PermissionPageMixin, TemplateView):
 
 class TableSignView(PermissionPageMixin, TemplateView):
     """The printable sign of a table, generated from its configuration (N.J.A.C. 13:69F-14.14(c)-sign,
-    14.17-limits-posted, 14.17-raises-posted, 14.19(b)-table-notice, 14.11(b)-kill-posted); never typed by hand. Each
-    game's ante rule, the amount or none (14.9(b)-ante-posted, 14.10(b)-ante-posted, 14.11(b)-ante-posted,
-    14.12(b)-ante-posted, 14.12A(b)-ante-posted, 14.12B(b)-ante-posted, 14.13(b)-ante-posted, 14.13A(b)-ante-posted)."""
+    14.17-limits-posted, 14.17-raises-posted, 14.19(b)-table-notice, 14.11(b)-kill-posted, the blinds
+    14.10(d)-blinds-posted); never typed by hand. Each game's ante rule, the amount or none (14.9(b)-ante-posted,
+    14.10(b)-ante-posted, 14.11(b)-ante-posted, 14.12(b)-ante-posted, 14.12A(b)-ante-posted, 14.12B(b)-ante-posted,
+    14.13(b)-ante-posted, 14.13A(b)-ante-posted)."""
 
     required_perm = "tables.view_pokertable"
     template_name = "floor/table_sign.html"

@@ -336,7 +336,7 @@ def _key_int(key: tuple[int, ...]) -> int:
 
 def ace_to_five_low_scores(cards: np.ndarray, *, qualifier: int | None = None) -> np.ndarray:
     """A-5 low scores of five-card rows (14.3(e)-ace-low, 14.3(e)-suits, 14.3(f)), best highest; with `qualifier` (8:
-    eight or better, 14.9(j)) a row that does not qualify scores -1."""
+    eight or better, 14.9(j)-qualifier) a row that does not qualify scores -1."""
     cards = np.asarray(cards, dtype=np.int64)
     keys, ace_five, _ = _low_tables()
     scores: np.ndarray = ace_five[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]
@@ -369,7 +369,7 @@ def deuce_to_seven_scores(cards: np.ndarray) -> np.ndarray:
 
 def omaha_low8_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     """Best eight-or-better A-5 low score per row of Omaha high-low (two hole and three board cards,
-    14.11(f), 14.11(g)-qualifier, 14.11(h), 14.9(j)); -1 where no qualifying low can be made."""
+    14.11(f), 14.11(g)-qualifier, 14.11(h), 14.9(j)-qualifier); -1 where no qualifying low can be made."""
     cards = np.concatenate([np.asarray(hole, dtype=np.int64), np.asarray(board, dtype=np.int64)], axis=1)
     fives = cards[:, np.array(_OMAHA)].reshape(-1, 5)
     best: np.ndarray = ace_to_five_low_scores(fives, qualifier=8).reshape(len(cards), len(_OMAHA)).max(axis=1)

@@ -133,7 +133,7 @@ def best_stud_hilo(hole: Sequence[Card], board: Sequence[Card] = ()) -> Showdown
 
 def best_stud_hilo8(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Seven-card stud high-low split eight or better: as high-low split, but a low must have no pair and no
-    card above the eight (14.9(j)); without one the high takes the whole pot."""
+    card above the eight (14.9(j)-qualifier); without one the high takes the whole pot."""
     fives = _stud_fives(hole, board)
     return ShowdownHand(high=_best(evaluate_five_card_high, fives),
                         low=_best_qualifying(lambda c: evaluate_ace_to_five_low(c, qualifier=8), fives))
@@ -192,8 +192,8 @@ def mambo_cards(hole: Sequence[Card], board: Sequence[Card] = ()) -> tuple[Card,
 
 def best_mambo_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Mambo stud high-low split six or better: of the four cards (`mambo_cards`), the best three-card high
-    (`evaluate_three_card_high`) and the best six-or-better low, the same three or not, the ace both ways (14.13A(k) and
-    (l)). Raises as `mambo_cards` does."""
+    (`evaluate_three_card_high`) and the best six-or-better low, the same three or not, the ace both ways
+    (14.13A(k)-six-or-better and 14.13A(l)). Raises as `mambo_cards` does."""
     threes = list(combinations(mambo_cards(hole, board), 3))
     return ShowdownHand(high=_best(evaluate_three_card_high, threes),
                         low=_best_qualifying(evaluate_three_card_low, threes))

@@ -352,14 +352,15 @@ def _ace_to_five(rule_set: RuleSet, cards: Sequence[Card], n: int, qualifier: in
 def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = None) -> HandValue:
     """Five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(e)-suits, 14.3(f): the ace low, straights
     and flushes do not count, pairs make a hand worse, equal hands compare their highest card first. With `qualifier` 8
-    (eight or better, 14.9(j)) the hand qualifies only with five unpaired cards none above the eight."""
+    (eight or better, 14.9(j)-qualifier) the hand qualifies only with five unpaired cards none above the eight."""
     rule_set = RuleSet.ACE_TO_FIVE_LOW_8 if qualifier == 8 else RuleSet.ACE_TO_FIVE_LOW
     return _ace_to_five(rule_set, cards, 5, qualifier)
 
 
 def evaluate_three_card_low(cards: Sequence[Card], *, qualifier: int | None = 6) -> HandValue:
-    """Three cards as a low hand with the "six or better" qualifier of mambo stud, N.J.A.C. 13:69F-14.13A(k):
-    no cards of equal rank and none above the six; ace low; straights and flushes ignored (14.3(f))."""
+    """Three cards as a low hand with the "six or better" qualifier of mambo stud, N.J.A.C.
+    13:69F-14.13A(k)-six-or-better: no cards of equal rank and none above the six; ace low; straights and flushes
+    ignored (14.3(f))."""
     return _ace_to_five(RuleSet.THREE_CARD_LOW_6, cards, 3, qualifier)
 
 

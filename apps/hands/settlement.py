@@ -2,8 +2,9 @@
 
 N.J.A.C. 13:69F-14.7(c)4 (all-in players and side pots), 14.14(d) (the uncalled final bet is no part of the
 pot), 14.10(j)-board-plays (tied hands share the pot), 14.9(i)3-split, 14.9(i)3-odd-to-high, 14.9(i)3-tied-high,
-14.9(i)3-tied-low and 14.11(f)2 (odd chips). A hand run more than once (all in before the last card, the players agree
-to deal the rest of the board two or three times): `verify_run_boards`, `split_runs`, `award_runs`. """
+14.9(i)3-tied-low and 14.11(f)2-split, 14.11(f)2-odd-to-high, 14.11(f)2-tied-high, 14.11(f)2-tied-low (odd chips). A
+hand run more than once (all in before the last card, the players agree to deal the rest of the board two or three
+times): `verify_run_boards`, `split_runs`, `award_runs`. """
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
@@ -164,11 +165,12 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     14.11(f)-(g)).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
-    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3-split, 14.9(i)3-odd-to-high,
-    14.9(i)3-tied-high, 14.9(i)3-tied-low, 14.11(f)2). In a high-low game the pot is halved between the best high and
-    the best qualifying low, the odd unit to the high half (14.11(f)2.i); tied lows share the low half, the excess to
-    the holder of the lowest low card by suit (14.11(f)2.iii); with no qualifying low the high takes the whole pot
-    (14.11(g)-high-takes-all); mambo stud likewise (14.13A(j)-split, 14.13A(j)1 through 4, 14.13A(k)-high-takes-all). In
+    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3-tied-high,
+    14.11(f)2-tied-high). In a high-low game the pot is halved between the best high and the best qualifying low, the
+    odd unit to the high half (14.9(i)3-split, 14.9(i)3-odd-to-high, 14.11(f)2-split, 14.11(f)2-odd-to-high); tied
+    lows share the low half, the excess to the holder of the lowest low card by suit (14.9(i)3-tied-low,
+    14.11(f)2-tied-low); with no qualifying low the high takes the whole pot (14.9(j)-high-takes-all,
+    14.11(g)-high-takes-all); mambo stud likewise (14.13A(j)-split, 14.13A(j)1 through 4, 14.13A(k)-high-takes-all). In
     a low game the best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5). Chips are
     conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already ranked (see
     showdown_hands). Raises HandError for missing or bad cards. """
@@ -271,7 +273,7 @@ def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) 
     """A pot's equal shares, one per run, in units of `odd_chip` (Decimal dollars); what does not divide evenly goes
     to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3-odd-to-high,
     14.9(i)3-tied-high, 14.10(j)-board-plays) and the odd chip of a high-low split to the first half, the high
-    (14.11(f)2.i). The shares add up to `amount`.
+    (14.11(f)2-odd-to-high, 14.11(f)2-tied-high). The shares add up to `amount`.
 
     >>> split_runs(Decimal("100.03"), 2)
     (Decimal('50.02'), Decimal('50.01'))

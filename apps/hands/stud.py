@@ -2,8 +2,8 @@
 (N.J.A.C. 13:69F-14.9(d), (f); 14.13(d), (f); 14.13A(d), (f), (h)).
 
 Seats are given in clockwise order from the dealer's left, which breaks ties between equal hands showing
-(14.9(f)3, 14.13(f), 14.13A(h)2). Suits rank spades > hearts > diamonds > clubs where suits break ties.
-"""
+(14.9(f)3, 14.13(f)-highest-showing, 14.13(f)-ties-left, 14.13A(h)2). Suits rank spades > hearts > diamonds > clubs
+where suits break ties. """
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -40,7 +40,7 @@ def forced_bet(game: Game | str, up_cards: Sequence[tuple[Seat, Card]]) -> Seat:
 
 def _high_showing(cards: Sequence[Card]) -> tuple[int, ...]:
     """Strength of a stud hand showing (one to four up-cards): pairs, trips and quads, then high cards;
-    straights and flushes of fewer than five cards count for nothing (14.9(f)1, 14.13(f))."""
+    straights and flushes of fewer than five cards count for nothing (14.9(f)1, 14.13(f)-highest-showing)."""
     counts: dict[int, int] = {}
     for card in cards:
         counts[int(card.rank)] = counts.get(int(card.rank), 0) + 1
@@ -60,12 +60,11 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
                  community: Card | None = None) -> Seat:
     """The seat that bets or checks first on a later betting round.
 
-    Seven-card stud (14.9(f)1, 2 and 3) and five-card stud (14.13(f)): the best high hand showing, or, in
-    seven-card stud low, the best low hand showing; mambo stud, second round (14.13A(f)): the highest up-card, ties
-    by suit; mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the community card,
-    or else the highest up-card. Equal hands showing: the seat closest to the dealer's left, i.e. the first in
-    `showing`. Raises RuleSetError, CardCountError.
-    """
+    Seven-card stud (14.9(f)1, 2 and 3) and five-card stud (14.13(f)-highest-showing, 14.13(f)-ties-left): the best high
+    hand showing, or, in seven-card stud low, the best low hand showing; mambo stud, second round (14.13A(f)): the
+    highest up-card, ties by suit; mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the
+    community card, or else the highest up-card. Equal hands showing: the seat closest to the dealer's left, i.e. the
+    first in `showing`. Raises RuleSetError, CardCountError. """
     game = Game(game)
     if not showing:
         raise CardCountError("No hands showing.")

@@ -197,6 +197,19 @@ def test_the_headline_counts_clauses_and_requirements_on_a_small_matrix(tree):
     assert rows["14.19(f)1-daily"].code == ["apps/jackpot/rules.py:daily_count"]
 
 
+def test_a_requirement_its_tests_prove_but_no_code_cites_is_not_proven(tree):
+    """Issue 36: each proven requirement lists the code that implements it. A requirement whose proving test passes
+    while no docstring cites it (its code narrowed to other requirements, or never said) is a gap that
+    `--check` refuses, not proven; once its code cites it, it is proven with that code listed."""
+    rules = tree / "apps" / "jackpot" / "rules.py"
+    rules.write_text(rules.read_text().replace("(14.19(f)1)", "(a count of the day)"))
+    row = {r.id: r for r in matrix_of(tree).requirement_rows}["14.19(f)1-daily"]
+    assert row.status == NOT_PROVEN and row.is_gap and row.code == [] and "no code cites it" in row.note
+    rules.write_text(rules.read_text().replace("(a count of the day)", "(14.19(f)1-daily)"))
+    row = {r.id: r for r in matrix_of(tree).requirement_rows}["14.19(f)1-daily"]
+    assert row.status == PROVEN and row.code == ["apps/jackpot/rules.py:daily_count"]
+
+
 def test_a_docstring_or_a_name_that_only_mentions_a_clause_proves_nothing(tree):
     """test_14_19_b_3_qualifying_hand names 14.19(b)3 and cites it in its docstring: it proves no requirement of it;
     marked, it does."""
@@ -272,7 +285,9 @@ def test_a_lead_in_clause_is_proven_by_its_paragraphs_never_by_a_neighbours_test
     """14.20(d) asks nothing itself: it is proven when (d)1 is, whatever proves 14.20(c) beside it; a marker naming
     the lead-in itself is refused (it has no requirement of its own)."""
     (tmp_path / "tests").mkdir()
-    (tmp_path / "apps").mkdir()
+    (tmp_path / "apps" / "system").mkdir(parents=True)
+    (tmp_path / "apps" / "system" / "agreement.py").write_text(  # the code each proven requirement lists
+        'def roles():\n    """The agreement (14.20(c))."""\n\n\ndef posting():\n    """Posted (14.20(d)1)."""\n')
     (tmp_path / "clauses.toml").write_text(textwrap.dedent('''
         [[clause]]
         id = "14.20"

@@ -1,6 +1,6 @@
-"""Claims on a bad beat payout (N.J.A.C. 13:69F-14.19(a), (i), (n), 14.19(m)2-both-qualify): opened on a round the
-engine finds qualifying, verified or rejected by a poker shift supervisor; and this casino's part of a claim on a payout
-shared with other casinos (14.20(e)4-two-claims), which the system's host decides."""
+"""Claims on a bad beat payout (N.J.A.C. 13:69F-14.19(a)-losing-hand, 14.19(i), 14.19(n), 14.19(m)2-both-qualify):
+opened on a round the engine finds qualifying, verified or rejected by a poker shift supervisor; and this casino's part
+of a claim on a payout shared with other casinos (14.20(e)4-two-claims), which the system's host decides."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -58,8 +58,9 @@ def open_claim(*, jackpot: Jackpot, round_of_play: RoundOfPlay, opened_by: User 
 
 
 def open_claims_for_round(*, round_of_play: RoundOfPlay) -> list[Claim]:
-    """Open a pending claim for each live jackpot the round qualifies for (14.19(a), (i)); a secondary payout
-    is left out when the primary also qualifies and its rule says only the primary is paid (14.19(m)2-both-qualify)."""
+    """Open a pending claim for each live jackpot the round qualifies for (14.19(a)-losing-hand, 14.19(i)); a secondary
+    payout is left out when the primary also qualifies and its rule says only the primary is paid
+    (14.19(m)2-both-qualify)."""
     jackpots = [j for j in Jackpot.objects.filter(casino_id=round_of_play.table.casino_id).select_related("primary")
                 if j.status != JackpotStatus.DISCONTINUED]
     qualifying = {j.pk: j for j in jackpots if judge_round(jackpot=j, round_of_play=round_of_play).qualifies}

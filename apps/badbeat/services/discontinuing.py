@@ -17,8 +17,9 @@ from .locking import lock_jackpots_by_id
 def discontinue_jackpot(*, jackpot: Jackpot, target: Jackpot, reason: str, made_by: User) -> Transfer:
     """Discontinue a bad beat payout (N.J.A.C. 13:69F-14.19(l)-discontinue): contributions stop (14.19(c)-terminate)
     and its whole amount and reset reserve are transferred to another live bad beat payout of the casino, so that
-    all funds are paid to players. Refused while a payout is pending, to the same or a discontinued payout, or while a
-    secondary payout funded from this one is still offered. Raises DomainError naming the field."""
+    all funds are paid to players (14.19(a)-all-to-players). Refused while a payout is pending, to the same or a
+    discontinued payout, or while a secondary payout funded from this one is still offered. Raises DomainError naming
+    the field."""
     if not made_by.has_role(Role.ADMIN, Role.POKER_SHIFT_SUPERVISOR) and not made_by.is_superuser:
         raise DomainError("A supervisor or an administrator discontinues a payout.", field="made_by")
     if not reason.strip():

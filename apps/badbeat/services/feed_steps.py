@@ -229,8 +229,8 @@ def _participates(round_of_play: RoundOfPlay) -> bool:
 
 def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
                     jackpots: LockedJackpots | None = None) -> list[Claim]:
-    """Open a pending claim for each jackpot a round's showdown qualifies for (N.J.A.C. 13:69F-14.19(a), (i)),
-    for a poker shift supervisor to verify; the claims opened.
+    """Open a pending claim for each jackpot a round's showdown qualifies for (N.J.A.C. 13:69F-14.19(a)-losing-hand,
+    14.19(i)), for a poker shift supervisor to verify; the claims opened.
 
     A quick look at the settled hands first: only when a hand at the showdown that won nothing of the main pot
     (of a run's share of it, for a hand run more than once) reaches some jackpot's qualifying hand is the round
