@@ -389,6 +389,12 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
               for rid, tests in sorted(found.proofs.items()) if rid not in known for t in tests]
     errors += [f"{ref.ref} cites requirement {rid!r}: {_unknown_proof(rid, by_id, lead_ins)}."
                for rid, refs in sorted(found.requirement_code.items()) if rid not in known for ref in refs]
+    # a clause whose requirements each need code is cited by naming those the code implements, never whole: the
+    # matrix lists under a requirement only code that says it implements it (an audit reads no unrelated evidence)
+    errors += [f"{ref.ref} cites {cid}, whose requirements each need code of their own ({', '.join(ids)}): name "
+               "those it implements."
+               for cid, refs in sorted(found.code.items()) if cid in own
+               if len(ids := [r.id for r in own[cid] if not r.no_code]) > 1 for ref in refs]
     rows: dict[str, Row] = {}
     # paragraphs before their parents: a parent's status follows from theirs
     for cid in sorted(by_id, key=lambda i: (-len(parent_ids(i)), sort_key(i))):
@@ -402,11 +408,18 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                     for req in own[cid]]
         # the code implementing the clause above implements its paragraphs, when no code cites them but private
         # helpers (a helper citing a requirement does a part of it: the function that calls it does the rest)
+        # (the code citing the clause above, or citing its requirements: a clause that lists requirements is cited
+        # by them)
+        def implementing(clause_id: str) -> list[str]:
+            return list(dict.fromkeys([*(ref.ref for ref in found.code.get(clause_id, [])),
+                                       *(ref.ref for req in own.get(clause_id, ())
+                                         for ref in found.requirement_code.get(req.id, []))]))
+
         if not whole and not any(_public(ref) for refs in parts.values() for ref in refs) and (
-                above := next((p for p in parent_ids(cid) if found.code.get(p)), "")):
+                above := next((p for p in parent_ids(cid) if implementing(p)), "")):
             for r in req_rows:
                 if not r.not_built and r.status != NO_CODE:
-                    r.code = list(dict.fromkeys([*r.code, *(ref.ref for ref in found.code[above])]))
+                    r.code = list(dict.fromkeys([*r.code, *implementing(above)]))
                     r.code_from = above
         for r in req_rows:
             if r.status == PROVEN and not r.code and not r.not_built:  # each proven requirement lists its code

@@ -1,5 +1,5 @@
 """Counts of the bad beat payout boxes and containers, the serial Bad Beat Payout Contribution Forms, their
-daily reconciliation by accounting and the Master Game Report adjustments (N.J.A.C. 13:69F-14.19(d)-(h))."""
+daily reconciliation by accounting and the Master Game Report adjustments (N.J.A.C. 13:69F-14.19)."""
 from decimal import Decimal
 
 import pghistory

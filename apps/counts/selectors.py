@@ -1,4 +1,4 @@
-"""Reads about counts, forms, reconciliation and the Master Game Report (N.J.A.C. 13:69F-14.19(d)-(h))."""
+"""Reads about counts, forms, reconciliation and the Master Game Report (N.J.A.C. 13:69F-14.19)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -33,7 +33,7 @@ BARRED_DEPARTMENTS = {Department.SURVEILLANCE, Department.INTERNAL_AUDIT, Depart
 
 def witness_problems(*, witness: User, counter: User) -> list[str]:
     """Why `witness` may not witness and verify a count as a representative of a second department
-    (N.J.A.C. 13:69F-14.19(f)2); an empty list when they may."""
+    (N.J.A.C. 13:69F-14.19(f)2-witness, 14.19(f)2-second-department); an empty list when they may."""
     problems = []
     if witness.pk == counter.pk:
         problems.append("The witness cannot be the dealer who counts.")

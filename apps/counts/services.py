@@ -1,4 +1,4 @@
-"""Writes about counts, forms and reconciliation (N.J.A.C. 13:69F-14.19(d)-(h), 14.19(p)-documented,
+"""Writes about counts, forms and reconciliation (N.J.A.C. 13:69F-14.19, 14.19(p)-documented,
 14.19(k)-official-record).
 
 A count reads a table's contributions under the row locks of the casino's jackpots, which every contribution
@@ -145,8 +145,9 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
     pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3-serial). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
-    naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people, 14.19(d)2,
-    14.19(e)-cashier-counts, 14.19(f)2), an ineligible witness, bad amounts.
+    naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people,
+    14.19(d)2-supervisor-accounts, 14.19(d)2-security-transports, 14.19(e)-cashier-counts, 14.19(f)2-witness,
+    14.19(f)2-second-department), an ineligible witness, bad amounts.
 
     variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
     until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,

@@ -15,10 +15,10 @@ class DeckEventForm(forms.Form):
     """One deck's event, recorded from its row of the board or of the dealer's home. Each deck's form has its own
     ids (`auto_id`, e.g. "deck-12-%s"), so that its errors sit beside its own fields (aria-describedby).
 
-    A count of any other number than 52 pulls the deck from play (14.6(e)4-wrong-count): the form first comes back asking to
-    confirm (`confirmation`, the sentence; `confirm_count` then carries the number confirmed), and once recorded
-    says so as a warning (`pulled`). At a table whose shuffler is approved to count the cards as it shuffles, a count
-    may be the shuffler's (`by_shuffler`, 14.6(e)4-counting-shuffler); the templates offer the box only there."""
+    A count of any other number than 52 pulls the deck from play (14.6(e)4-wrong-count): the form first comes back
+    asking to confirm (`confirmation`, the sentence; `confirm_count` then carries the number confirmed), and once
+    recorded says so as a warning (`pulled`). At a table whose shuffler is approved to count the cards as it shuffles, a
+    count may be the shuffler's (`by_shuffler`, 14.6(e)4-counting-shuffler); the templates offer the box only there."""
 
     kind = forms.ChoiceField(label="Event", choices=[(k.value, k.label) for k in DeckEventKind
                                                      if k not in (DeckEventKind.RECEIVED, DeckEventKind.ASSIGNED)],
@@ -35,10 +35,12 @@ class DeckEventForm(forms.Form):
 
     def record(self, *, deck: Deck, by) -> str | None:
         """Record the event the form holds (services.record_deck_event, which says which role may record which event,
-        14.2, 14.6(e)4): the sentence telling it was recorded, or None with nothing written and either the form's
-        errors (the service's refusal at the field it names) or, for a count of other than 52 cards not yet confirmed
-        for that number, `confirmation` set: "51 cards counted, a deck has 52: the deck will be pulled from play —
-        confirm". Confirmed, the deck is pulled (14.6(e)4), `pulled` is set and the sentence says so."""
+        14.2, 14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count, 14.6(e)4-counting-shuffler): the sentence telling it
+        was recorded, or None with nothing written and either the form's errors (the service's refusal at the field it
+        names) or, for a count of other than 52 cards not yet confirmed for that number, `confirmation` set: "51 cards
+        counted, a deck has 52: the deck will be pulled from play — confirm". Confirmed, the deck is pulled
+        (14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count, 14.6(e)4-counting-shuffler), `pulled` is set and the
+        sentence says so."""
         if not self.is_valid():
             return None
         data = self.cleaned_data

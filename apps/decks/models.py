@@ -16,7 +16,8 @@ class DeckStatus(models.TextChoices):
 
 
 class Deck(models.Model):
-    """A 52-card deck with a recorded back (N.J.A.C. 13:69F-14.2(a)-distinguishable). Its clocks are kept from its events."""
+    """A 52-card deck with a recorded back (N.J.A.C. 13:69F-14.2(a)-distinguishable). Its clocks are kept from its
+    events."""
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="decks")
     serial = models.CharField(max_length=40, help_text="The deck's identifier, e.g. the seal number.")
@@ -56,7 +57,8 @@ class DeckEventKind(models.TextChoices):
 
 
 class DeckEvent(models.Model):
-    """One step in a deck's life, with who and when (N.J.A.C. 13:69F-14.2, 14.4, 14.6(e)4). Append-only."""
+    """One step in a deck's life, with who and when (N.J.A.C. 13:69F-14.2, 14.4, 14.6(e)4-every-fifteen-minutes,
+    14.6(e)4-wrong-count, 14.6(e)4-counting-shuffler). Append-only."""
 
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="events")
     kind = models.CharField(max_length=12, choices=DeckEventKind.choices)
@@ -125,8 +127,9 @@ class RoundDeck(models.Model):
 
 
 class DeckDistribution(models.Model):
-    """A gaming day's distribution of decks among the open tables (N.J.A.C. 13:69F-14.2(c)), as decided by the
-    poker shift supervisor, with the reasoning of the proposal it started from."""
+    """A gaming day's distribution of decks among the open tables (N.J.A.C. 13:69F-14.2(c)-daily-distribution,
+    14.2(c)-considerations), as decided by the poker shift supervisor, with the reasoning of the proposal it started
+    from."""
 
     casino = models.ForeignKey(Casino, on_delete=models.PROTECT, related_name="deck_distributions")
     gaming_day = models.DateField(db_index=True)

@@ -1,4 +1,5 @@
-"""Reads about decks: the rotation board's clocks (N.J.A.C. 13:69F-14.2(b), 14.6(e)4-every-fifteen-minutes)."""
+"""Reads about decks: the rotation board's clocks (N.J.A.C. 13:69F-14.2(b)-three-hours, 14.2(b)-six-hours,
+14.6(e)4-every-fifteen-minutes)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -150,10 +151,11 @@ COMPUTED_KINDS = (AlertKind.TWO_DECKS, AlertKind.NO_DECK_IN_USE, *CLOCK_ALERTS.v
 
 
 def due_alerts(*, rows: list[TableRow]) -> list[DeckAlert]:
-    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)-two-decks), players at an open
-    table and no deck in use (TableRow.lacks_deck_in_use, 14.4(c)), a deck not placed into suit and sequence for 3
-    hours or not changed for 6 (14.2(b)), not counted for 15 minutes (14.6(e)4-every-fifteen-minutes). Unsaved DeckAlert objects,
-    `raised_at` the moment the clock ran out (None for the two decks and the deck in use)."""
+    """The alerts the rotation board's `rows` raise: an open table short of two decks (14.2(a)-two-decks), players at an
+    open table and no deck in use (TableRow.lacks_deck_in_use, 14.4(c)), a deck not placed into suit and sequence for 3
+    hours or not changed for 6 (14.2(b)-three-hours, 14.2(b)-six-hours), not counted for 15 minutes
+    (14.6(e)4-every-fifteen-minutes). Unsaved DeckAlert objects, `raised_at` the moment the clock ran out (None for the
+    two decks and the deck in use)."""
     alerts = []
     for row in rows:
         if not row.has_two_decks:
@@ -231,7 +233,8 @@ def _limit(table: PokerTable):
 
 
 def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
-    """A proposed distribution of stored decks to open tables short of their two decks (N.J.A.C. 13:69F-14.2(c)).
+    """A proposed distribution of stored decks to open tables short of their two decks (N.J.A.C.
+    13:69F-14.2(c)-daily-distribution, 14.2(c)-considerations).
 
     Considers the table limits (the highest limits are served first), the location (tables of one area get
     backs unlike their neighbours' where the stock allows) and the game (tables of one game in one area are
@@ -266,7 +269,7 @@ def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
 
 
 def decks_still_at_table(table: PokerTable) -> list[str]:
-    """The decks still at a closing table (N.J.A.C. 13:69F-14.2(a)-two-decks), by serial: "deck 00012 (in use)", "deck 00013"
-    (apps.tables.closing asks it)."""
+    """The decks still at a closing table (N.J.A.C. 13:69F-14.2(a)-two-decks), by serial: "deck 00012 (in use)", "deck
+    00013" (apps.tables.closing asks it)."""
     decks = Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE).order_by("serial")
     return [f"deck {deck.serial}{' (in use)' if deck.in_use else ''}" for deck in decks]

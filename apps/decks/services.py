@@ -130,14 +130,15 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
                       round_of_play: RoundOfPlay | None = None, by_shuffler: bool = False) -> DeckEvent:
     """Record one event of a deck at its table and move its clocks.
 
-    put_in_use starts the 6-hour clock the first time (14.2(b)), rotates the table's other deck out (14.2(a)-stored) and
-    clears the table's wrong-count alerts raised before it (the replacement deck is in use); sorted (placed into suit
-    and sequence) restarts the 3-hour clock (14.2(b)) and, all 52 cards being seen, the 15-minute count clock
-    (14.6(e)4); counted needs `card_count`: 52 restarts the count clock, any other number pulls the deck: removed from
-    the table, a wrong-count alert raised (14.6(e)4; the pages ask the person recording it to confirm first,
-    forms.DeckEventForm); a wrong count during a round goes with that round, which must have been called dead
-    (14.15(g)-dead, 14.15(g)-deck-replaced); changed/removed take the deck out of play; destroyed ends it. Raises
-    DomainError (role, state, input).
+    put_in_use starts the 6-hour clock the first time (14.2(b)-three-hours, 14.2(b)-six-hours), rotates the table's
+    other deck out (14.2(a)-stored) and clears the table's wrong-count alerts raised before it (the replacement deck is
+    in use); sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)-three-hours, 14.2(b)-six-hours)
+    and, all 52 cards being seen, the 15-minute count clock (14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count,
+    14.6(e)4-counting-shuffler); counted needs `card_count`: 52 restarts the count clock, any other number pulls the
+    deck: removed from the table, a wrong-count alert raised (14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count,
+    14.6(e)4-counting-shuffler; the pages ask the person recording it to confirm first, forms.DeckEventForm); a wrong
+    count during a round goes with that round, which must have been called dead (14.15(g)-dead, 14.15(g)-deck-replaced);
+    changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
 
     by_shuffler: the count is the table's counting shuffler's, made as it shuffled the deck and recorded by `by`
     from it (14.6(e)4-counting-shuffler): it moves the count clock, and pulls a deck of the wrong count, as a
@@ -270,8 +271,9 @@ def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple
 def distribute_decks(*, casino: Casino, assignments: list[tuple[PokerTable, Deck]], decided_by: User,
                      considerations: str) -> DeckDistribution:
     """Record the supervisor's distribution of decks for the gaming day and bring each deck to its table
-    (N.J.A.C. 13:69F-14.2(c)); every assignment is checked as assign_deck checks it. All or nothing.
-    Raises DomainError (not a supervisor, nothing to distribute, or an assignment refused)."""
+    (N.J.A.C. 13:69F-14.2(c)-daily-distribution, 14.2(c)-considerations); every assignment is checked as assign_deck
+    checks it. All or nothing. Raises DomainError (not a supervisor, nothing to distribute, or an assignment
+    refused)."""
     if not (decided_by.is_superuser or decided_by.has_role(Role.POKER_SHIFT_SUPERVISOR, Role.ADMIN)):
         raise DomainError("The poker shift supervisor decides the distribution of decks (14.2(c)).", field="decided_by")
     if not assignments:

@@ -71,7 +71,8 @@ def receive(request):
 
 @role_policy(write="decks.manage_decks")
 def assign(request):
-    """Bring a stored deck to an open table (14.2(a)-two-decks); refused, the board comes back (400) with the choice made."""
+    """Bring a stored deck to an open table (14.2(a)-two-decks); refused, the board comes back (400) with the choice
+    made."""
     form = AssignDeckForm(request.POST, casino=request.user.casino)
     if form.is_valid():
         deck, table = form.cleaned_data["deck"], form.cleaned_data["table"]
@@ -87,7 +88,8 @@ def assign(request):
 
 @role_policy(read="decks.view_board", write="decks.distribute")
 def distribution(request):
-    """The gaming day's deck distribution (14.2(c)): a proposal to accept line by line, and the record."""
+    """The gaming day's deck distribution (14.2(c)-daily-distribution, 14.2(c)-considerations): a proposal to accept
+    line by line, and the record."""
     casino = request.user.casino
     status = 200
     if request.method == "POST":

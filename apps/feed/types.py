@@ -26,9 +26,9 @@ class PlayerIn:
     contributed: everything the player put in during the round (Decimal dollars), an uncalled final bet and
     dead money included. hole_cards: the cards held at the end ('' when unknown): in a draw game the hand
     after the last draw, in stud all the player's cards. mucked: reached the showdown but conceded without
-    showing (14.15(d)). streets: optional, what the player put in each betting round in order (antes and
-    blinds in the first); they add up to `contributed`; with them the percentage rake is limited betting round
-    by betting round (14.14(b)1-per-betting-round). returned: the uncalled bet given back (14.14(d)) when the feed
+    showing (14.15(d)-shown, 14.15(d)-conceded). streets: optional, what the player put in each betting round in order
+    (antes and blinds in the first); they add up to `contributed`; with them the percentage rake is limited betting
+    round by betting round (14.14(b)1-per-betting-round). returned: the uncalled bet given back (14.14(d)) when the feed
     tracked the betting itself (PHH); None to derive it. dead: chips that went to the main pot unmatched (antes posted
     as dead money, the dead part of a missed blind posted by a returning player: the JSON feed's `dead_blind`); they are
     part of `contributed`, the live part of the blind too. straddle: the straddle the player posted, a live blind raise

@@ -85,14 +85,14 @@ def seats_waited_for(*, casino: Casino, tables: list[TableSeats]) -> list[SeatsW
 @dataclass(frozen=True)
 class TableTile:
     """One table of the floor map. An open table carries its rotation-board row (`board`: its decks and their 3 h,
-    6 h and 15 min clocks, 14.2(a)-two-decks, 14.2(b), 14.6(e)4-every-fifteen-minutes), the deck alerts in force at
-    it (`alerts`, from the same selector as the board), its seats (`seats`: apps.seats.selectors.seats_of, the
-    floor's record with the newest round's report against it, as the seats board and the room's screens read them,
-    14.18), the dealer in the box (`dealer`: the down under way, since `dealer.starts_at`; None when no down is
-    planned for it now), its rounds and rake (Decimal dollars) of the gaming day from the running totals, and its bad
-    beat claims waiting for verification (14.19(i)) and verified claims whose payout is still to be delivered
-    (`payouts`, 14.19(i)1, 2), the irregularities reported there that nobody has resolved (`irregularities`, 14.15)
-    and its open seats while players wait for its game (`waited_for`, 14.18). `container_full`: its contribution
+    6 h and 15 min clocks, 14.2(a)-two-decks, 14.2(b)-three-hours, 14.2(b)-six-hours, 14.6(e)4-every-fifteen-minutes),
+    the deck alerts in force at it (`alerts`, from the same selector as the board), its seats (`seats`:
+    apps.seats.selectors.seats_of, the floor's record with the newest round's report against it, as the seats board and
+    the room's screens read them, 14.18), the dealer in the box (`dealer`: the down under way, since `dealer.starts_at`;
+    None when no down is planned for it now), its rounds and rake (Decimal dollars) of the gaming day from the running
+    totals, and its bad beat claims waiting for verification (14.19(i)) and verified claims whose payout is still to be
+    delivered (`payouts`, 14.19(i)1, 2), the irregularities reported there that nobody has resolved (`irregularities`,
+    14.15) and its open seats while players wait for its game (`waited_for`, 14.18). `container_full`: its contribution
     container has reached its posted capacity, a count is due (N.J.A.C. 13:69F-14.19(f)1-full), on an open or a closed
     table; None otherwise. A closed table has only `table` (and `container_full`)."""
 

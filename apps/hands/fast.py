@@ -2,8 +2,8 @@
 
 A card is an integer 0-51: (rank - 2) * 4 + suit, suits ordered clubs, diamonds, hearts, spades; `card_ids`
 converts Card objects. A score is an int, greater = better, ordering hands exactly as `evaluate` does under
-five-card high (N.J.A.C. 13:69F-14.3(a), (b), (d)): category * 13**5 + tie-break ranks. Scores of the lows
-(A-5 of 14.3(e)-ace-low, 14.3(e)-deuce-to-seven, 14.3(f) and deuce-to-seven of 14.12A) order hands as their rule sets
+five-card high (N.J.A.C. 13:69F-14.3): category * 13**5 + tie-break ranks. Scores of the lows
+(A-5 and deuce-to-seven of 14.3 and 14.12A) order hands as their rule sets
 do, best highest.
 
 How: the ranks of a hand, whatever their suits, are a multiset; its best non-flush hand is looked up by a
@@ -119,9 +119,8 @@ _BIT = [1 << (i // 4) for i in range(52)]            # rank bit of each card
 def high_score(cards: Sequence[int]) -> int:
     """Score of the best five-card high hand in 5 to 7 cards (ints 0-51), pure Python, per hand.
 
-    Equal to the ordering of `evaluate("five_card_high", ...)` (14.3(b), (d)); hold'em's any five of seven
-    (14.10(j)-best-hand). Raises KeyError for a duplicate-laden or impossible hand (five of a rank).
-    """
+    Equal to the ordering of `evaluate("five_card_high", ...)` (14.3(b), 14.3(d)-kicker, 14.3(d)-tie); hold'em's any
+    five of seven (14.10(j)-best-hand). Raises KeyError for a duplicate-laden or impossible hand (five of a rank). """
     key = suits = 0
     for c in cards:
         key += _KEY[c]
@@ -182,8 +181,8 @@ _NP_SUIT32 = _NP_SUIT.astype(np.int32)
 def high_scores(cards: np.ndarray) -> np.ndarray:
     """Scores of many hands at once: `cards` is an int array of shape (hands, 5 to 7) of card ids 0-51.
 
-    Returns an int64 array of the best five-card high score of each row (14.3(b), (d); any five of the row).
-    """
+    Returns an int64 array of the best five-card high score of each row (14.3(b), 14.3(d)-kicker, 14.3(d)-tie; any five
+    of the row). """
     cards = np.asarray(cards, dtype=np.int64)
     keys, values = _np_tables(cards.shape[1])
     key = _NP_KEY[cards].sum(axis=1)
@@ -230,7 +229,7 @@ def two_plus_three_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     exactly three of its five board cards (shape (n, 5)); int64 array of shape (n,).
 
     Omaha high (h = 4, 14.11(f)) and a hold'em hand whose both hole cards must play (h = 2, a bad beat's
-    qualifying requirement, in apps.hands.odds). Scores as `high_score`, exactly (14.3(b), (d)).
+    qualifying requirement, in apps.hands.odds). Scores as `high_score`, exactly (14.3(b), 14.3(d)-kicker, 14.3(d)-tie).
     """
     hole = np.asarray(hole)
     return two_plus_three_deal_scores(hole.reshape(len(hole), 1, hole.shape[1]), board)[:, 0]
@@ -335,8 +334,8 @@ def _key_int(key: tuple[int, ...]) -> int:
 
 
 def ace_to_five_low_scores(cards: np.ndarray, *, qualifier: int | None = None) -> np.ndarray:
-    """A-5 low scores of five-card rows (14.3(e)-ace-low, 14.3(e)-suits, 14.3(f)), best highest; with `qualifier` (8:
-    eight or better, 14.9(j)-qualifier) a row that does not qualify scores -1."""
+    """A-5 low scores of five-card rows (14.3(e)-ace-low, 14.3(e)-suits, 14.3(f)-inverse, 14.3(f)-straights-flushes),
+    best highest; with `qualifier` (8: eight or better, 14.9(j)-qualifier) a row that does not qualify scores -1."""
     cards = np.asarray(cards, dtype=np.int64)
     keys, ace_five, _ = _low_tables()
     scores: np.ndarray = ace_five[np.searchsorted(keys, _NP_KEY[cards].sum(axis=1))]

@@ -120,13 +120,15 @@ def best_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
 
 
 def best_stud_low(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """Seven-card stud low: the best five-card A-5 low of the seven cards (14.9(i)2, 14.3(e)-ace-low, 14.3(f))."""
+    """Seven-card stud low: the best five-card A-5 low of the seven cards (14.9(i)2, 14.3(e)-ace-low, 14.3(f)-inverse,
+    14.3(f)-straights-flushes)."""
     return ShowdownHand(high=None, low=_best(evaluate_ace_to_five_low, _stud_fives(hole, board)))
 
 
 def best_stud_hilo(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Seven-card stud high-low split: a best high and a best low, each of five of the seven cards, the same
-    five or not, the ace both ways (14.9(i)3-split, 14.9(k), 14.9(l)); any low plays (no qualifier)."""
+    five or not, the ace both ways (14.9(i)3-split, 14.9(k)-two-hands, 14.9(k)-same-five, 14.9(l)); any low plays (no
+    qualifier)."""
     fives = _stud_fives(hole, board)
     return ShowdownHand(high=_best(evaluate_five_card_high, fives), low=_best(evaluate_ace_to_five_low, fives))
 
@@ -152,7 +154,8 @@ def best_draw_high(hole: Sequence[Card], board: Sequence[Card] = ()) -> Showdown
 
 
 def best_draw_low(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """Five-card draw low: the five cards held as an A-5 low hand (14.12(h)2, 14.3(e)-ace-low, 14.3(f))."""
+    """Five-card draw low: the five cards held as an A-5 low hand (14.12(h)2, 14.3(e)-ace-low, 14.3(f)-inverse,
+    14.3(f)-straights-flushes)."""
     _counts("Five-card draw", hole, board, (5,), (0,))
     return ShowdownHand(high=None, low=evaluate_ace_to_five_low(hole))
 
@@ -166,8 +169,8 @@ def best_triple_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> Sho
 
 def best_single_draw_27(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Single draw deuce to seven: five-card draw with one draw (five cards, 14.12(d); shown down, 14.12(h)), the
-    five cards held ranked as the deuce-to-seven low hand of triple draw (14.3(e)-deuce-to-seven, 14.3(f),
-    14.12A(l))."""
+    five cards held ranked as the deuce-to-seven low hand of triple draw (14.3(e)-deuce-to-seven, 14.3(f)-inverse,
+    14.3(f)-straights-flushes, 14.12A(l))."""
     _counts("Single draw", hole, board, (5,), (0,))
     return ShowdownHand(high=None, low=evaluate_deuce_to_seven_low(hole))
 
@@ -193,7 +196,8 @@ def mambo_cards(hole: Sequence[Card], board: Sequence[Card] = ()) -> tuple[Card,
 def best_mambo_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
     """Mambo stud high-low split six or better: of the four cards (`mambo_cards`), the best three-card high
     (`evaluate_three_card_high`) and the best six-or-better low, the same three or not, the ace both ways
-    (14.13A(k)-six-or-better and 14.13A(l)). Raises as `mambo_cards` does."""
+    (14.13A(k)-six-or-better and 14.13A(l)-two-hands, 14.13A(l)-ace-both-ways, 14.13A(l)-same-three). Raises as
+    `mambo_cards` does."""
     threes = list(combinations(mambo_cards(hole, board), 3))
     return ShowdownHand(high=_best(evaluate_three_card_high, threes),
                         low=_best_qualifying(evaluate_three_card_low, threes))

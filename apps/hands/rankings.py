@@ -1,12 +1,12 @@
 """Ranking hands under every rule set of the regulations. Greater HandValue = better hand, for every rule set.
 
-High orders (N.J.A.C. 13:69F-14.3(a)-(d), 20.3, 27.3) share one core: a hand's shape (counts of equal ranks),
+High orders (N.J.A.C. 13:69F-14.3, 20.3, 27.3) share one core: a hand's shape (counts of equal ranks),
 whether it is a flush and whether it is a straight (the ace may complete the lowest straight, A-2-3,
 A-2-3-4 or A-2-3-4-5; no wrap-around) give the categories it satisfies; the rule set's order of categories
-picks the best one; equal categories compare by the highest card not contained in the other hand (14.3(d)).
-Low orders invert that (14.3(e)-ace-low, 14.3(e)-deuce-to-seven, 14.3(f)): the ace is low, straights and flushes do not
-count, except in deuce-to-seven, where the ace is high and they do. Badugi ranks by the number of cards of different
-suits and ranks, then lowest (14.12B(l)). """
+picks the best one; equal categories compare by the highest card not contained in the other hand (14.3(d)-kicker,
+14.3(d)-tie). Low orders invert that (14.3(e)-ace-low, 14.3(e)-deuce-to-seven, 14.3(f)-inverse,
+14.3(f)-straights-flushes): the ace is low, straights and flushes do not count, except in deuce-to-seven, where the ace
+is high and they do. Badugi ranks by the number of cards of different suits and ranks, then lowest (14.12B(l)). """
 from __future__ import annotations
 
 import functools
@@ -103,7 +103,8 @@ class FourCardCategory(_Category):
 
 
 class LowCategory(_Category):
-    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(f)); three-card lows too."""
+    """A-5 low hands named by their highest card (N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(f)-inverse,
+    14.3(f)-straights-flushes); three-card lows too."""
 
     PAIRED = (0, "Paired low")
     KING_LOW = (1, "King-low")
@@ -300,8 +301,9 @@ def _four_category(s: _Shape) -> FourCardCategory:
 
 
 def evaluate_five_card_high(cards: Sequence[Card]) -> HandValue:
-    """Five cards as a high hand, N.J.A.C. 13:69F-14.3(a), (b), (d): royal flush ... high card; the wheel
-    A-2-3-4-5 is the lowest straight; no wrap-around. Raises CardCountError."""
+    """Five cards as a high hand, N.J.A.C. 13:69F-14.3(a)-ranks, 14.3(a)-suits, 14.3(a)-ace-low, 14.3(b),
+    14.3(d)-kicker, 14.3(d)-tie: royal flush ... high card; the wheel A-2-3-4-5 is the lowest straight; no wrap-around.
+    Raises CardCountError."""
     return _high(RuleSet.FIVE_CARD_HIGH, cards, 5, _five_category)
 
 
@@ -313,13 +315,13 @@ def evaluate_three_card_high(cards: Sequence[Card]) -> HandValue:
 
 def evaluate_three_card_poker(cards: Sequence[Card]) -> HandValue:
     """Three-card poker, N.J.A.C. 13:69F-20.3: straight flush > three of a kind > straight > flush > pair;
-    A-K-Q the highest and A-2-3 the lowest straight (flush); ties by 20.3(c)."""
+    A-K-Q the highest and A-2-3 the lowest straight (flush); ties by 20.3(c)-kicker, 20.3(c)-draw."""
     return _high(RuleSet.THREE_CARD_POKER, cards, 3, _three_poker_category)
 
 
 def evaluate_four_card_poker(cards: Sequence[Card]) -> HandValue:
     """Four-card poker, N.J.A.C. 13:69F-27.3: four of a kind > straight flush > three of a kind > flush >
-    straight > two pair > pair; A-2-3-4 the lowest straight; ties by 27.3(c)."""
+    straight > two pair > pair; A-2-3-4 the lowest straight; ties by 27.3(c)-kicker, 27.3(c)-tie."""
     return _high(RuleSet.FOUR_CARD_POKER, cards, 4, _four_category)
 
 
@@ -350,9 +352,10 @@ def _ace_to_five(rule_set: RuleSet, cards: Sequence[Card], n: int, qualifier: in
 
 
 def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = None) -> HandValue:
-    """Five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(e)-suits, 14.3(f): the ace low, straights
-    and flushes do not count, pairs make a hand worse, equal hands compare their highest card first. With `qualifier` 8
-    (eight or better, 14.9(j)-qualifier) the hand qualifies only with five unpaired cards none above the eight."""
+    """Five cards as an A-5 low hand, N.J.A.C. 13:69F-14.3(e)-ace-low, 14.3(e)-suits, 14.3(f)-inverse,
+    14.3(f)-straights-flushes: the ace low, straights and flushes do not count, pairs make a hand worse, equal hands
+    compare their highest card first. With `qualifier` 8 (eight or better, 14.9(j)-qualifier) the hand qualifies only
+    with five unpaired cards none above the eight."""
     rule_set = RuleSet.ACE_TO_FIVE_LOW_8 if qualifier == 8 else RuleSet.ACE_TO_FIVE_LOW
     return _ace_to_five(rule_set, cards, 5, qualifier)
 
@@ -360,14 +363,14 @@ def evaluate_ace_to_five_low(cards: Sequence[Card], *, qualifier: int | None = N
 def evaluate_three_card_low(cards: Sequence[Card], *, qualifier: int | None = 6) -> HandValue:
     """Three cards as a low hand with the "six or better" qualifier of mambo stud, N.J.A.C.
     13:69F-14.13A(k)-six-or-better: no cards of equal rank and none above the six; ace low; straights and flushes
-    ignored (14.3(f))."""
+    ignored (14.3(f)-inverse, 14.3(f)-straights-flushes)."""
     return _ace_to_five(RuleSet.THREE_CARD_LOW_6, cards, 3, qualifier)
 
 
 def evaluate_deuce_to_seven_low(cards: Sequence[Card]) -> HandValue:
-    """Five cards as a deuce-to-seven low hand (N.J.A.C. 13:69F-14.3(e)-deuce-to-seven, 14.3(e)-suits, 14.3(f), 14.12A):
-    the ace is the highest card only (A-2-3-4-5 is no straight), straights and flushes count, and the lowest high hand
-    wins: 7-5-4-3-2 of mixed suits is the best hand."""
+    """Five cards as a deuce-to-seven low hand (N.J.A.C. 13:69F-14.3(e)-deuce-to-seven, 14.3(e)-suits, 14.3(f)-inverse,
+    14.3(f)-straights-flushes, 14.12A): the ace is the highest card only (A-2-3-4-5 is no straight), straights and
+    flushes count, and the lowest high hand wins: 7-5-4-3-2 of mixed suits is the best hand."""
     _check_count(cards, 5)
     shape = _shape(cards, ace_low_straight=False)
     high = _five_category(shape)

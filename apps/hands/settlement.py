@@ -162,7 +162,7 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
                board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01"),
                showdown: Mapping[Seat, ShowdownHand] | None = None) -> Settlement:
     """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays,
-    14.11(f)-(g)).
+    14.11(f), 14.11(g)-qualifier, 14.11(g)-high-takes-all).
 
     A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
     `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3-tied-high,
@@ -289,7 +289,8 @@ def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) 
 def award_runs(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                boards: Sequence[Sequence[Card]], *, odd_chip: Decimal = Decimal("0.01"),
                showdowns: Sequence[Mapping[Seat, ShowdownHand]] | None = None) -> Settlement:
-    """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j)-winner, 14.11(f)-(g)).
+    """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j)-winner, 14.11(f), 14.11(g)-qualifier,
+    14.11(g)-high-takes-all).
 
     `pots`: the pots as they are awarded, the rake and the bad beat contribution already taken from them once
     (14.14, 14.19(c)-after-rake). Each pot and side pot is split into equal shares, one per run (`split_runs`: the

@@ -1,5 +1,5 @@
 """Stud betting order: who makes the forced bet on the first round and who acts first later
-(N.J.A.C. 13:69F-14.9(d), (f); 14.13(d), (f); 14.13A(d), (f), (h)).
+(N.J.A.C. 13:69F-14.9, 14.13, 14.13A).
 
 Seats are given in clockwise order from the dealer's left, which breaks ties between equal hands showing
 (14.9(f)3, 14.13(f)-highest-showing, 14.13(f)-ties-left, 14.13A(h)2). Suits rank spades > hearts > diamonds > clubs
@@ -24,9 +24,9 @@ def forced_bet(game: Game | str, up_cards: Sequence[tuple[Seat, Card]]) -> Seat:
 
     Seven-card stud (14.9(d)): high — the lowest up-card; low — the highest up-card (the ace low, so the king
     is highest); high-low split — the highest up-card, the ace below a two; high-low eight or better — the
-    lowest up-card, the ace highest. Five-card stud (14.13(d)) and mambo stud (14.13A(d)): the lowest up-card,
-    the ace highest. Equal ranks are told apart by suit, spades > hearts > diamonds > clubs.
-    Raises RuleSetError for a game without a forced bet by up-card, CardCountError without up-cards.
+    lowest up-card, the ace highest. Five-card stud (14.13(d)) and mambo stud (14.13A(d)-lowest-up-card,
+    14.13A(d)-suit-ties): the lowest up-card, the ace highest. Equal ranks are told apart by suit, spades > hearts >
+    diamonds > clubs. Raises RuleSetError for a game without a forced bet by up-card, CardCountError without up-cards.
     """
     game = Game(game)
     if not up_cards:
@@ -61,10 +61,11 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
     """The seat that bets or checks first on a later betting round.
 
     Seven-card stud (14.9(f)1, 2 and 3) and five-card stud (14.13(f)-highest-showing, 14.13(f)-ties-left): the best high
-    hand showing, or, in seven-card stud low, the best low hand showing; mambo stud, second round (14.13A(f)): the
-    highest up-card, ties by suit; mambo stud, final round (14.13A(h)): the highest one pair of the up-card and the
-    community card, or else the highest up-card. Equal hands showing: the seat closest to the dealer's left, i.e. the
-    first in `showing`. Raises RuleSetError, CardCountError. """
+    hand showing, or, in seven-card stud low, the best low hand showing; mambo stud, second round
+    (14.13A(f)-highest-up-card, 14.13A(f)-suit-ties): the highest up-card, ties by suit; mambo stud, final round
+    (14.13A(h)): the highest one pair of the up-card and the community card, or else the highest up-card. Equal hands
+    showing: the seat closest to the dealer's left, i.e. the first in `showing`. Raises RuleSetError, CardCountError.
+    """
     game = Game(game)
     if not showing:
         raise CardCountError("No hands showing.")
@@ -78,8 +79,9 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
 
 
 def _mambo_first_to_act(showing: Sequence[tuple[Seat, Sequence[Card]]], community: Card | None) -> Seat:
-    """Mambo stud: on the second round the highest up-card, ties by suit (14.13A(f)); on the final round the highest
-    pair of an up-card and the community card, or else the highest up-card (14.13A(h)); equal hands: the first."""
+    """Mambo stud: on the second round the highest up-card, ties by suit (14.13A(f)-highest-up-card,
+    14.13A(f)-suit-ties); on the final round the highest pair of an up-card and the community card, or else the highest
+    up-card (14.13A(h)); equal hands: the first."""
     if community is None:
         return max(showing, key=lambda sc: (int(sc[1][0].rank), sc[1][0].suit.order))[0]
     pair_rank = community.rank

@@ -106,10 +106,10 @@ def tree(tmp_path):
     (tmp_path / "apps" / "jackpot").mkdir(parents=True)
     (tmp_path / "apps" / "jackpot" / "rules.py").write_text(textwrap.dedent('''
         def posted_rules():
-            """The posted rules (N.J.A.C. 13:69F-14.19(b)1, 3)."""
+            """The posted rules (N.J.A.C. 13:69F-14.19(b)1, 14.19(b)3-posted, 14.19(b)3-applied)."""
 
         def daily_count():
-            """At least once a gaming day (14.19(f)1)."""
+            """At least once a gaming day (14.19(f)1-daily)."""
     '''))
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_rules.py").write_text(textwrap.dedent('''
@@ -202,7 +202,7 @@ def test_a_requirement_its_tests_prove_but_no_code_cites_is_not_proven(tree):
     while no docstring cites it (its code narrowed to other requirements, or never said) is a gap that
     `--check` refuses, not proven; once its code cites it, it is proven with that code listed."""
     rules = tree / "apps" / "jackpot" / "rules.py"
-    rules.write_text(rules.read_text().replace("(14.19(f)1)", "(a count of the day)"))
+    rules.write_text(rules.read_text().replace("(14.19(f)1-daily)", "(a count of the day)"))
     row = {r.id: r for r in matrix_of(tree).requirement_rows}["14.19(f)1-daily"]
     assert row.status == NOT_PROVEN and row.is_gap and row.code == [] and "no code cites it" in row.note
     rules.write_text(rules.read_text().replace("(a count of the day)", "(14.19(f)1-daily)"))
@@ -227,8 +227,10 @@ def test_a_docstring_or_a_name_that_only_mentions_a_clause_proves_nothing(tree):
 
 def test_code_citing_a_requirement_implements_it_alone_and_code_citing_its_clause_implements_each(tree):
     """Code that cites 14.19(b)3-posted is that requirement's code, not 14.19(b)3-applied's; code that cites
-    14.19(b)3 is both's; a paragraph that no code cites takes the code citing its clause, not a requirement's; a
-    docstring naming a requirement clauses.toml does not list is an error, as a marker is."""
+    14.19(b)3 whole, whose two requirements each need code, is read as both's but is an error (it must name those
+    it implements: an audit finds no unrelated evidence); a paragraph that no code cites takes the code citing its
+    clause, not a requirement's; a docstring naming a requirement clauses.toml does not list is an error, as a
+    marker is."""
     (tree / "apps" / "jackpot" / "rules.py").write_text(textwrap.dedent('''
         def posted_rules():
             """The posted rules (N.J.A.C. 13:69F-14.19(b)1, 14.19(b)3-posted)."""
@@ -248,7 +250,13 @@ def test_code_citing_a_requirement_implements_it_alone_and_code_citing_its_claus
     assert rows["14.19(f)1-full"].code == []  # not built: it lists no code, whatever cites it
     assert {row.id: row for row in matrix.rows}["14.19(b)3"].code == ["apps/jackpot/rules.py:judged",
                                                                       "apps/jackpot/rules.py:posted_rules"]
-    assert matrix.errors == []
+    assert matrix.errors == ["apps/jackpot/rules.py:judged cites 14.19(b)3, whose requirements each need code of "
+                             "their own (14.19(b)3-posted, 14.19(b)3-applied): name those it implements."]
+    rules = tree / "apps" / "jackpot" / "rules.py"
+    rules.write_text(rules.read_text().replace("(14.19(b)3)", "(14.19(b)3-applied)"))
+    matrix = matrix_of(tree)
+    assert matrix.errors == [] and {r.id: r for r in matrix.requirement_rows}["14.19(b)3-posted"].code == [
+        "apps/jackpot/rules.py:posted_rules"]
     (tree / "apps" / "jackpot" / "more.py").write_text('''def typo():\n    """Posted (14.19(b)3-postd)."""\n''')
     assert matrix_of(tree).errors == ["apps/jackpot/more.py:typo cites requirement '14.19(b)3-postd': clauses.toml "
                                       "lists no requirement 14.19(b)3-postd."]
@@ -359,7 +367,7 @@ def test_a_marker_naming_no_requirement_fails_the_command_loudly(tree, capsys, m
         code, out, _ = run("--root", str(tree), "--clauses", str(tree / "clauses.toml"), "--format", fmt)
         err = capsys.readouterr().err
         assert code == 1 and out
-        assert "proves markers name no requirement" in err and "tests/test_rules.py::test_typo" in err and why in err
+        assert "markers and docstrings name no requirement" in err and "tests/test_rules.py::test_typo" in err and why in err
 
 
 @pytest.mark.parametrize(("entry", "words"), [

@@ -325,8 +325,8 @@ class _Account:
         shown, or shown as `pN sm ????`) is settled by what the history records. With `won` (per player, whether the
         hand's `winnings` pay them something from the pots) the contenders it pays stay in and the others concede;
         without it, or when it pays no contender, the contenders whose cards were not revealed concede, as a player
-        who mucks (14.15(d)). Raises PhhError when that leaves no contender, or a contender whose cards are unknown
-        beside another: the engine cannot rank them to split the pots."""
+        who mucks (14.15(d)-conceded). Raises PhhError when that leaves no contender, or a contender whose cards are
+        unknown beside another: the engine cannot rank them to split the pots."""
         contenders = [i for i in range(self.n) if not self.folded[i] and not self.mucked[i]]
         hidden = {i for i in contenders if not self.hole[i] or "??" in self.hole[i]}
         if len(contenders) < 2 or not hidden:

@@ -61,7 +61,8 @@ class Command(BaseCommand):
         else:
             self._text(matrix)
         if matrix.errors:
-            sys.stderr.write("compliance_matrix: these proves markers name no requirement of clauses.toml:\n"
+            sys.stderr.write("compliance_matrix: these markers and docstrings name no requirement of clauses.toml, or a "
+                             "clause whole whose requirements they must name:\n"
                              + "".join(f"  {e}\n" for e in matrix.errors))
             sys.exit(1)
         if check and (failures := matrix.failures()):
