@@ -12,7 +12,8 @@ its paragraphs, never by a test of a neighbour.
 A requirement is:
 
 - **proven** when a test says so, `@pytest.mark.proves("14.19(f)1-daily")` (a registered marker; with a report, a
-  test that passed in it). A test's name or docstring that mentions the clause proves nothing.
+  test that passed in it), and code cites it (below: a requirement its tests prove but no code cites is a gap). A
+  test's name or docstring that mentions the clause proves nothing.
 - **no code needed** when clauses.toml gives a reason: its own `no_code`, or its clause's or a clause's above it
   (those do not hold when code cites the clause: code that cites a clause needs a test).
 - **not proven** otherwise: **not built** when clauses.toml writes why (`not_built`: the code does not exist yet),
@@ -20,13 +21,15 @@ A requirement is:
   the command's `--check`, which `make test` runs.
 
 The code that implements a requirement is the definitions whose docstrings cite the requirement by its id
-("14.13A(j)-three-cards": that one thing) or cite its clause (every requirement of it; a roman item counts for its
-numbered paragraph), or, when none does (or only private helpers cite its requirements, each doing a part of one),
-those citing the nearest clause above it too (`code_from`); a requirement not built lists none. So a function that
-carries out one part of a multi-part clause cites that part, and its mutants are tried only against that part's
-proving tests. A marker or a docstring naming a requirement clauses.toml does
-not list (a typo, a clause that lists its requirements, a lead-in) is an error (`Matrix.errors`), which fails the
-command whatever its options.
+("14.13A(j)-three-cards": that one thing) or cite its clause when the clause asks one thing that needs code (its
+other requirements needing none; a roman item counts for its numbered paragraph), or, when none does (or only
+private helpers cite its requirements, each doing a part of one), those implementing the nearest clause above it
+(citing it or its requirements: `code_from`); a requirement not built lists none. So a function that carries out
+one part of a multi-part clause cites that part, and its mutants are tried only against that part's proving tests.
+A marker or a docstring naming a requirement clauses.toml does not list (a typo, a clause that lists its
+requirements, a lead-in), and a docstring citing whole a clause whose requirements each need code (it names those
+it implements: what the matrix lists under a requirement says it implements it), are errors (`Matrix.errors`),
+which fail the command whatever its options.
 
 A clause is **proven** when every requirement of it and of the paragraphs under it that needs code is proven,
 **partly proven** when some are, **not proven** when none are, and needs **no code** when none needs code.
