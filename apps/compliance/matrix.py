@@ -411,12 +411,11 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                     for req in own[cid]]
         # the code implementing the clause above implements its paragraphs, when no code cites them but private
         # helpers (a helper citing a requirement does a part of it: the function that calls it does the rest)
-        # (the code citing the clause above, or citing its requirements: a clause that lists requirements is cited
-        # by them)
+        # (the code citing the clause above whole; when none does, the code citing its requirements: a clause whose
+        # requirements each need code is cited by them)
         def implementing(clause_id: str) -> list[str]:
-            return list(dict.fromkeys([*(ref.ref for ref in found.code.get(clause_id, [])),
-                                       *(ref.ref for req in own.get(clause_id, ())
-                                         for ref in found.requirement_code.get(req.id, []))]))
+            return [ref.ref for ref in found.code.get(clause_id, [])] or list(dict.fromkeys(
+                ref.ref for req in own.get(clause_id, ()) for ref in found.requirement_code.get(req.id, [])))
 
         if not whole and not any(_public(ref) for refs in parts.values() for ref in refs) and (
                 above := next((p for p in parent_ids(cid) if implementing(p)), "")):

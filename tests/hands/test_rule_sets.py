@@ -63,6 +63,8 @@ def test_14_3_c_a_2_3_lowest_straight_and_k_a_2_no_straight():
     assert v("three_card_high", "Ac 2d 3h") < v("three_card_high", "2c 3d 4h")
     assert v("three_card_high", "Ad 2d 3d").category is ThreeCardCategory.STRAIGHT_FLUSH
     assert v("three_card_high", "Kc Ad 2h").category is ThreeCardCategory.HIGH_CARD
+    # K-A-2 does not wrap: it is an ace-king high hand, read from the top (above ace-queen high whatever its low card)
+    assert v("three_card_high", "Kc Ad 2h") > v("three_card_high", "Qc Ad 3h")
 
 
 @pytest.mark.proves("14.3(c)1", "14.3(c)2", "14.3(c)3", "14.3(c)4-straight", "14.3(c)4-no-wrap", "14.3(c)5",
