@@ -5,7 +5,7 @@ A deal: a deck shuffled by a NumPy Generator, `players` hands dealt (two hole ca
 and a five-card board. Every player reaches the showdown. The round of play is a *qualifying bad beat* (a hit)
 when
 
-- some player's best high hand (14.3) meets the losing requirement (`BadBeatSpec.losing_meets`: a
+- some player's best high hand meets the losing requirement (`BadBeatSpec.losing_meets`: a
   stronger category, or the same category with a principal rank at least the minimum: the quads, the trips of
   a full house, the top of a straight or straight flush, the highest card of a flush, as
   `badbeat.qualifying.QualifyingRule.hand_meets`); in hold'em with `both_hole_cards`, the best hand using both
