@@ -311,6 +311,14 @@ def test_20_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3():
     assert all(x.category is ThreeCardPokerCategory.HIGH_CARD for x in values)
     assert values == sorted(values, reverse=True) and len(set(values)) == len(values)
     assert v("three_card_poker", "Ac Jd 9h") == v("three_card_poker", "As Jh 9d")  # suits equal
+    # the top card decides first: each high card hand above the best one of the rank below it, whose suits (spades,
+    # hearts) lift it over nothing; and a pair of aces above a pair of kings, down to a pair of twos
+    for high, below in [("Ac 4d 2h", "Ks Qh Ts"), ("Kc 4d 2h", "Qs Jh 9s"), ("Qc 4d 2h", "Js Th 8s"),
+                        ("Jc 4d 2h", "Ts 9h 7s"), ("Tc 4d 2h", "9s 8h 6s"), ("9c 4d 2h", "8s 7h 5s"),
+                        ("8c 4d 2h", "7s 6h 4s"), ("7c 4d 2h", "6s 5h 3s")]:
+        assert v("three_card_poker", high) > v("three_card_poker", below), (high, below)
+    pairs = [v("three_card_poker", f"{r}c {r}d {'2' if r != '2' else '3'}h") for r in RANKS_HIGH_TO_LOW]
+    assert all(p.category is ThreeCardPokerCategory.PAIR for p in pairs) and pairs == sorted(pairs, reverse=True)
     assert v("three_card_poker", "Ac 2d 3h").category is ThreeCardPokerCategory.STRAIGHT
     assert v("three_card_poker", "Ah 2h 3h").category is ThreeCardPokerCategory.STRAIGHT_FLUSH
 
@@ -337,6 +345,15 @@ def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
     assert all(x.category is FourCardCategory.HIGH_CARD for x in values)
     assert values == sorted(values, reverse=True) and len(set(values)) == 5
     assert v("four_card_poker", "Ac Kd Qh 9s") == v("four_card_poker", "As Kh Qd 9c")  # suits equal
+    # the top card decides first: each high card hand above the best one of the rank below it, whose suits (spades,
+    # hearts) lift it over nothing; and a pair of aces above a pair of kings, down to a pair of twos
+    for high, below in [("Ac 5d 3h 2s", "Ks Qh Js 9h"), ("Kc 5d 3h 2s", "Qs Jh Ts 8h"), ("Qc 5d 3h 2s", "Js Th 9s 7h"),
+                        ("Jc 5d 3h 2s", "Ts 9h 8s 6h"), ("Tc 5d 3h 2s", "9s 8h 7s 5h"), ("9c 5d 3h 2s", "8s 7h 6s 4h"),
+                        ("8c 5d 3h 2s", "7s 6h 5s 3h"), ("7c 5d 3h 2s", "6s 5h 4s 2h")]:
+        assert v("four_card_poker", high) > v("four_card_poker", below), (high, below)
+    pairs = [v("four_card_poker", f"{r}c {r}d {'K' if r != 'K' else 'Q'}h {'3' if r != '3' else '4'}s")
+             for r in RANKS_HIGH_TO_LOW]
+    assert all(p.category is FourCardCategory.PAIR for p in pairs) and pairs == sorted(pairs, reverse=True)
     assert v("four_card_poker", "Ac 2d 3h 4s").category is FourCardCategory.STRAIGHT
     assert v("four_card_poker", "Ad 2d 3d 4d").category is FourCardCategory.STRAIGHT_FLUSH
     assert v("four_card_poker", "Kc Ad 2h 3s").category is FourCardCategory.HIGH_CARD
