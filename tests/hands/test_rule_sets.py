@@ -321,6 +321,16 @@ def test_20_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3():
     assert all(p.category is ThreeCardPokerCategory.PAIR for p in pairs) and pairs == sorted(pairs, reverse=True)
     assert v("three_card_poker", "Ac 2d 3h").category is ThreeCardPokerCategory.STRAIGHT
     assert v("three_card_poker", "Ah 2h 3h").category is ThreeCardPokerCategory.STRAIGHT_FLUSH
+    # the ace completes A-2-3, the lowest straight (its high card the three), and Q-K-A, the highest; with nothing
+    # else (K-A-2, A-2-4 no straights), and every other run of three ranks is a straight by its top card
+    runs = [v("three_card_poker", hand) for hand in
+            ["Qc Kd Ah", "Jc Qd Kh", "Tc Jd Qh", "9c Td Jh", "8c 9d Th", "7c 8d 9h", "6c 7d 8h", "5c 6d 7h", "4c 5d 6h",
+             "3c 4d 5h", "2c 3d 4h", "Ac 2d 3h"]]
+    assert all(r.category is ThreeCardPokerCategory.STRAIGHT for r in runs) and runs == sorted(runs, reverse=True)
+    assert len(set(runs)) == len(runs) and v("three_card_poker", "Ac 2d 3h") == v("three_card_poker", "3s 2h Ad")
+    assert v("three_card_poker", "As 2s 3s") < v("three_card_poker", "2d 3d 4d")
+    for hand in ["Kc Ad 2h", "Ac 2d 4h", "Ac 3d 4h", "2c 3d 5h", "Qc Kd 2h", "Jc Qd Ah"]:
+        assert v("three_card_poker", hand).category is ThreeCardPokerCategory.HIGH_CARD, hand
 
 
 @pytest.mark.proves("20.3(b)2", "20.3(b)5")
