@@ -398,6 +398,13 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                "those it implements."
                for cid, refs in sorted(found.code.items()) if cid in own
                if len(ids := [r.id for r in own[cid] if not r.no_code]) > 1 for ref in refs]
+
+    def implementing(clause_id: str) -> list[str]:
+        """The code citing `clause_id` whole; when none does, the code citing its requirements (a clause whose
+        requirements each need code is cited by them)."""
+        return [ref.ref for ref in found.code.get(clause_id, [])] or list(dict.fromkeys(
+            ref.ref for req in own.get(clause_id, ()) for ref in found.requirement_code.get(req.id, [])))
+
     rows: dict[str, Row] = {}
     # paragraphs before their parents: a parent's status follows from theirs
     for cid in sorted(by_id, key=lambda i: (-len(parent_ids(i)), sort_key(i))):
@@ -411,17 +418,11 @@ def build_matrix(clauses: Iterable[Clause], found: Scan, *, results: dict[str, s
                     for req in own[cid]]
         # the code implementing the clause above implements its paragraphs, when no code cites them but private
         # helpers (a helper citing a requirement does a part of it: the function that calls it does the rest)
-        # (the code citing the clause above whole; when none does, the code citing its requirements: a clause whose
-        # requirements each need code is cited by them)
-        def implementing(clause_id: str) -> list[str]:
-            return [ref.ref for ref in found.code.get(clause_id, [])] or list(dict.fromkeys(
-                ref.ref for req in own.get(clause_id, ()) for ref in found.requirement_code.get(req.id, [])))
-
-        if not whole and not any(_public(ref) for refs in parts.values() for ref in refs) and (
-                above := next((p for p in parent_ids(cid) if implementing(p)), "")):
+        if not whole and not any(_public(ref) for refs in parts.values() for ref in refs):
+            above, above_code = next(((p, code) for p in parent_ids(cid) if (code := implementing(p))), ("", []))
             for r in req_rows:
-                if not r.not_built and r.status != NO_CODE:
-                    r.code = list(dict.fromkeys([*r.code, *implementing(above)]))
+                if above and not r.not_built and r.status != NO_CODE:
+                    r.code = list(dict.fromkeys([*r.code, *above_code]))
                     r.code_from = above
         for r in req_rows:
             if r.status == PROVEN and not r.code and not r.not_built:  # each proven requirement lists its code
