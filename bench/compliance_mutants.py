@@ -3,7 +3,9 @@
 For each requirement with code and proving tests (apps/compliance/mutation.py says what is mutated and how a mutant
 is named), cosmic-ray mutates the lines of the definitions that implement it and runs, for each mutant, only the
 tests that prove it (`pytest -x` on their node ids, one process at a time, in this process's environment: give it
-make test's). The results go to apps/compliance/mutants.json (or --output), which the matrix reads; requirements not
+make test's). A requirement with the same code (the same lines) and the same proving tests as one already run in this
+run takes that one's results (the same mutants against the same tests: 14.8(a)1-7, the posted antes of 14.9(b) to
+14.13A(b), ...), which the output line says. The results go to apps/compliance/mutants.json (or --output), which the matrix reads; requirements not
 run keep their earlier results there.
 
 cosmic-ray writes each mutant into the file it mutates, so the run works in a copy of the tree (the files git
@@ -155,6 +157,13 @@ def mutate_file(work: Path, session_dir: Path, file: str, ranges: list[CodeRange
     return found, complete
 
 
+def work_key(row, work: Path) -> tuple:
+    """What a requirement's run depends on: the lines of its code (as the copy `work` holds them) and its proving
+    tests; two requirements with the same key get the same results."""
+    ranges = code_ranges(work, row.code)
+    return (tuple(sorted((r.file, r.start, r.end) for r in ranges)), tuple(sorted(t.nodeid for t in row.tests)))
+
+
 def mutate_requirement(row, work: Path, session_dir: Path, deadline: float) -> dict:
     """One requirement's run in the copy `work`: its code's lines are read there, as the copy holds them (the
     working tree may have changed since the copy was made), and mutated there."""
@@ -224,16 +233,27 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir()
         session_dir.mkdir()
         copy_tree(work)
+        same_work: dict[tuple, str] = {}
         for row in rows:
             if time.monotonic() >= deadline:
                 print(f"budget spent: {len(rows) - len(done)} requirements not run", flush=True)
                 break
+            key = work_key(row, work)
+            if key in same_work:
+                entries[row.id] = {**entries[same_work[key]], "date": datetime.now(UTC).isoformat(timespec="seconds"),
+                                   "seconds": 0.0}
+                done.append(row.id)
+                print(f"{row.id:<28} the same code and proving tests as {same_work[key]}: its results", flush=True)
+                write(args.output, entries, done, started, argv)
+                continue
             entry = mutate_requirement(row, work, session_dir, deadline)
             if not entry["complete"] and not entry["mutants"] and not entry["error"]:
                 print(f"{row.id}: stopped by the budget before any mutant ran", flush=True)
                 break
             entries[row.id] = entry
             done.append(row.id)
+            if entry["complete"] and not entry["error"]:
+                same_work[key] = row.id
             survived = len(entry["survivors"])
             print(f"{row.id:<28} mutants {entry['mutants']:>4}  killed {entry['killed']:>4}  survived "
                   f"{survived:>3}  {entry['seconds']:>6.0f} s{'' if entry['complete'] else '  (budget: partial)'}"

@@ -290,6 +290,34 @@ def test_a_change_selects_the_requirements_whose_code_or_proving_tests_it_touche
         runner.select(rows, requirements=["14.19(b)2-nothing"])
 
 
+def test_a_requirement_with_the_same_code_and_tests_as_one_run_takes_its_results(tmp_path, monkeypatch, capsys):
+    """20.3(c)-kicker and -draw: one definition, one proving test; their mutants are run once. 20.3(b)1 (other
+    tests) is run on its own."""
+    runner = _runner()
+    rows = {r.id: r for r in runner.candidates(ROOT)}
+    assert runner.work_key(rows["20.3(c)-kicker"], ROOT) == runner.work_key(rows["20.3(c)-draw"], ROOT)
+    assert runner.work_key(rows["20.3(c)-kicker"], ROOT) != runner.work_key(rows["20.3(b)1"], ROOT)
+    ran = []
+
+    def mutate(row, work, session_dir, deadline):
+        ran.append(row.id)
+        return {"date": "2026-11-28T00:00:00+00:00", "seconds": 9.0, "code": [], "tests": [t.nodeid for t in row.tests],
+                "mutants": 3, "killed": 2, "incompetent": 0, "complete": True, "error": "",
+                "survivors": [{"id": f"apps/hands/rankings.py:x:{row.id}", "operator": "core/X 0", "diff": ""}]}
+
+    monkeypatch.setattr(runner, "mutate_requirement", mutate)
+    monkeypatch.setattr(runner, "copy_tree", lambda dest: None)
+    output = tmp_path / "mutants.json"
+    assert runner.main(["--requirements", "20.3(c)-kicker,20.3(c)-draw,20.3(b)1", "--output", str(output)]) == 0
+    assert ran == ["20.3(c)-kicker", "20.3(b)1"]
+    saved = json.loads(output.read_text())
+    kicker, draw = saved["requirements"]["20.3(c)-kicker"], saved["requirements"]["20.3(c)-draw"]
+    assert {**draw, "date": "", "seconds": 0} == {**kicker, "date": "", "seconds": 0} and draw["seconds"] == 0.0
+    assert saved["run"]["requirements"] == ["20.3(c)-kicker", "20.3(c)-draw", "20.3(b)1"]
+    assert saved["run"]["mutants"] == 9 and saved["run"]["killed"] == 6
+    assert "20.3(c)-draw" in capsys.readouterr().out.split("the same code and proving tests as 20.3(c)-kicker")[0]
+
+
 @pytest.mark.django_db
 def test_the_page_shows_survivors_and_their_diffs(client, staff, settings, tmp_path):
     from apps.core.roles import Role
