@@ -63,7 +63,7 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
     Seven-card stud (14.9(f)1, 2 and 3) and five-card stud (14.13(f)-highest-showing, 14.13(f)-ties-left): the best high
     hand showing, or, in seven-card stud low, the best low hand showing; mambo stud, second round
     (14.13A(f)-highest-up-card, 14.13A(f)-suit-ties): the highest up-card, ties by suit; mambo stud, final round
-    (14.13A(h)): the highest one pair of the up-card and the community card, or else the highest up-card. Equal hands
+    (14.13A(h)1): the highest one pair of the up-card and the community card, or else the highest up-card. Equal hands
     showing: the seat closest to the dealer's left, i.e. the first in `showing`. Raises RuleSetError, CardCountError.
     """
     game = Game(game)
@@ -81,7 +81,7 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
 def _mambo_first_to_act(showing: Sequence[tuple[Seat, Sequence[Card]]], community: Card | None) -> Seat:
     """Mambo stud: on the second round the highest up-card, ties by suit (14.13A(f)-highest-up-card,
     14.13A(f)-suit-ties); on the final round the highest pair of an up-card and the community card, or else the highest
-    up-card (14.13A(h)); equal hands: the first."""
+    up-card (14.13A(h)1); equal hands: the first, the closest to the dealer's left (14.13A(h)2)."""
     if community is None:
         return max(showing, key=lambda sc: (int(sc[1][0].rank), sc[1][0].suit.order))[0]
     pair_rank = community.rank

@@ -142,8 +142,8 @@ class RakeTaken:
 
 
 def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
-    """Take the posted rake of each round of play (N.J.A.C. 13:69F-14.14): what to record (RakeTaken), nothing
-    written here.
+    """Take the posted rake of each round of play (N.J.A.C. 13:69F-14.14), as the dealer collects it (14.6(e)8): what to
+    record (RakeTaken), nothing written here.
 
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution
     (14.19(c)-after-rake); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1-ten-percent,

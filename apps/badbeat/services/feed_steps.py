@@ -130,7 +130,8 @@ class ContributionsTaken:
 def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
                        jackpots: LockedJackpots) -> ContributionsTaken:
     """Segregate the bad beat contributions of rounds of play, from each pot after the rake (N.J.A.C.
-    13:69F-14.19(c)-per-pot, 14.19(c)-after-rake): what to record (ContributionsTaken), nothing written here.
+    13:69F-14.19(c)-per-pot, 14.19(c)-after-rake), as the dealer collects them (14.6(e)9): what to record
+    (ContributionsTaken), nothing written here.
 
     rounds: rounds being recorded (pot_total, gaming_day, table, rotation_game set; their ids may come with the
     writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:

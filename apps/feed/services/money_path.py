@@ -236,10 +236,11 @@ def _settle(verified: Sequence[VerifiedRound], recorded: Sequence[RoundOfPlay],
 
 def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
     """Step 5: the rake and contribution come out of the main pot first, then the side pots in order; each pot goes
-    to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays, 14.11(f),
-    14.11(g)-qualifier, 14.11(g)-high-takes-all). A hand run more than once: the rake and the contribution are taken
-    once, from the pots, before each pot is split into one share per run and each share awarded on its run's board
-    (apps.hands.award_runs: the odd chip of the split to the first run)."""
+    to its winners, the last player left or the best hands at the showdown (14.6(d), 14.6(e)5-award), as the engine
+    ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays, 14.11(f), 14.11(g)-qualifier,
+    14.11(g)-high-takes-all). A hand run more than once: the rake and the contribution are taken once, from the pots,
+    before each pot is split into one share per run and each share awarded on its run's board (apps.hands.award_runs:
+    the odd chip of the split to the first run)."""
     net = []
     for pot in v.built.pots:
         take = min(pot.amount, deducted)
