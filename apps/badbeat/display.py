@@ -3,7 +3,7 @@ a display link (apps.screens): each live payout's displayed amount in large whol
 them, so the screen still shows exactly the amount accounting adjusted it to, N.J.A.C. 13:69F-14.19(k)2), "payout
 pending" once a claim is verified and "pending adjustment" once it is paid, until accounting adjusts the display
 (14.19(i)1, (o), 14.19(k)2: `selectors.display_status`), its qualifying requirements and shares (14.19(b)3-posted),
-whether it is funded from the primary (14.19(m)2-signage), the posted notices of changes (14.19(q)-notice), and the
+whether it is funded from the primary (`Panel.funding`), the posted notices of changes (14.19(q)-notice), and the
 panels of a multi-casino system (14.20).
 
 The panels are laid out to fit one screen (1920×1080, 1366×768) without scrolling: at most PANELS_PER_PAGE side by
@@ -76,6 +76,16 @@ class Panel:
         accounting has not adjusted its display since (`selectors.display_status`); the amount shown is the one
         displayed before, never lowered until accounting adjusts it (14.19(o))."""
         return self.row is not None and self.row.display.pending_adjustment
+
+    @property
+    def funding(self) -> str:
+        """The signage of a secondary payout funded from a portion of the primary: that it is funded from the
+        primary and deducted from it when won (14.19(m)2-signage), e.g. "Funded from the Big one and deducted from it
+        if won"; "" for a payout funded by its own contributions, and for a multi-casino system's panel."""
+        jackpot = self.row.jackpot if self.row is not None else None
+        if jackpot is None or not jackpot.funded_from_primary:
+            return ""
+        return f"Funded from the {jackpot.primary.name} and deducted from it if won"
 
 
 def _when(moment: datetime, casino: Casino) -> str:

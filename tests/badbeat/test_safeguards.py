@@ -313,9 +313,14 @@ def test_14_19_m_2_a_secondary_funded_from_the_primary_shows_its_portion_and_whe
     create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FOUR_OF_A_KIND,
                              funding=Funding.PRIMARY_PORTION, primary_portion_percentage=D("10"))
     fund(table, rounds=20)
+    client.force_login(supervisor)
+    secondary = Jackpot.objects.get(name="Mini")
+    screen = client.get("/jackpot/display/").content.decode()
+    assert re.search(rf'data-testid="funding-{secondary.pk}">Funded from the Big one and deducted from it if won',
+                     screen)  # the display's signage
+    assert f'data-testid="funding-{primary.pk}"' not in screen and screen.count("Funded from") == 1
     claim = Claim.objects.get(round_of_play=play(table, board="9h 9d 6s 7s 8s",
                                                  hands=["9s 9c", "5s 4s", "Ac Kd", "2c 3d"]))
-    client.force_login(supervisor)
     page = client.get(url(claim)).content.decode()
     assert 'data-testid="verify-amount">$2.10<' in page and "paid from Big one" in page  # 10 % of $21.00
     assert client.post(url(claim), confirmed(client, claim, "verify")).status_code == 302
