@@ -47,7 +47,9 @@ from apps.compliance.mutation import (  # noqa: E402
 
 BIN = Path(sys.executable).parent
 #: pytest plugins a proving test does not need unless its file uses them (each costs a second or two of start-up).
-OPTIONAL_PLUGINS = {"playwright": ("playwright", "mark.browser", "page"), "schemathesis": ("schemathesis",)}
+#: hypothesis's plugin imports hypothesis whole: about 2 s of a DB test's 7.
+OPTIONAL_PLUGINS = {"playwright": ("playwright", "mark.browser", "page"), "schemathesis": ("schemathesis",),
+                    "hypothesispytest": ("hypothesis",)}
 
 
 def candidates(root: Path) -> list:

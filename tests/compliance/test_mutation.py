@@ -290,6 +290,15 @@ def test_a_change_selects_the_requirements_whose_code_or_proving_tests_it_touche
         runner.select(rows, requirements=["14.19(b)2-nothing"])
 
 
+def test_a_mutants_test_command_leaves_out_the_plugins_its_tests_do_not_use():
+    runner = _runner()
+    feed = runner.test_command(["tests/feed/test_pipeline.py::test_14_7_c_4_side_pots_for_an_all_in_player"], ROOT)
+    assert all(f"-p no:{p}" in feed for p in ("playwright", "schemathesis", "hypothesispytest"))
+    assert "-x" in feed.split() and "--reuse-db" in feed.split()
+    fast = runner.test_command(["tests/hands/test_fast.py::test_fast_paths_equal_the_readable_core"], ROOT)
+    assert "no:hypothesispytest" not in fast and "-p no:playwright" in fast
+
+
 def test_a_requirement_with_the_same_code_and_tests_as_one_run_takes_its_results(tmp_path, monkeypatch, capsys):
     """20.3(c)-kicker and -draw: one definition, one proving test; their mutants are run once. 20.3(b)1 (other
     tests) is run on its own."""
