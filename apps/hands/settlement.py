@@ -161,18 +161,15 @@ def showdown_hands(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, S
 def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01"),
                showdown: Mapping[Seat, ShowdownHand] | None = None) -> Settlement:
-    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays,
-    14.11(f), 14.11(g)-qualifier, 14.11(g)-high-takes-all).
+    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.11(f),
+    14.11(g)-qualifier).
 
-    A pot with one eligible seat goes to it without a showdown. Tied high hands share equally in units of
-    `odd_chip`; the excess goes to the player holding the highest card by suit (14.9(i)3-tied-high,
-    14.11(f)2-tied-high). In a high-low game the pot is halved between the best high and the best qualifying low, the
-    odd unit to the high half (14.9(i)3-split, 14.9(i)3-odd-to-high, 14.11(f)2-split, 14.11(f)2-odd-to-high); tied
-    lows share the low half, the excess to the holder of the lowest low card by suit (14.9(i)3-tied-low,
-    14.11(f)2-tied-low); with no qualifying low the high takes the whole pot (14.9(j)-high-takes-all,
-    14.11(g)-high-takes-all); mambo stud likewise (14.13A(j)-split, 14.13A(j)1 through 4, 14.13A(k)-high-takes-all). In
-    a low game the best low takes the pot, tied lows share it (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5). Chips are
-    conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already ranked (see
+    A pot with one eligible seat goes to it without a showdown. In a low game the best low takes the pot
+    (`_award_low`); in a high-low game with a qualifying low the pot is halved between the best high and the best low
+    (`_award_high_low`); otherwise the best high takes it (`_award_high`): in a high-low game, when no low qualifies,
+    the high takes the whole pot (14.9(j)-high-takes-all, 14.11(g)-high-takes-all, 14.13A(k)-high-takes-all). Tied
+    hands share, in units of `odd_chip` (Decimal dollars), the odd chips to the first of `_high_winners` or
+    `_low_winners`. Chips are conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already ranked (see
     showdown_hands). Raises HandError for missing or bad cards. """
     game = Game(game)
     if showdown is None:
@@ -180,40 +177,71 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     results: list[PotResult] = []
     totals: dict[Seat, Decimal] = {}
     for pot in pots:
-        low_winners: tuple[Seat, ...] = ()
         if len(pot.eligible) == 1:
-            high_winners: tuple[Seat, ...] = pot.eligible
-            awards = {pot.eligible[0]: pot.amount}
+            result = PotResult(pot=pot, high_winners=pot.eligible, low_winners=(),
+                               awards={pot.eligible[0]: pot.amount})
         elif game in LOW_GAMES:
-            low_of = _made(showdown, pot.eligible, low=True)
-            best_low = max(low_of.values())
-            low_winners = tuple(s for s in pot.eligible if low_of[s] == best_low)
-            high_winners = ()
-            low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(low_of[s].cards),
-                                                           _low_card_precedence(hands[s])), reverse=True)
-            awards = _split(pot.amount, low_winners, low_order, odd_chip)
+            result = _award_low(pot, showdown, hands, odd_chip)
         else:
-            high_of = _made(showdown, pot.eligible, low=False)
-            best = max(high_of.values())
-            high_winners = tuple(s for s in pot.eligible if high_of[s] == best)
-            high_order = sorted(high_winners, key=lambda s: (_card_precedence(high_of[s].cards),
-                                                             _card_precedence(hands[s])), reverse=True)
-            low_of = ({s: low for s in pot.eligible if (low := showdown[s].low) is not None}
-                      if game in SPLIT_GAMES else {})
-            if low_of:
-                best_low = max(low_of.values())
-                low_winners = tuple(s for s in low_of if low_of[s] == best_low)
-                low_order = sorted(low_winners, key=lambda s: (_low_card_precedence(low_of[s].cards),
-                                                               _low_card_precedence(hands[s])), reverse=True)
-                units = int(pot.amount / odd_chip)
-                low_half = (units // 2) * odd_chip
-                awards = _add(_split(pot.amount - low_half, high_winners, high_order, odd_chip),
-                              _split(low_half, low_winners, low_order, odd_chip))
-            else:
-                awards = _split(pot.amount, high_winners, high_order, odd_chip)
-        results.append(PotResult(pot=pot, high_winners=high_winners, low_winners=low_winners, awards=awards))
-        _add(totals, awards)
+            lows = ({s: low for s in pot.eligible if (low := showdown[s].low) is not None}
+                    if game in SPLIT_GAMES else {})
+            result = (_award_high_low(pot, showdown, lows, hands, odd_chip) if lows
+                      else _award_high(pot, showdown, hands, odd_chip))
+        results.append(result)
+        _add(totals, result.awards)
     return Settlement(pots=tuple(results), awards=totals, hands=showdown)
+
+
+def _high_winners(pot: Pot, showdown: Mapping[Seat, ShowdownHand],
+                  hands: Mapping[Seat, Sequence[Card]]) -> list[Seat]:
+    """The seats of `pot` holding its best high hand, the first the one that takes an odd chip: the highest card of
+    the hand, by rank then suit, then of all the player's cards (14.9(i)3-tied-high, 14.11(f)2-tied-high); tied high
+    hands share the pot (14.10(j)-board-plays)."""
+    high_of = _made(showdown, pot.eligible, low=False)
+    best = max(high_of.values())
+    return sorted((s for s in pot.eligible if high_of[s] == best),
+                  key=lambda s: (_card_precedence(high_of[s].cards), _card_precedence(hands[s])), reverse=True)
+
+
+def _low_winners(lows: Mapping[Seat, HandValue], hands: Mapping[Seat, Sequence[Card]]) -> list[Seat]:
+    """The seats holding the best of `lows` (seat -> low hand), the first the one that takes an odd chip: the lowest
+    low card, ace lowest, then the lowest suit, of the hand, then of all the player's cards (14.9(i)3-tied-low,
+    14.11(f)2-tied-low)."""
+    best = max(lows.values())
+    return sorted((s for s in lows if lows[s] == best),
+                  key=lambda s: (_low_card_precedence(lows[s].cards), _low_card_precedence(hands[s])), reverse=True)
+
+
+def _award_high(pot: Pot, showdown: Mapping[Seat, ShowdownHand], hands: Mapping[Seat, Sequence[Card]],
+                odd_chip: Decimal) -> PotResult:
+    """A pot of a high game, or of a high-low game with no qualifying low: the best high hand takes it, tied hands
+    share it equally in units of `odd_chip`, the excess to the first of `_high_winners` (14.10(j)-winner,
+    14.10(j)-board-plays, 14.9(i)3-tied-high, 14.11(f)2-tied-high)."""
+    order = _high_winners(pot, showdown, hands)
+    winners = tuple(s for s in pot.eligible if s in order)
+    return PotResult(pot=pot, high_winners=winners, low_winners=(), awards=_split(pot.amount, winners, order, odd_chip))
+
+
+def _award_high_low(pot: Pot, showdown: Mapping[Seat, ShowdownHand], lows: Mapping[Seat, HandValue],
+                    hands: Mapping[Seat, Sequence[Card]], odd_chip: Decimal) -> PotResult:
+    """A pot of a high-low game with a qualifying low (`lows`: seat -> low hand): halved between the best high and
+    the best low, the odd unit to the high half (14.9(i)3-split, 14.9(i)3-odd-to-high, 14.11(f)2-split,
+    14.11(f)2-odd-to-high, 14.13A(j)-split, 14.13A(j)1 through 4); each half shared by its tied hands, the excess to
+    the first of `_high_winners` or `_low_winners`."""
+    high_order, low_order = _high_winners(pot, showdown, hands), _low_winners(lows, hands)
+    high, low = tuple(s for s in pot.eligible if s in high_order), tuple(s for s in lows if s in low_order)
+    low_half = (int(pot.amount / odd_chip) // 2) * odd_chip
+    awards = _add(_split(pot.amount - low_half, high, high_order, odd_chip), _split(low_half, low, low_order, odd_chip))
+    return PotResult(pot=pot, high_winners=high, low_winners=low, awards=awards)
+
+
+def _award_low(pot: Pot, showdown: Mapping[Seat, ShowdownHand], hands: Mapping[Seat, Sequence[Card]],
+               odd_chip: Decimal) -> PotResult:
+    """A pot of a low game: the best low hand takes it, tied lows share it equally in units of `odd_chip`, the
+    excess to the first of `_low_winners` (14.9(i)2, 14.12(h)2, 14.12A(l), 14.12B(l)5)."""
+    order = _low_winners(_made(showdown, pot.eligible, low=True), hands)
+    winners = tuple(s for s in pot.eligible if s in order)
+    return PotResult(pot=pot, high_winners=(), low_winners=winners, awards=_split(pot.amount, winners, order, odd_chip))
 
 
 def settle(game: Game | str, contributions: Mapping[Seat, Decimal], hands: Mapping[Seat, Sequence[Card]],
