@@ -13,7 +13,8 @@ from apps.tables.models import PokerTable
 
 
 class QualifyingHand(models.TextChoices):
-    """The weakest losing five-card high hand that is a bad beat (14.19(b)3-posted), 14.3(b) names."""
+    """The weakest losing five-card high hand that is a bad beat (14.19(b)3-posted), named as the ranking of hands
+    names it."""
 
     FULL_HOUSE = "full_house", "Full house or better"
     FOUR_OF_A_KIND = "four_of_a_kind", "Four of a kind or better"

@@ -119,8 +119,8 @@ _BIT = [1 << (i // 4) for i in range(52)]            # rank bit of each card
 def high_score(cards: Sequence[int]) -> int:
     """Score of the best five-card high hand in 5 to 7 cards (ints 0-51), pure Python, per hand.
 
-    Equal to the ordering of `evaluate("five_card_high", ...)` (14.3(b), 14.3(d)-kicker, 14.3(d)-tie); hold'em's any
-    five of seven (14.10(j)-best-hand). Raises KeyError for a duplicate-laden or impossible hand (five of a rank). """
+    Orders hands as `evaluate("five_card_high", ...)` does (14.3(b)-order, 14.3(d)-kicker, 14.3(d)-tie); hold'em's
+    any five of seven (14.10(j)-best-hand). KeyError for a duplicate-laden or impossible hand (five of a rank)."""
     key = suits = 0
     for c in cards:
         key += _KEY[c]
@@ -181,8 +181,8 @@ _NP_SUIT32 = _NP_SUIT.astype(np.int32)
 def high_scores(cards: np.ndarray) -> np.ndarray:
     """Scores of many hands at once: `cards` is an int array of shape (hands, 5 to 7) of card ids 0-51.
 
-    Returns an int64 array of the best five-card high score of each row (14.3(b), 14.3(d)-kicker, 14.3(d)-tie; any five
-    of the row). """
+    Returns an int64 array of the best five-card high score of each row, any five of the row (14.3(b)-order,
+    14.3(d)-kicker, 14.3(d)-tie). """
     cards = np.asarray(cards, dtype=np.int64)
     keys, values = _np_tables(cards.shape[1])
     key = _NP_KEY[cards].sum(axis=1)
@@ -229,8 +229,8 @@ def two_plus_three_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     exactly three of its five board cards (shape (n, 5)); int64 array of shape (n,).
 
     Omaha high (h = 4, 14.11(f)) and a hold'em hand whose both hole cards must play (h = 2, a bad beat's
-    qualifying requirement, in apps.hands.odds). Scores as `high_score`, exactly (14.3(b), 14.3(d)-kicker, 14.3(d)-tie).
-    """
+    qualifying requirement, in apps.hands.odds). Scores as `high_score`, exactly (14.3(b)-order, 14.3(d)-kicker,
+    14.3(d)-tie)."""
     hole = np.asarray(hole)
     return two_plus_three_deal_scores(hole.reshape(len(hole), 1, hole.shape[1]), board)[:, 0]
 

@@ -47,12 +47,13 @@ def text(row):
     return "".join(NAMES[c] for c in row)
 
 
-@pytest.mark.proves("14.3(d)-kicker", "14.3(d)-tie")
+@pytest.mark.proves("14.3(b)-order", "14.3(d)-kicker", "14.3(d)-tie")
 def test_fast_paths_equal_the_readable_core():
     """The table-driven scores (`high_score`, `high_scores`: the engine's best five of a player's cards, and deals
     ranked in bulk) order random hands of 5, 6 and 7 cards exactly as the full evaluation does, ties included: the
-    rule that the highest card not in the other hand decides (14.3(d)), proven on the evaluation by
-    test_five_card_high, holds for them in every category, not only on the hands written out there."""
+    order of the categories (14.3(b)-order) and the rule that the highest card not in the other hand decides
+    (14.3(d)), proven on the evaluation by test_five_card_high, hold for them in every category, not only on the
+    hands written out there."""
     from apps.hands.cards import parse_cards
 
     rng = random.Random(4)

@@ -283,8 +283,14 @@ def test_14_12b_l_5_a_badugi_tie_splits_the_pot_evenly():
     engine's odd-chip rule)."""
     result = award_pots("badugi", [Pot(D("40"), ("1", "2", "3"))],
                         {"1": P("As 2d 3h 4c"), "2": P("Ac 2h 3s 4d"), "3": P("Kd 5s 6h 7c")})
-    assert set(result.pots[0].low_winners) == {"1", "2"}
-    assert result.awards["1"] == result.awards["2"] == D("20") and "3" not in result.awards
+    assert result.pots[0].low_winners == ("1", "2") and result.pots[0].high_winners == ()
+    assert result.awards == {"1": D("20"), "2": D("20")}
+    odd = award_pots("badugi", [Pot(D("40.01"), ("1", "2", "3"))],
+                     {"1": P("As 2d 3h 4c"), "2": P("Ac 2h 3s 4d"), "3": P("Kd 5s 6h 7c")})
+    assert odd.awards == {"1": D("20.00"), "2": D("20.01")}  # the odd cent to the ace of clubs, the lowest low card
+    three = award_pots("badugi", [Pot(D("10.00"), ("1", "2", "3"))],
+                       {"1": P("As 2d 3h 4c"), "2": P("Ac 2h 3s 4d"), "3": P("Ad 2s 3c 4h")})
+    assert three.awards == {"1": D("3.33"), "2": D("3.34"), "3": D("3.33")} and sum(three.awards.values()) == D("10")
 
 
 @pytest.mark.parametrize("game", ["draw_high", "draw_low", "single_draw_27", "triple_draw_27"])
