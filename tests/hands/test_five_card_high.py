@@ -137,7 +137,18 @@ def test_14_3_d_highest_card_not_in_the_other_hand_decides_and_identical_ranks_t
 
 @pytest.mark.proves("14.3(a)-suits")
 def test_14_3_a_suits_are_equal_in_rank():
+    """14.3(a): no suit ranks above another. Which suits a hand holds never matters, only whether its five cards are
+    of one suit (a flush): the same ranks in any one suit make the same flush, and in any mix of two to four suits the
+    same hand; a hand of higher ranks in lower suits beats one of lower ranks in spades."""
     assert value("2h 7h 9h Jh Ah") == value("2s 7s 9s Js As")
+    for ranks in ("A 9 5 4 3", "K Q J 9 7", "8 6 5 3 2"):
+        suited = {value(" ".join(f"{r}{suit}" for r in ranks.split())) for suit in "cdhs"}
+        assert len(suited) == 1 and next(iter(suited)).category is C.FLUSH, ranks
+        patterns = ["cdhsc", "ssssh", "cchhd", "dhshd", "csdhs"]  # four, two, three, three and four suits
+        mixed = {value(" ".join(f"{r}{suit}" for r, suit in zip(ranks.split(), pattern, strict=True)))
+                 for pattern in patterns}
+        assert len(mixed) == 1 and next(iter(mixed)).category is C.HIGH_CARD, ranks
+    assert value("Ac 9d 5h 4c 3d") > value("Ks Qs Jh Ts 8s") > value("Kc Qd Jh Tc 7d")
 
 
 @pytest.mark.long

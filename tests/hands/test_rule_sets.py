@@ -350,7 +350,8 @@ def test_20_3_b_2_and_5_three_of_a_kind_and_pair_aces_highest_twos_lowest():
 @pytest.mark.proves("27.3(a)-ranks", "27.3(a)-suits", "27.3(a)-ace-low", "27.3(b)2")
 def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
     """27.3(a): cards rank ace down to two, all suits are equal, and an ace completes a straight or straight flush
-    with a two, three and four (and with nothing else: K-A-2-3 is no straight)."""
+    with a two, three and four (and with nothing else: K-A-2-3 is no straight); the straights are the runs of four
+    ranks."""
     values = [v("four_card_poker", f"{top}c 9d 7h 2s") for top in "AKQJT"]
     assert all(x.category is FourCardCategory.HIGH_CARD for x in values)
     assert values == sorted(values, reverse=True) and len(set(values)) == 5
@@ -366,7 +367,17 @@ def test_27_3_a_ranks_ace_to_two_suits_equal_and_the_ace_completes_a_2_3_4():
     assert all(p.category is FourCardCategory.PAIR for p in pairs) and pairs == sorted(pairs, reverse=True)
     assert v("four_card_poker", "Ac 2d 3h 4s").category is FourCardCategory.STRAIGHT
     assert v("four_card_poker", "Ad 2d 3d 4d").category is FourCardCategory.STRAIGHT_FLUSH
-    assert v("four_card_poker", "Kc Ad 2h 3s").category is FourCardCategory.HIGH_CARD
+    # the ace completes A-2-3-4, the lowest straight (its high card the four), and J-Q-K-A, the highest; every other
+    # run of four ranks is a straight by its top card, and nothing else is: not K-A-2-3 or Q-K-A-2 (no wrap), not
+    # A-2-3-5 or 2-3-4-K (the ace, and only the ace, is low with 2-3-4), not a pair over four ranks (2-3-3-5)
+    runs = [v("four_card_poker", hand) for hand in
+            ["Jc Qd Kh As", "Tc Jd Qh Ks", "9c Td Jh Qs", "8c 9d Th Js", "7c 8d 9h Ts", "6c 7d 8h 9s", "5c 6d 7h 8s",
+             "4c 5d 6h 7s", "3c 4d 5h 6s", "2c 3d 4h 5s", "Ac 2d 3h 4s"]]
+    assert all(r.category is FourCardCategory.STRAIGHT for r in runs) and runs == sorted(runs, reverse=True)
+    assert len(set(runs)) == len(runs) and v("four_card_poker", "Ac 2d 3h 4s") == v("four_card_poker", "4c 3s 2h Ad")
+    for hand in ["Kc Ad 2h 3s", "Qc Kd Ah 2s", "Ac 2d 3h 5s", "Ac 3d 4h 5s", "2c 3d 4h Ks", "2c 3d 4h Qs"]:
+        assert v("four_card_poker", hand).category is FourCardCategory.HIGH_CARD, hand
+    assert v("four_card_poker", "2c 3d 3h 5s").category is FourCardCategory.PAIR
 
 
 @pytest.mark.proves("27.3(c)-kicker", "27.3(c)-tie")
