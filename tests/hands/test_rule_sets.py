@@ -209,6 +209,11 @@ def test_14_12b_l_1_to_4_badugi_order():
     assert v("badugi", "As 2s 3s 4s").category is BadugiCategory.ONE_CARD
     assert v("badugi", "Ac Ad Ah As").category is BadugiCategory.ONE_CARD
     assert v("badugi", "As 2d 3h 4c") == v("badugi", "Ac 2h 3s 4d")  # 14.12B(l)5: a tie splits the pot
+    assert best.cards == tuple(parse_cards("4c 3h 2d As"))  # shown as compared: the highest card first, the ace low
+    # two three-card hands in one holding: the lower plays (A-2-3, not A-2-5 or A-2-K), wherever its cards sit
+    three = [v("badugi", hand) for hand in ("As 2d 3h 5h", "As 2d 5h 3h", "As 2d 3h Kh", "Kh As 3h 2d")]
+    assert all(x.category is BadugiCategory.THREE_CARD for x in three) and len(set(three)) == 1
+    assert all(set(x.cards) == set(parse_cards("As 2d 3h")) for x in three) and three[0] > v("badugi", "As 2d 4h 5h")
 
 
 def _max_matching_size(cards):
