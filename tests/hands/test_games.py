@@ -213,6 +213,10 @@ def test_14_9_f_1_to_3_stud_first_to_act_high_low_and_ties():
     assert first_to_act("stud", [("1", P("Ah Kh Qh Jh")), ("2", P("2c 2d 5h 7s"))]) == "2"
     assert first_to_act("stud_low", [("1", P("Kc 2d")), ("2", P("6c 5d")), ("3", P("4h 4s"))]) == "2"
     assert first_to_act("stud_low", [("1", P("7c 3d")), ("2", P("7h 3s"))]) == "1"
+    assert first_to_act("stud_low", [("1", P("2c 3d")), ("2", P("Ah 3s"))]) == "2"  # the ace lowest, below the deuce
+    # unpaired beats paired however high, one pair beats two pair however high
+    assert first_to_act("stud_low", [("1", P("9c 8d 7h 6s")), ("2", P("2c 2d 3h 4s"))]) == "1"
+    assert first_to_act("stud_low", [("1", P("3c 3d 2h 2s")), ("2", P("Kc Kd Qh Js"))]) == "2"
     assert first_to_act("stud", [("4", P("Qs Jd")), ("2", P("Qc Jh"))]) == "4"
     assert first_to_act("stud", [("1", P("Ac Ad Kh Ks")), ("2", P("2c 2d 2h 3s"))]) == "2"  # three deuces: the count
     assert first_to_act("stud", [("1", P("3c 8d")), ("2", P("2c 9d"))]) == "2"  # nine high, however the cards are listed
