@@ -202,6 +202,11 @@ def test_14_13_f_five_card_stud_best_hand_showing_bets_first_ties_to_the_dealers
     assert first_to_act("five_card_stud", [("1", P("Ks Qd")), ("2", P("4c 4d")), ("3", P("Ah Kc"))]) == "2"
     assert first_to_act("five_card_stud", [("5", P("Jh 9c")), ("6", P("Js 9d")), ("7", P("Tc 8c"))]) == "5"
     assert first_to_act("five_card_stud", [("6", P("Js 9d")), ("5", P("Jh 9c"))]) == "6"  # seat order, not suit
+    # the hand's rank first: three of a kind over two pair, the higher pair whatever the kicker; then the highest
+    # card, however the cards are listed
+    assert first_to_act("five_card_stud", [("1", P("9c 9d 4h 4s")), ("2", P("3c 3d 3h 2s"))]) == "2"
+    assert first_to_act("five_card_stud", [("1", P("Ac 3c 3d")), ("2", P("Kc 5c 5d"))]) == "2"
+    assert first_to_act("five_card_stud", [("1", P("3c Ad")), ("2", P("Kc Qd"))]) == "1"
 
 
 @pytest.mark.proves("14.9(f)1", "14.9(f)2", "14.9(f)3")
