@@ -13,6 +13,8 @@ rules.add_perm("multicasino.record_notice_delivery", is_supervisor | is_admin)
 
 @rules.predicate
 def holds_key_employee_license(user) -> bool:
+    """Whether `user` holds a casino key employee license: with the poker shift supervisor role, a designated key
+    employee who proposes and approves the system's rules for the casino (14.20(c)1, 14.20(f))."""
     return getattr(user, "license_type", "") == "casino_key_employee"
 
 
