@@ -307,6 +307,7 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
         where = f"players[{index}]"
         if player.draws or player.dealt_cards:
             _verify_draws(game, player, where)
+            _verify_draw_cards(player, where)
         if not player.hole_cards:
             continue
         try:
@@ -460,10 +461,17 @@ def _verify_bomb_pot(posting: GamePosting, game: hands.Game, round_in: RoundIn, 
 
 
 def _verify_draws(game: hands.Game, player: PlayerIn, where: str) -> None:
+    """A draw game's player draws at most as often as the game deals draws: once in five-card draw (14.12(f)-draw),
+    three times in triple draw (14.12A(f)-draw, 14.12A(h), 14.12A(j)) and in badugi (14.12B(f)-draw, 14.12B(h),
+    14.12B(j)). Raises DomainError naming the field (`where`: "players[i]")."""
     if game not in DRAWS:
         raise DomainError(f"{game.value} has no draw.", field=f"{where}.draws")
     if len(player.draws) > DRAWS[game]:
         raise DomainError(f"{game.value} has {DRAWS[game]} draw(s), got {len(player.draws)}.", field=f"{where}.draws")
+
+
+def _verify_draw_cards(player: PlayerIn, where: str) -> None:
+    """The cards a draw game's player was dealt, discarded and drew are cards ('??' for one not shown)."""
     for text, at in [(player.dealt_cards, f"{where}.dealt_cards")] + [
             (t, f"{where}.draws[{i}]") for i, d in enumerate(player.draws) for t in (d.discarded, d.drawn)]:
         tokens = text.replace("??", " ").split() if text else []
