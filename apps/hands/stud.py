@@ -32,9 +32,9 @@ def forced_bet(game: Game | str, up_cards: Sequence[tuple[Seat, Card]]) -> Seat:
     if not up_cards:
         raise CardCountError("No up-cards to compare.")
     if game in (Game.STUD, Game.STUD_HILO8, Game.FIVE_CARD_STUD, Game.MAMBO_STUD):
-        return min(up_cards, key=lambda sc: (int(sc[1].rank), sc[1].suit.order))[0]
+        return _lowest_up_card(up_cards)
     if game in (Game.STUD_LOW, Game.STUD_HILO):
-        return max(up_cards, key=lambda sc: (_rank_ace_low(sc[1]), sc[1].suit.order))[0]
+        return _highest_up_card_ace_low(up_cards)
     raise RuleSetError(f"{game.value} has no forced bet by up-card.")
 
 
@@ -92,6 +92,19 @@ def _mambo_first_to_act(showing: Sequence[tuple[Seat, Sequence[Card]]], communit
 
     best = max(mambo(cards) for _, cards in showing)
     return next(seat for seat, cards in showing if mambo(cards) == best)
+
+
+def _lowest_up_card(up_cards: Sequence[tuple[Seat, Card]]) -> Seat:
+    """The seat with the lowest up-card, the ace highest, equal ranks by suit, clubs lowest: seven-card stud high
+    (14.9(d)1) and high-low eight or better (14.9(d)4), five-card stud (14.13(d)), mambo stud
+    (14.13A(d)-lowest-up-card, 14.13A(d)-suit-ties); 14.9(d)-suit-ties."""
+    return min(up_cards, key=lambda sc: (int(sc[1].rank), sc[1].suit.order))[0]
+
+
+def _highest_up_card_ace_low(up_cards: Sequence[tuple[Seat, Card]]) -> Seat:
+    """The seat with the highest up-card, the ace below a two, equal ranks by suit, spades highest: seven-card stud
+    low (14.9(d)2) and high-low split (14.9(d)3); 14.9(d)-suit-ties."""
+    return max(up_cards, key=lambda sc: (_rank_ace_low(sc[1]), sc[1].suit.order))[0]
 
 
 __all__ = ["first_to_act", "forced_bet"]
