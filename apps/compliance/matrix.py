@@ -42,7 +42,7 @@ mutants.json). A requirement proven by its tests is then:
 - **partly proven** when a mutant survived that no reason explains (`RequirementRow.mutation.survivors` holds its
   diff), or the run's proving tests failed unmutated;
 - still **proven**, labelled "proven, not mutation-tested yet", when no run has reached it yet (or its code is only
-  modules, which are not mutated), or its last run mutated other definitions than its code has now (the code it
+  modules, which are not mutated, or its run made no mutant: nothing in its code to mutate), or its last run mutated other definitions than its code has now (the code it
   cites, or the private helpers that code uses, changed since: the run is stale, its figures left out), and likewise, with the note, when the budget stopped its run before every
   mutant ran and none survived so far. The headline counts these apart (`requirements_mutation_tested`): a
   requirement is mutation-checked only when its run is complete.
@@ -136,8 +136,10 @@ class RequirementRow:
 
     @property
     def mutation_tested(self) -> bool:
-        """Proven, with a complete mutation run (every mutant killed or explained: else it is partly proven)."""
-        return self.status == PROVEN and self.mutation is not None and self.mutation.clean
+        """Proven, with a complete mutation run (every mutant killed or explained: else it is partly proven) that
+        made at least one mutant: code with nothing cosmic-ray can mutate (a single call, a dataclass) gives no
+        evidence of its tests' strength, and the requirement stays "proven, not mutation-tested yet"."""
+        return self.status == PROVEN and self.mutation is not None and self.mutation.clean and self.mutation.mutants > 0
 
     @property
     def mutation_summary(self) -> str:
@@ -149,6 +151,8 @@ class RequirementRow:
             return "not mutation-tested yet"
         if m.error:
             return f"mutation run failed: {m.error[:200]}"
+        if m.complete and not m.mutants:
+            return "no mutant: its code has nothing to mutate"
         text = f"{m.mutants} mutants: {m.killed} killed, {m.survived} survived, {m.equivalent} equivalent"
         return text + ("" if m.complete else " (the run's budget stopped it before every mutant ran)")
 

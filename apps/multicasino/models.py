@@ -136,8 +136,9 @@ class Site(models.Model):
 
 
 def keys_fingerprint(*, outbound: list[str], inbound: list[str]) -> str:
-    """Each secret's SHA-256, first 12 hex digits, by direction: what the audit trail keeps of a link's keys, so
-    that a rotation is on record without the secrets themselves."""
+    """Each secret's SHA-256, first 12 hex digits, by direction ("out=<12 hex>,...; in=<12 hex>,..."): what the
+    audit trail keeps of a link's keys, so that a rotation is on record without the secrets themselves (the logical
+    security of the system's keys, 14.20(e)1)."""
     def prints(secrets: list[str]) -> str:
         return ",".join(hashlib.sha256(str(secret).encode()).hexdigest()[:12] for secret in secrets)
     return f"out={prints(outbound)}; in={prints(inbound)}"

@@ -133,6 +133,24 @@ def test_the_matrix_reads_the_mutation_results(tree):
     assert statuses["14.19(b)1"] == statuses["14.19(b)4"] == PROVEN
 
 
+def test_a_run_that_made_no_mutant_is_not_mutation_testing(tree):
+    """Code with nothing cosmic-ray can mutate (one call, no operator or number) gives no mutant: the requirement
+    stays proven, not mutation-tested yet, and says why."""
+    results = tree / "apps" / "compliance" / "mutants.json"
+    data = json.loads(results.read_text())
+    data["requirements"]["14.19(b)4"] = {**data["requirements"]["14.19(b)1"], **code("payout", 16), "mutants": 0,
+                                         "killed": 0, "survivors": []}
+    results.write_text(json.dumps(data))
+    code_, out, _ = run(*args_for(tree), "--format", "json")
+    assert code_ == 0
+    data = json.loads(out)
+    reqs = {r["id"]: r for c in data["clauses"] for r in c["requirements"]}
+    assert reqs["14.19(b)4"]["status"] == PROVEN and not reqs["14.19(b)4"]["mutation_tested"]
+    assert data["summary"]["requirements_mutation_tested"] == 2
+    _, text, _ = run(*args_for(tree))
+    assert "no mutant: its code has nothing to mutate" in text
+
+
 def test_a_run_of_other_code_than_the_requirements_is_stale_and_not_counted(tree):
     """(b)1's run mutated `maximum`; once `maximum` hands its work to a private helper, its code is both and that run
     says nothing of the helper: (b)1 is proven, not mutation-tested yet, and its figures leave the headline."""

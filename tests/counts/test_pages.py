@@ -107,6 +107,8 @@ def test_14_19_d_1_a_counter_s_signature_locks_after_wrong_passwords(client, sta
             "chips_1.00": 2, "witness": supervisor.pk, "witness_kind": "supervisor", "surveillance_recorded": "on",
             "counter_password": "guess", "witness_password": "pw-for-tests-1"}
     counts = BadBeatCount.objects.count()
+    unsigned = client.post("/counts/", {**base, "counted_by": "", "counter_password": "pw-for-tests-1"})
+    assert unsigned.status_code == 400 and 'name="counter_password"' in unsigned.content.decode()  # nobody to sign
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert "This is not" in client.post("/counts/", base).content.decode()
     for password in ("guess", "pw-for-tests-1"):  # the failure that reaches the limit, then the right password

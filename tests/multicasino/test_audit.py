@@ -1,6 +1,8 @@
 """The system's audit trail (N.J.A.C. 13:69F-14.20(e)1-3, (f)): every configuration change, key rotation and
 suspension is on record, the secrets never are, and neither is the traffic of a live link (heartbeats, sequence
 numbers, the pool's mirror), which has append-only records of its own."""
+import hashlib
+import re
 from datetime import timedelta
 
 import pytest
@@ -32,6 +34,8 @@ def test_14_20_e_1_key_rotation_is_on_record_by_fingerprint_never_by_secret(at_s
     assert [e.pgh_label for e in events] == ["insert", "update"]
     assert events[0].keys_fingerprint != events[1].keys_fingerprint
     assert events[1].keys_fingerprint.startswith("out=") and events[1].keys_fingerprint.count(",") == 1
+    assert re.fullmatch(r"out=[0-9a-f]{12},[0-9a-f]{12}; in=[0-9a-f]{12}", events[1].keys_fingerprint)
+    assert events[1].keys_fingerprint.split(",")[0] == "out=" + hashlib.sha256(rotated.encode()).hexdigest()[:12]
     for event in events:  # the audit trail holds no secret, whole or in part
         row = " ".join(str(value) for value in vars(event).values())
         assert "whsec_" not in row and SITE_TO_HOST[6:20] not in row and rotated[6:20] not in row

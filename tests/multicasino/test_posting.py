@@ -2,7 +2,8 @@
 (its amount, qualifying hand, contribution, shares, reset and the payouts made) and every participating casino with
 the host's name and address, on the posting page every role reads."""
 import html
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -61,3 +62,11 @@ def test_14_20_d_1_i_the_posting_gives_the_payouts_information(client, staff, sy
     posting = page(client, staff)
     assert "$9,000.00 at Tropicana — Four of a kind beaten by Straight flush" in posting
     assert "Not won yet." not in posting
+    for day in range(1, 6):  # five later payouts: the posting lists the five most recent, newest first
+        SystemClaim.objects.create(system=system, site=site, reference=f"9-{day}", status="paid",
+                                   amount=Decimal(f"100{day}.00"), table_number=4, round_reference=f"r{day}",
+                                   losing_hand="Four of a kind", losing_cards="", winning_hand="Straight flush",
+                                   winning_cards="", verified_by="v", verified_at=T0 + timedelta(days=day),
+                                   paid_at=T0 + timedelta(days=day))
+    listed = re.findall(r"\$([\d,.]+) at Tropicana", page(client, staff))
+    assert listed == ["1,005.00", "1,004.00", "1,003.00", "1,002.00", "1,001.00"]
