@@ -60,17 +60,17 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
                  community: Card | None = None) -> Seat:
     """The seat that bets or checks first on a later betting round.
 
-    Seven-card stud (14.9(f)1, 2 and 3) and five-card stud (14.13(f)-highest-showing, 14.13(f)-ties-left): the best high
-    hand showing, or, in seven-card stud low, the best low hand showing; mambo stud, second round
-    (14.13A(f)-highest-up-card, 14.13A(f)-suit-ties): the highest up-card, ties by suit; mambo stud, final round
-    (14.13A(h)1): the highest one pair of the up-card and the community card, or else the highest up-card. Equal hands
-    showing: the seat closest to the dealer's left, i.e. the first in `showing`. Raises RuleSetError, CardCountError.
+    Seven-card stud (14.9(f)1, 14.9(f)2, 14.9(f)3) and five-card stud (14.13(f)-highest-showing, 14.13(f)-ties-left):
+    the best high hand showing, or, in seven-card stud low, the best low hand showing; mambo stud: the highest up-card
+    on the second round, the highest one pair of the up-card and the community card, or else the highest up-card, on
+    the final round (`mambo_first_to_act`). Equal hands showing: the seat closest to the dealer's left, i.e. the
+    first in `showing`. Raises RuleSetError for a game that is no stud game, CardCountError for no hand showing.
     """
     game = Game(game)
     if not showing:
         raise CardCountError("No hands showing.")
     if game is Game.MAMBO_STUD:
-        return _mambo_first_to_act(showing, community)
+        return mambo_first_to_act(showing, community)
     if game not in (Game.STUD, Game.STUD_LOW, Game.STUD_HILO, Game.STUD_HILO8, Game.FIVE_CARD_STUD):
         raise RuleSetError(f"{game.value} is not a stud game.")
     strength = _low_showing if game is Game.STUD_LOW else _high_showing
@@ -78,7 +78,7 @@ def first_to_act(game: Game | str, showing: Sequence[tuple[Seat, Sequence[Card]]
     return next(seat for seat, cards in showing if strength(cards) == best)
 
 
-def _mambo_first_to_act(showing: Sequence[tuple[Seat, Sequence[Card]]], community: Card | None) -> Seat:
+def mambo_first_to_act(showing: Sequence[tuple[Seat, Sequence[Card]]], community: Card | None) -> Seat:
     """Mambo stud: on the second round the highest up-card, ties by suit (14.13A(f)-highest-up-card,
     14.13A(f)-suit-ties); on the final round the highest pair of an up-card and the community card, or else the highest
     up-card (14.13A(h)1); equal hands: the first, the closest to the dealer's left (14.13A(h)2)."""

@@ -29,10 +29,10 @@ def conserved(round_of_play: RoundOfPlay) -> None:
     assert awarded == sum(p.awarded for p in round_of_play.players.all())
 
 
-@pytest.mark.proves("14.7(c)4-side-pots", "14.6(e)5-award", "14.6(e)8", "14.6(e)9", "14.19(c)-per-pot")
+@pytest.mark.proves("14.7(c)4-side-pots", "14.6(d)", "14.6(e)5-award", "14.6(e)8", "14.6(e)9", "14.19(c)-per-pot")
 def test_14_7_c_4_side_pots_for_an_all_in_player():
     """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300. After the
-    showdown each pot goes to its winning hand (14.6(e)5); the rake (14.6(e)8, 14.14) and the bad beat contribution
+    showdown each pot goes to its hand of highest rank (14.6(d), 14.6(e)5), less what was taken from it; the rake (14.6(e)8, 14.14) and the bad beat contribution
     (14.6(e)9, 14.19) are collected from the main pot before it is awarded."""
     table = RakeStructureFactory().table
     JackpotFactory(casino=table.casino)
