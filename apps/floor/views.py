@@ -4,7 +4,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.generic import TemplateView
 
 from apps.badbeat.charts import jackpot_chart
-from apps.badbeat.models import DailyReset, ResetSeed
+from apps.badbeat.models import DailyReset, Jackpot, ResetSeed
 from apps.badbeat.selectors import (
     contribution_days,
     contributions_of_day,
@@ -160,7 +160,12 @@ class TableSignView(PermissionPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         table = get_object_or_404(PokerTable, pk=self.kwargs["pk"], casino=self.request.user.casino)
         postings = [(p, rake_structure_of(table=table, rotation_game=p.rotation_game)) for p in table.posted_games()]
-        offered = any(p.bad_beat_participation for p, _ in postings)
         return {**super().get_context_data(**kwargs), "table": table, "postings": postings,
-                "rake_structure": rake_structure_of(table=table),
-                "jackpot": jackpot_of(casino=table.casino) if offered else None}
+                "rake_structure": rake_structure_of(table=table), "jackpot": _sign_jackpot(table, postings)}
+
+
+def _sign_jackpot(table: PokerTable, postings: list) -> Jackpot | None:
+    """The bad beat payout a table's sign gives notice of (14.19(b)-table-notice): the casino's, when a game the
+    table deals takes part in it (`postings`: (GamePosting, rake structure) pairs); else None."""
+    offered = any(p.bad_beat_participation for p, _ in postings)
+    return jackpot_of(casino=table.casino) if offered else None
