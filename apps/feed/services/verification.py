@@ -151,7 +151,7 @@ def build_round(round_: VerifiedRound) -> None:
     if round_.dead:
         return
     players = round_.round_in.players
-    out = frozenset(str(p.seat) for p in players if p.folded or p.mucked)
+    out = _out_of_the_pots(players)
     tracked = all(p.returned is not None for p in players)
     try:
         build = hands.build_pots({str(p.seat): p.contributed for p in players}, folded=out,
@@ -166,11 +166,7 @@ def build_round(round_: VerifiedRound) -> None:
                           "this pot.", field="boards")
     showdown = {}
     if contested:
-        missing = [p.seat for p in players if str(p.seat) not in out and str(p.seat) not in round_.hole
-                   and any(str(p.seat) in pot.eligible for pot in build.pots if len(pot.eligible) > 1)]
-        if missing:
-            raise DomainError(f"The showdown needs the hole cards of seat(s) {', '.join(map(str, missing))}.",
-                              field="players")
+        _verify_shown(players, out, round_.hole, build.pots)
         try:
             showdown = hands.showdown_hands(round_.game, build.pots, round_.hole, round_.board)
             if round_.boards:  # each run's showdown on its own board; the first is `board`'s
@@ -179,6 +175,24 @@ def build_round(round_: VerifiedRound) -> None:
         except hands.HandError as exc:
             raise DomainError(str(exc), field="players") from exc
     round_.out, round_.build, round_.showdown, round_.contested = out, build, showdown, contested
+
+
+def _out_of_the_pots(players: Sequence[PlayerIn]) -> frozenset[str]:
+    """The seats that take no part in any pot: those who folded, and those who conceded a losing hand unshown at the
+    showdown (mucked, 14.15(d)-conceded)."""
+    return frozenset(str(p.seat) for p in players if p.folded or p.mucked)
+
+
+def _verify_shown(players: Sequence[PlayerIn], out: frozenset[str], hole: dict[str, tuple],
+                  pots: Sequence[hands.Pot]) -> None:
+    """At the showdown every hand contesting a pot is shown in its entirety: each seat still in (`out`: those who
+    folded or conceded) and eligible for a pot two or more contest has its hole cards in `hole` (14.15(d)-shown).
+    Raises DomainError (field `players`) naming the seats whose cards are missing."""
+    missing = [p.seat for p in players if str(p.seat) not in out and str(p.seat) not in hole
+               and any(str(p.seat) in pot.eligible for pot in pots if len(pot.eligible) > 1)]
+    if missing:
+        raise DomainError(f"The showdown needs the hole cards of seat(s) {', '.join(map(str, missing))}.",
+                          field="players")
 
 
 # --- step 1 in detail -------------------------------------------------------------------------------------------
