@@ -336,14 +336,19 @@ _LOW_BY_TOP = {13: LowCategory.KING_LOW, 12: LowCategory.QUEEN_LOW, 11: LowCateg
                5: LowCategory.FIVE_LOW, 4: LowCategory.FOUR_LOW, 3: LowCategory.THREE_LOW}
 
 
+def _pairing(counts: Counter[int]) -> int:
+    """How a low hand's groups of equal ranks rank it: fewer and smaller groups are better, the inverse of the high
+    order (14.3(f)-inverse); minus the sum of the groups' squared sizes (5 unpaired cards -5, one pair -7, two pair
+    -9, three of a kind -11, ...)."""
+    return -sum(k * k for k in counts.values())
+
+
 def _ace_to_five(rule_set: RuleSet, cards: Sequence[Card], n: int, qualifier: int | None) -> HandValue:
     _check_count(cards, n)
     lows = [_ace_low(c) for c in cards]
     counts = Counter(lows)
     order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    # fewer and smaller groups of equal ranks are better: the inverse of the high order, 14.3(f)
-    pairing = -sum(k * k for k in counts.values())
-    key = (pairing, *(-r for r in order))
+    key = (_pairing(counts), *(-r for r in order))
     unpaired = len(counts) == n
     category = _LOW_BY_TOP[max(lows)] if unpaired else LowCategory.PAIRED
     qualifies = qualifier is None or (unpaired and max(lows) <= qualifier)

@@ -185,6 +185,10 @@ def test_14_13a_k_six_or_better():
     assert not v("three_card_low_6", "As Ad 2c").qualifies
     assert v("three_card_low_6", "Ac 2d 3h").category is LowCategory.THREE_LOW
     assert v("three_card_low_6", "Ac 2d 3h") > v("three_card_low_6", "Ac 2d 4h")
+    # every unpaired three up to the six qualifies, the best low compared from its highest card, the ace lowest
+    assert all(v("three_card_low_6", hand).qualifies for hand in ("Ac 2d 3h", "4c 5d 6h", "Ac 5d 6h", "2s 3s 4s"))
+    assert v("three_card_low_6", "2c 3d 6h") > v("three_card_low_6", "Ac 5d 6h") > v("three_card_low_6", "Ac 2d 7h")
+    assert v("three_card_low_6", "As 2d 6c").cards == tuple(parse_cards("6c 2d As"))  # shown highest first
 
 
 @pytest.mark.proves("14.3(e)-deuce-to-seven", "14.3(f)-inverse", "14.3(f)-straights-flushes")
