@@ -64,15 +64,17 @@ def approve_from(site_code, secret, change, seq=1):
 
 
 class TestProposing:
-    @pytest.mark.parametrize("role,licensed,allowed", [(Role.POKER_SHIFT_SUPERVISOR, False, False),
-                                                       (Role.POKER_SHIFT_SUPERVISOR, True, True),
-                                                       (Role.ADMIN, False, True), (Role.ACCOUNTING, True, False)])
+    @pytest.mark.parametrize("role,license_type,allowed", [
+        (Role.POKER_SHIFT_SUPERVISOR, LicenseType.CASINO_EMPLOYEE, False),
+        (Role.POKER_SHIFT_SUPERVISOR, LicenseType.NONE, False), (Role.POKER_SHIFT_SUPERVISOR, LicenseType.CASINO, False),
+        (Role.POKER_SHIFT_SUPERVISOR, LicenseType.CASINO_KEY_EMPLOYEE, True),
+        (Role.ADMIN, LicenseType.CASINO_EMPLOYEE, True), (Role.ACCOUNTING, LicenseType.CASINO_KEY_EMPLOYEE, False)])
     @pytest.mark.proves("14.20(c)1", "14.20(f)")
-    def test_14_20_c_1_only_a_designated_key_employee_proposes(self, host, staff, role, licensed, allowed):
+    def test_14_20_c_1_only_a_designated_key_employee_proposes(self, host, staff, role, license_type, allowed):
         """14.20(c)1 with 14.20(f): the casino's designated key employees (an administrator, or a poker shift
         supervisor holding a casino key employee license) act for it in the system; others are refused."""
         system, *_ = host
-        user = staff(role, **({"license_type": LicenseType.CASINO_KEY_EMPLOYEE} if licensed else {}))
+        user = staff(role, license_type=license_type)
         with time_machine.travel(T0, tick=False):
             if allowed:
                 propose_system_rules(system=system, rules=EASIER, effective_at=T0 + timedelta(days=7), proposed_by=user)
