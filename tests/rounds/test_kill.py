@@ -8,7 +8,7 @@ from django.utils import timezone
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import KillMove, KillRecord
 from apps.rounds.services import current_kill, kill_limits
-from apps.tables.models import BettingStructure, Game, KillOption
+from apps.tables.models import BettingStructure, Game, KillOption, PokerTable
 from tests.factories import PokerTableFactory
 
 D = Decimal
@@ -42,6 +42,7 @@ def test_14_11_i_the_kill_follows_a_player_who_wins_an_entire_qualifying_pot(tab
     play(table, "20", SCOOP, 1)                                  # $60 pot qualifies, seat 1 scoops
     assert current_kill(table=table).seat == 1
     assert kill_limits(table=table)[:2] == (D("8.00"), D("16.00"))  # limits doubled for the next round
+    assert kill_limits(table=PokerTable.objects.get(pk=table.pk))[:2] == (D("8.00"), D("16.00"))  # as stored
     play(table, "30", SCOOP_2, 2)                                # seat 2 scoops: the button moves
     assert current_kill(table=table).seat == 2
     play(table, "30", SPLIT, 3)                                  # split high/low: collected
@@ -64,6 +65,7 @@ def test_14_1_half_kill_raises_limits_by_one_half(table):
     table.save()
     play(table, "20", SCOOP, 1)
     assert kill_limits(table=table)[:2] == (D("6.00"), D("12.00"))
+    assert kill_limits(table=PokerTable.objects.get(pk=table.pk))[:2] == (D("6.00"), D("12.00"))  # as stored
 
 
 def test_no_kill_offered_no_records(casino):
