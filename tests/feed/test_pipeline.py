@@ -344,11 +344,15 @@ def test_14_12_f_the_draws_of_each_draw_game(game, draws, hands):
     round_of_play = record_round_of_play(table=table, round_in=round_in(players))
     first = round_of_play.players.get(seat=1)
     assert len(first.draws) == draws and first.draws[0]["drawn"] == hands[0].split()[0]
+    # fewer draws are a player who folded before the last one: recorded
+    folded = PlayerIn(seat=3, contributed=D("2"), folded=True, dealt_cards=" ".join("Jc Jd Js Kc Kd".split()[:size]))
+    fewer = record_round_of_play(table=table, round_in=round_in([*players, folded]))
+    assert fewer.players.get(seat=3).draws == []
     too_many = [players[0], PlayerIn(seat=2, contributed=D("4"), hole_cards=hands[1], draws=(DrawIn(),) * (draws + 1))]
     with pytest.raises(DomainError, match=f"{draws} draw") as exc:
         record_round_of_play(table=table, round_in=round_in(too_many))
     assert exc.value.field == "players[1].draws"
-    assert RoundOfPlay.objects.count() == 1
+    assert RoundOfPlay.objects.count() == 2
 
 
 @pytest.mark.proves("14.12(f)2-reshuffle")
