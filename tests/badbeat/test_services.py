@@ -49,6 +49,27 @@ class TestContribution:
         assert amount == D("3")
         assert "capped" in how
 
+    @pytest.mark.proves("14.19(b)1-applied", "14.19(b)2-applied")
+    def test_14_19_b_1_and_2_the_contribution_of_a_pot_as_posted(self):
+        """A pot below the posted minimum contributes nothing, one of the minimum or more contributes (14.19(b)2);
+        the posted percentage of the pot after the rake, rounded down to the cent, or the posted fixed amount, never
+        more than the posted maximum nor than what is left (14.19(b)1)."""
+        percent = JackpotFactory(minimum_pot=D("20.00"), contribution_amount=None, contribution_percentage=D("5"),
+                                 maximum_contribution=D("3.00"))
+        percent.refresh_from_db()  # as stored: the percentage with its two places
+        assert compute_contribution(jackpot=percent, pot_total=D("19.99"), after_rake=D("19.99"))[0] == D("0")
+        assert compute_contribution(jackpot=percent, pot_total=D("20.00"), after_rake=D("20.00")) == (
+            D("1.00"), "5.00% of $20.00 after rake = $1.00.")
+        assert compute_contribution(jackpot=percent, pot_total=D("60.00"), after_rake=D("55.55")) == (
+            D("2.77"), "5.00% of $55.55 after rake = $2.77.")  # $2.7775, rounded down
+        assert compute_contribution(jackpot=percent, pot_total=D("99.00"), after_rake=D("95.00")) == (
+            D("3.00"), "5.00% of $95.00 after rake = $4.75, capped at $3.00.")
+        fixed = JackpotFactory(minimum_pot=D("20.00"), contribution_amount=D("1.50"), maximum_contribution=D("1.50"))
+        assert compute_contribution(jackpot=fixed, pot_total=D("20.00"), after_rake=D("18.00")) == (
+            D("1.50"), "$1.50 per pot.")
+        assert compute_contribution(jackpot=fixed, pot_total=D("20.00"), after_rake=D("1.20")) == (
+            D("1.20"), "$1.50 per pot, capped at $1.20.")
+
     def test_never_more_than_what_is_left_in_the_pot(self):
         jackpot = JackpotFactory(minimum_pot=D("0"), contribution_amount=D("1.00"))
         assert compute_contribution(jackpot=jackpot, pot_total=D("0.60"), after_rake=D("0.50"))[0] == D("0.50")
