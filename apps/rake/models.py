@@ -86,7 +86,8 @@ class RakeStructure(models.Model):
 
 
 class RakeRecord(models.Model):
-    """The rake taken from one round of play, with how it was computed. One per round; append-only."""
+    """The rake taken from one round of play, with how it was computed. One per round, its round unique in
+    PostgreSQL: no rake is taken after the pot is pushed (14.14(e)); append-only."""
 
     round_of_play = models.OneToOneField(RoundOfPlay, on_delete=models.PROTECT, related_name="rake_record")
     table = models.ForeignKey(PokerTable, on_delete=models.PROTECT, related_name="rake_records",

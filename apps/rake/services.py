@@ -150,14 +150,13 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     14.14(b)1-per-betting-round, 14.14(d)). At a mixed-game table each game may post its own rake (the table's applies
     otherwise); one that posts "no flop, no drop" takes nothing from a round that ended before the flop
     (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per round, also when nothing is taken, so that every
-    round's rake is accounted for; a round has one at most (14.14(e): no rake after the push — the record's unique round
-    refuses a second when it is written). rounds: rounds being recorded (their ids may come with the writer's flush:
+    round's rake is accounted for; a round has one at most (RakeRecord: its unique round refuses a second when it is
+    written). rounds: rounds being recorded (their ids may come with the writer's flush:
     each record points at its round). """
     structures = rake_structures_for(table_ids={r.table_id for r in rounds})
     records, amounts = [], []
     for round_of_play in rounds:
-        structure = (structures.get((round_of_play.table_id, round_of_play.rotation_game_id))
-                     or structures.get((round_of_play.table_id, None)))
+        structure = _posted_structure(structures, round_of_play)
         computed, amount, explanation = _rake_of(round_of_play, structure)
         records.append(RakeRecord(
             round_of_play=round_of_play, table_id=round_of_play.table_id, gaming_day=round_of_play.gaming_day,
@@ -169,6 +168,13 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
          "game": round_of_play.game, "betting_structure": round_of_play.betting_structure, "rounds": 1,
          "basis": r.basis, "amount": r.amount} for r, round_of_play in zip(records, rounds, strict=True)])
     return RakeTaken(amounts=amounts, records=records, hours=hours)
+
+
+def _posted_structure(structures: dict, round_of_play: RoundOfPlay) -> RakeStructure | None:
+    """The rake structure a round of play is raked under (`structures`: rake_structures_for's): the one its game
+    posts at a mixed-game table, else the table's (14.14(c)-as-posted); None when no rake is posted."""
+    return (structures.get((round_of_play.table_id, round_of_play.rotation_game_id))
+            or structures.get((round_of_play.table_id, None)))
 
 
 def rake_hour(started_at: datetime) -> datetime:

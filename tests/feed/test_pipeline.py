@@ -49,6 +49,12 @@ def test_14_7_c_4_side_pots_for_an_all_in_player():
     winners = {p.seat: p.awarded for p in round_of_play.players.all() if p.awarded}
     assert winners == {1: D("144.00"), 2: D("300.00")}
     conserved(round_of_play)
+    # the rake collected is on record with how it was computed, and in the table's running total of the hour
+    rake = round_of_play.rake_record
+    assert (rake.amount, rake.basis, rake.percentage, rake.maximum) == (D("5.00"), D("450.00"), D("10.00"), D("5.00"))
+    from apps.rake.models import TableHourRake
+    hour = TableHourRake.objects.get(table=table)
+    assert (hour.rounds, hour.basis, hour.amount) == (1, D("450.00"), D("5.00"))
 
 
 @pytest.mark.proves("14.10(j)-board-plays")
