@@ -138,8 +138,8 @@ def high_score(cards: Sequence[int]) -> int:
 
 
 def seven_card_high(c0: int, c1: int, c2: int, c3: int, c4: int, c5: int, c6: int) -> int:
-    """high_score for exactly seven cards, unrolled for speed (hold'em and seven-card stud, 14.9(i),
-    14.10(j)-best-hand)."""
+    """high_score for exactly seven cards, unrolled for speed: the per-hand figure of bench/hands_benchmark.py (the
+    engine ranks players' hands through games.best_hands)."""
     key = _KEY[c0] + _KEY[c1] + _KEY[c2] + _KEY[c3] + _KEY[c4] + _KEY[c5] + _KEY[c6]
     flush = (_SUIT[c0] + _SUIT[c1] + _SUIT[c2] + _SUIT[c3] + _SUIT[c4] + _SUIT[c5] + _SUIT[c6] + 0x3333) & 0x8888
     if flush:

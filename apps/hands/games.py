@@ -115,7 +115,7 @@ def _stud_fives(hole: Sequence[Card], board: Sequence[Card]) -> list[tuple[Card,
 
 
 def best_stud(hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """Seven-card stud high: the best five of the player's seven cards (14.9(i)1)."""
+    """Seven-card stud high: the best five of the player's seven cards (14.9(i)-best-five, 14.9(i)1)."""
     return ShowdownHand(high=_best(evaluate_five_card_high, _stud_fives(hole, board)))
 
 
