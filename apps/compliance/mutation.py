@@ -6,7 +6,7 @@ What is mutated. For each requirement with code and proving tests (`matrix.Requi
 the lines of each definition listed as its code ("apps/x/y.py:function", "...:Class", "...:Class.method"; a class
 with its methods; its body after the docstring, `definition_range`) and of the private helpers of the same file it
 uses ("_straight_high": `private_helpers`; a helper that cites clauses or requirements is the code of those instead,
-listed by the matrix), and only those; a module listed as code (its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests.
+listed by the matrix), and only those; a module listed as code (its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests; nor is a Django model listed as code, which stands for its schema (`is_model`: the migrations test holds it).
 Each mutant runs only the requirement's proving tests (plain pytest, one process, the suite's environment); it
 is *killed* when they fail or time out, else it *survives*.
 
@@ -125,15 +125,30 @@ def _cites(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
 
 def code_ranges(root: Path, refs: Iterable[str]) -> list[CodeRange]:
     """The definitions of a requirement's code references, in order, each followed by the private helpers it uses
-    (`private_helpers`) not listed already; modules left out (see the module)."""
+    (`private_helpers`) not listed already; modules left out (see the module), and Django models (`is_model`)."""
     seen: set[str] = set()
     ranges = []
     for ref in refs:
         for name in [ref, *private_helpers(root, ref)]:
-            if name not in seen and (r := definition_range(root, name)) is not None:
+            if name not in seen and not is_model(root, name) and (r := definition_range(root, name)) is not None:
                 seen.add(name)
                 ranges.append(r)
     return ranges
+
+
+def is_model(root: Path, ref: str) -> bool:
+    """Whether a code reference names a Django model class ("apps/x/models.py:Jackpot": a class with a base named
+    "...Model", models.Model or TimeStampedModel), which is not mutated whole.
+
+    A model cited as code stands for its schema: its field declarations, constraints and Meta, which its migrations
+    hold. The test database is built from the migrations, so a changed declaration (a length, null, a choice) changes
+    nothing a test of behaviour runs against; the suite's migrations test (tests/core/test_migrations.py,
+    makemigrations --check) fails on any of them instead. A model's methods that implement a requirement cite it
+    and are listed as code themselves ("apps/x/models.py:Jackpot.qualifying_label"), and are mutated."""
+    path, _, name = ref.partition(":")
+    tree = _parsed(root / path) if name and "." not in name else None
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None) if tree else None
+    return node is not None and any(ast.unparse(base).endswith("Model") for base in node.bases)
 
 
 def mutant_hash(operator: str, diff: str) -> str:

@@ -284,6 +284,21 @@ def test_what_is_mutated_is_the_definitions_body_after_its_docstring():
     assert definition_range(ROOT, "apps/hands/rankings.py") is None  # a module is not mutated
 
 
+def test_a_model_cited_as_code_is_its_schema_and_is_not_mutated():
+    """A Django model's field declarations are the migrations' schema (tests/core/test_migrations.py holds them to
+    it); its methods that implement a requirement cite it and are mutated as code of their own."""
+    from apps.compliance.mutation import is_model
+
+    assert is_model(ROOT, "apps/rounds/models.py:KillRecord") and is_model(ROOT, "apps/badbeat/models.py:Jackpot")
+    assert not is_model(ROOT, "apps/badbeat/models.py:QualifyingHand")  # choices: an enum, mutated with its users
+    assert not is_model(ROOT, "apps/badbeat/models.py:Jackpot.qualifying_label")
+    assert not is_model(ROOT, "apps/rounds/services.py:move_kill_button")
+    ranges = code_ranges(ROOT, ["apps/rounds/models.py:KillRecord", "apps/rounds/services.py:move_kill_button"])
+    assert [r.definition for r in ranges] == ["move_kill_button"]
+    assert [r.definition for r in code_ranges(ROOT, ["apps/badbeat/models.py:Jackpot.qualifying_label"])] == [
+        "Jackpot.qualifying_label"]
+
+
 def _runner():
     spec = importlib.util.spec_from_file_location("compliance_mutants", ROOT / "bench" / "compliance_mutants.py")
     module = importlib.util.module_from_spec(spec)
