@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rounds.models import KillMove, KillRecord
-from apps.rounds.services import current_kill, kill_limits
+from apps.rounds.services import current_kill, kill_limits, move_kill_button
 from apps.tables.models import BettingStructure, Game, KillOption, PokerTable
 from tests.factories import PokerTableFactory
 
@@ -45,10 +45,14 @@ def test_14_11_i_the_kill_follows_a_player_who_wins_an_entire_qualifying_pot(tab
     assert kill_limits(table=PokerTable.objects.get(pk=table.pk))[:2] == (D("8.00"), D("16.00"))  # as stored
     play(table, "30", SCOOP_2, 2)                                # seat 2 scoops: the button moves
     assert current_kill(table=table).seat == 2
-    play(table, "30", SPLIT, 3)                                  # split high/low: collected
+    play(table, "30", SCOOP_2, 3)                                # seat 2 scoops again: kept
+    play(table, "30", SCOOP, 4)                                  # seat 1, to the holder's right: moved back
+    assert current_kill(table=table).seat == 1
+    play(table, "30", SPLIT, 5)                                  # split high/low: collected
     assert current_kill(table=table) is None
-    assert [r.move for r in KillRecord.objects.order_by("round_of_play__started_at")] == [
-        KillMove.PLACED, KillMove.MOVED, KillMove.COLLECTED]
+    assert [(r.move, r.seat) for r in KillRecord.objects.order_by("round_of_play__started_at")] == [
+        (KillMove.PLACED, 1), (KillMove.MOVED, 2), (KillMove.KEPT, 2), (KillMove.MOVED, 1),
+        (KillMove.COLLECTED, None)]
 
 
 @pytest.mark.proves("14.11(i)-collected")
@@ -66,6 +70,22 @@ def test_14_1_half_kill_raises_limits_by_one_half(table):
     play(table, "20", SCOOP, 1)
     assert kill_limits(table=table)[:2] == (D("6.00"), D("12.00"))
     assert kill_limits(table=PokerTable.objects.get(pk=table.pk))[:2] == (D("6.00"), D("12.00"))  # as stored
+
+
+@pytest.mark.proves("14.11(i)-placed", "14.11(i)-collected")
+def test_with_no_minimum_posted_every_pot_won_whole_places_the_kill(table):
+    """A kill posted with no minimum pot: a 50-cent pot won whole places the kill; one split collects it."""
+    table.kill_pot_minimum = None
+    table.save()
+    play(table, "0.25", {1: SCOOP[1], 2: SCOOP[2]}, 1)
+    assert current_kill(table=table).seat == 1
+    play(table, "0.25", {1: SPLIT[1], 2: SPLIT[2]}, 2)
+    assert current_kill(table=table) is None
+    nothing_in = play(table, "0", {1: SCOOP[1], 2: SCOOP[2]}, 3)  # no chips in the pot: nobody won it
+    assert current_kill(table=table) is None and not KillRecord.objects.filter(round_of_play=nothing_in).exists()
+    # a seat awarded nothing (the odd cent of a tie elsewhere) won nothing: the other won the entire pot
+    move_kill_button(round_of_play=nothing_in, table=table, awards={"1": D("0.00"), "2": D("0.50")})
+    assert current_kill(table=table).seat == 2
 
 
 def test_no_kill_offered_no_records(casino):
