@@ -48,6 +48,17 @@ def test_14_9_i_2_stud_low_the_best_low_takes_the_pot():
     result = award_pots("stud_low", [Pot(D("60"), ("1", "2"))],
                         {"1": P("Ac 2c 3s 4d 6h Th Jh"), "2": P("Ad 2d 3c 4s 7h Qh Kh")})
     assert result.awards == {"1": D("60")} and result.pots[0].low_winners == ("1",)
+    # equal lows share it, the odd unit to the lowest low card by suit (the ace of clubs)
+    tie = award_pots("stud_low", [Pot(D("61"), ("1", "2", "3"))], {"1": P("Ad 2c 3s 4d 6h Th Jh"),
+                     "2": P("Ac 2d 3c 4s 6s Qh Kh"), "3": P("Ah 2h 3h 5d 7c 8s Qs")}, odd_chip=D("1"))
+    assert tie.awards == {"1": D("30"), "2": D("31")} and tie.pots[0].low_winners == ("1", "2")
+    cents = award_pots("stud_low", [Pot(D("60.05"), ("1", "2"))], {"1": P("Ad 2c 3s 4d 6h Th Jh"),
+                       "2": P("Ac 2d 3c 4s 6s Qh Kh")})
+    assert cents.awards == {"1": D("30.02"), "2": D("30.03")}
+    # in $1 units, the cents below a unit go with the odd unit
+    dollars = award_pots("stud_low", [Pot(D("61.50"), ("1", "2"))], {"1": P("Ad 2c 3s 4d 6h Th Jh"),
+                         "2": P("Ac 2d 3c 4s 6s Qh Kh")}, odd_chip=D("1"))
+    assert dollars.awards == {"1": D("30"), "2": D("31.50")}
 
 
 @pytest.mark.proves("14.13A(l)1", "14.13A(l)-same-three")
@@ -130,6 +141,8 @@ def test_14_13a_f_and_h_mambo_first_to_act():
     showing = [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]
     assert first_to_act("mambo_stud", showing) == "2"                 # (f): highest up-card, ties by suit
     assert first_to_act("mambo_stud", showing, community=P("4d")[0]) == "3"  # (h)1: a pair with the community card
+    # no pair: the highest up-card, an up-card below the community card's rank making no pair
+    assert first_to_act("mambo_stud", [("1", P("3c")), ("2", P("Ks"))], community=P("4d")[0]) == "2"
 
 
 # --- the command line ------------------------------------------------------------------------------------------
