@@ -218,6 +218,16 @@ def test_14_12b_l_1_to_4_badugi_order():
     three = [v("badugi", hand) for hand in ("As 2d 3h 5h", "As 2d 5h 3h", "As 2d 3h Kh", "Kh As 3h 2d")]
     assert all(x.category is BadugiCategory.THREE_CARD for x in three) and len(set(three)) == 1
     assert all(set(x.cards) == set(parse_cards("As 2d 3h")) for x in three) and three[0] > v("badugi", "As 2d 4h 5h")
+    # a player's badugi hand at the showdown: four cards and no board, named as the rule names them
+    from apps.hands import best_hands
+
+    assert [best_hands("badugi", parse_cards(h)).low.category.label for h in
+            ("As 2d 3h 4c", "As 2s 3h 4c", "As 2s 3s 4h", "As 2s 3s 4s")] == [
+        "Badugi", "Three-card hand", "Two-card hand", "One-card hand"]
+    assert best_hands("badugi", parse_cards("As 2d 3h 4c")).low == best
+    for hole, board in (("As 2d 3h", ""), ("As 2d 3h 4c 5s", ""), ("As 2d 3h 4c", "Ks")):
+        with pytest.raises(CardCountError):
+            best_hands("badugi", parse_cards(hole), parse_cards(board))
 
 
 def _max_matching_size(cards):
