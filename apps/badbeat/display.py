@@ -83,9 +83,8 @@ class Panel:
         primary and deducted from it when won (14.19(m)2-signage), e.g. "Funded from the Big one and deducted from it
         if won"; "" for a payout funded by its own contributions, and for a multi-casino system's panel."""
         jackpot = self.row.jackpot if self.row is not None else None
-        if jackpot is None or not jackpot.funded_from_primary:
-            return ""
-        return f"Funded from the {jackpot.primary.name} and deducted from it if won"
+        primary = jackpot.primary if jackpot is not None and jackpot.funded_from_primary else None
+        return f"Funded from the {primary.name} and deducted from it if won" if primary is not None else ""
 
 
 def _when(moment: datetime, casino: Casino) -> str:
