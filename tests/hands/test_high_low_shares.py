@@ -25,6 +25,21 @@ def test_14_9_i_3_the_high_and_the_low_divide_the_pot_the_odd_unit_to_the_high()
     even = award_pots("stud_hilo8", [Pot(D("10"), ("1", "2"))], {"1": P(STUD_HIGH), "2": P(STUD_LOW)},
                       odd_chip=D("1"))
     assert even.awards == {"1": D("5"), "2": D("5")}
+    # in cents the odd cent goes to the high; in $1 units the cents below a unit stay with the high half
+    cents = award_pots("stud_hilo8", [Pot(D("10.05"), ("1", "2"))], {"1": P(STUD_HIGH), "2": P(STUD_LOW)})
+    assert cents.awards == {"1": D("5.03"), "2": D("5.02")}
+    dollars = award_pots("stud_hilo8", [Pot(D("11.50"), ("1", "2"))], {"1": P(STUD_HIGH), "2": P(STUD_LOW)},
+                         odd_chip=D("1"))
+    assert dollars.awards == {"1": D("6.50"), "2": D("5")}
+    # a half held by two hands is theirs to share: $21.03, the high $10.52, the low $10.51 between two six-lows
+    shared = award_pots("stud_hilo8", [Pot(D("21.03"), ("1", "2", "3"))],
+                        {"1": P(STUD_HIGH), "2": P("Ad 2c 3s 4d 6h Tc Js"), "3": P(STUD_LOW)})
+    assert shared.awards == {"1": D("10.52"), "2": D("5.25"), "3": D("5.26")}
+    # and without a qualifier (seven-card stud high-low split), the best low of any five
+    split = award_pots("stud_hilo", [Pot(D("11"), ("1", "2"))], {"1": P(STUD_HIGH), "2": P(STUD_LOW)},
+                       odd_chip=D("1"))
+    assert split.pots[0].high_winners == ("1",) and split.pots[0].low_winners == ("2",)
+    assert split.awards == {"1": D("6"), "2": D("5")}
 
 
 @pytest.mark.proves("14.9(i)3-tied-high")
