@@ -398,3 +398,9 @@ def test_14_15_d_the_winning_hand_is_shown_and_a_losing_hand_may_be_conceded():
     players = {p.seat: p for p in round_of_play.players.all()}
     assert players[1].awarded == D("20.00") and players[2].awarded == 0
     assert players[1].hole_cards == "As Ad" and players[2].hole_cards == ""
+    # every hand shown (three players, one all in: a main pot and a side pot, each contested): recorded
+    shown = record_round_of_play(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("5.00"), hole_cards="Kc Kd"),
+        PlayerIn(seat=2, contributed=D("10.00"), hole_cards="Qc Qd"),
+        PlayerIn(seat=3, contributed=D("10.00"), hole_cards="4c 5d")], board="2c 7d 9h Jc 3s"))
+    assert {p.seat: p.awarded for p in shown.players.all()} == {1: D("15.00"), 2: D("10.00"), 3: D("0.00")}
