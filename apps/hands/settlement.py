@@ -299,9 +299,9 @@ def verify_run_boards(boards: Sequence[Sequence[Card]], *held: Sequence[Card]) -
 
 def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) -> tuple[Decimal, ...]:
     """A pot's equal shares, one per run, in units of `odd_chip` (Decimal dollars); what does not divide evenly goes
-    to the first run, as the engine gives a split pot's excess to the first in precedence (14.9(i)3-odd-to-high,
-    14.9(i)3-tied-high, 14.10(j)-board-plays) and the odd chip of a high-low split to the first half, the high
-    (14.11(f)2-odd-to-high, 14.11(f)2-tied-high). The shares add up to `amount`.
+    to the first run, as the engine gives a split pot's excess to the first in precedence (the highest card of tied
+    hands, the high half of a high-low split). A hand run more than once is the players' agreement, which the
+    games' procedures neither require nor forbid: it implements no clause. The shares add up to `amount`.
 
     >>> split_runs(Decimal("100.03"), 2)
     (Decimal('50.02'), Decimal('50.01'))
