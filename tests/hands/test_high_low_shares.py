@@ -60,6 +60,12 @@ def test_14_9_i_3_iii_tied_lows_share_the_low_half_the_excess_to_the_lowest_low_
     result = award_pots("stud_hilo8", [Pot(D("23"), ("1", "2", "3"))], hands, odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
+    # between the ace of hearts and the ace of diamonds, the diamond (below the heart) takes the excess
+    # (and an eight-low, qualifying but beaten, takes no part)
+    hands = {"1": P(STUD_HIGH), "2": P("Ah 2c 3s 4d 6h Tc Js"), "3": P("Ad 2d 3h 4s 6c Td Jh"),
+             "4": P("As 3d 5c 7s 8d 9h Qs")}
+    result = award_pots("stud_hilo8", [Pot(D("23"), ("1", "2", "3", "4"))], hands, odd_chip=D("1"))
+    assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")} and result.pots[0].low_winners == ("2", "3")
 
 
 @pytest.mark.proves("14.11(f)2-tied-high")
