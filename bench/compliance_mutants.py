@@ -5,8 +5,8 @@ is named), cosmic-ray mutates the lines of the definitions that implement it and
 tests that prove it (`pytest -x` on their node ids, one process at a time, in this process's environment: give it
 make test's). A requirement with the same code (the same lines) and the same proving tests as one already run in this
 run takes that one's results (the same mutants against the same tests: 14.8(a)1-7, the posted antes of 14.9(b) to
-14.13A(b), ...), which the output line says. The results go to apps/compliance/mutants.json (or --output), which the matrix reads; requirements not
-run keep their earlier results there.
+14.13A(b), ...), which the output line says. The results go to apps/compliance/mutants.json (or --output), which
+the matrix reads; requirements not run keep their earlier results there.
 
 cosmic-ray writes each mutant into the file it mutates, so the run works in a copy of the tree (the files git
 tracks or would track, as they are now) in a temporary directory: the working tree is never mutated. DB tests reuse

@@ -42,9 +42,10 @@ mutants.json). A requirement proven by its tests is then:
 - **partly proven** when a mutant survived that no reason explains (`RequirementRow.mutation.survivors` holds its
   diff), or the run's proving tests failed unmutated;
 - still **proven**, labelled "proven, not mutation-tested yet", when no run has reached it yet (or its code is only
-  modules, which are not mutated, or its run made no mutant: nothing in its code to mutate), or its last run mutated other definitions than its code has now (the code it
-  cites, or the private helpers that code uses, changed since: the run is stale, its figures left out), and likewise, with the note, when the budget stopped its run before every
-  mutant ran and none survived so far. The headline counts these apart (`requirements_mutation_tested`): a
+  modules, which are not mutated, or its run made no mutant: nothing in its code to mutate), or its last run
+  mutated other definitions than its code has now (the code it cites, or the private helpers that code uses, changed
+  since: the run is stale, its figures left out), and likewise, with the note, when the budget stopped its run before
+  every mutant ran and none survived so far. The headline counts these apart (`requirements_mutation_tested`): a
   requirement is mutation-checked only when its run is complete.
 
 A partly proven requirement makes its clause partly proven. `--check` fails on the gaps (above), not on a survivor

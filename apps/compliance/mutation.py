@@ -6,7 +6,9 @@ What is mutated. For each requirement with code and proving tests (`matrix.Requi
 the lines of each definition listed as its code ("apps/x/y.py:function", "...:Class", "...:Class.method"; a class
 with its methods; its body after the docstring, `definition_range`) and of the private helpers of the same file it
 uses ("_straight_high": `private_helpers`; a helper that cites clauses or requirements is the code of those instead,
-listed by the matrix), and only those; a module listed as code (its docstring cites the clause) is not mutated: its whole text would be tried against one requirement's tests; nor is a Django model listed as code, which stands for its schema (`is_model`: the migrations test holds it).
+listed by the matrix), and only those; a module listed as code (its docstring cites the clause) is not mutated: its
+whole text would be tried against one requirement's tests; nor is a Django model listed as code, which stands for its
+schema (`is_model`: the migrations test holds it).
 Each mutant runs only the requirement's proving tests (plain pytest, one process, the suite's environment); it
 is *killed* when they fail or time out, else it *survives*.
 

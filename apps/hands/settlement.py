@@ -169,8 +169,8 @@ def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Seque
     (`_award_high_low`); otherwise the best high takes it (`_award_high`): in a high-low game, when no low qualifies,
     the high takes the whole pot (14.9(j)-high-takes-all, 14.11(g)-high-takes-all, 14.13A(k)-high-takes-all). Tied
     hands share, in units of `odd_chip` (Decimal dollars), the odd chips to the first of `_high_winners` or
-    `_low_winners`. Chips are conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when already ranked (see
-    showdown_hands). Raises HandError for missing or bad cards. """
+    `_low_winners`. Chips are conserved: sum(awards) == sum(pot amounts). `showdown`: the players' best hands when
+    already ranked (see showdown_hands). Raises HandError for missing or bad cards. """
     game = Game(game)
     if showdown is None:
         showdown = showdown_hands(game, pots, hands, board)
