@@ -319,6 +319,9 @@ def test_14_19_m_2_a_secondary_funded_from_the_primary_shows_its_portion_and_whe
     assert re.search(rf'data-testid="funding-{secondary.pk}">Funded from the Big one and deducted from it if won',
                      screen)  # the display's signage
     assert f'data-testid="funding-{primary.pk}"' not in screen and screen.count("Funded from") == 1
+    # a multi-casino system's panel carries no payout of this casino, and no such signage
+    from apps.badbeat.display import Panel, shown_amount
+    assert Panel(amount=shown_amount(D("5.40")), system={"pending": False}).funding == ""
     claim = Claim.objects.get(round_of_play=play(table, board="9h 9d 6s 7s 8s",
                                                  hands=["9s 9c", "5s 4s", "Ac Kd", "2c 3d"]))
     page = client.get(url(claim)).content.decode()

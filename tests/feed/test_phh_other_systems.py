@@ -309,12 +309,14 @@ actions = ['d dh p1 AsKs', 'd dh p2 ????', 'd dh p3 ????', 'p3 cc', 'p1 cc', 'p2
 """
 
 
+@pytest.mark.proves("14.15(d)-conceded")
 def test_without_winnings_the_players_whose_cards_were_not_revealed_concede():
     hand = one(SHOWDOWN)
     assert hand.cards_not_revealed and hand.winnings is None
     assert [(p.mucked, p.hole_cards) for p in hand.round_in.players] == [(False, "As Ks"), (True, ""), (True, "")]
 
 
+@pytest.mark.proves("14.15(d)-conceded")
 def test_a_show_of_unknown_cards_by_a_player_dealt_known_ones_keeps_the_cards_dealt():
     """'p1 sm ????' after 'd dh p1 AsKs' was refused ("shows cards other than those dealt"): the cards dealt stand."""
     hand = one(SHOWDOWN.replace("'p1 sm AsKs'", "'p1 sm ????'"))
@@ -322,6 +324,7 @@ def test_a_show_of_unknown_cards_by_a_player_dealt_known_ones_keeps_the_cards_de
     assert not hand.round_in.players[0].mucked
 
 
+@pytest.mark.proves("14.15(d)-conceded")
 @pytest.mark.parametrize(("winnings", "words"), [
     ("[0, 2.85, 2.85]", "the winnings pay p2, p3 at the showdown, but the cards of p2, p3 were not revealed"),
     ("[2.85, 2.85, 0]", "the cards of p2 were not revealed: the pots cannot be split between them"),
@@ -331,9 +334,64 @@ def test_winnings_that_split_a_pot_with_a_player_whose_cards_are_unknown_refuse_
     assert isinstance(hand, RefusedHand) and words in hand.reason, hand
 
 
+@pytest.mark.proves("14.15(d)-conceded")
 def test_no_cards_revealed_and_no_winnings_refuse_the_hand():
     hand = one(SHOWDOWN.replace("'d dh p1 AsKs'", "'d dh p1 ????'").replace("'p1 sm AsKs'", "'p1 sm ????'"))
     assert isinstance(hand, RefusedHand) and "no cards are revealed at the showdown" in hand.reason
+
+
+HEADS_UP = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 ????', 'p2 cc', 'p1 cc', 'd db AhKd5c', 'p1 cc', 'p2 cc', 'd db 9s', 'p1 cc', 'p2 cc',
+ 'd db 3h', 'p1 cc', 'p2 cc', 'p1 sm AsKs', 'p2 sm ????']
+"""
+
+
+def settled(hand: ParsedHand) -> list[tuple[int, bool, str]]:
+    return [(p.seat, p.mucked, p.hole_cards) for p in hand.round_in.players]
+
+
+@pytest.mark.proves("14.15(d)-conceded")
+@pytest.mark.parametrize(("text", "players"), [
+    # the winnings pay the player whose cards were not revealed: the others concede, the shown hand too
+    (SHOWDOWN + "winnings = [0, 5.70, 0]\n", [(1, True, "As Ks"), (2, False, ""), (3, True, "")]),
+    # they pay the player who showed: the two whose cards were not revealed concede
+    (SHOWDOWN + "winnings = [5.70, 0, 0]\n", [(1, False, "As Ks"), (2, True, ""), (3, True, "")]),
+    # they pay no contender: as without winnings, the players whose cards were not revealed concede
+    (SHOWDOWN + "winnings = [0, 0, 0]\n", [(1, False, "As Ks"), (2, True, ""), (3, True, "")]),
+    # two shown hands stay in (the engine ranks them); the one not revealed concedes
+    (SHOWDOWN.replace("'d dh p3 ????'", "'d dh p3 2c2d'").replace("'p3 sm ????'", "'p3 sm 2c2d'"),
+     [(1, False, "As Ks"), (2, True, ""), (3, False, "2c 2d")]),
+    # heads up: the one contender whose cards were not revealed concedes, or, paid by the winnings, the other does
+    (HEADS_UP, [(1, False, "As Ks"), (2, True, "")]),
+    (HEADS_UP + "winnings = [0, 3.80]\n", [(1, True, "As Ks"), (2, False, "")]),
+])
+def test_14_15_d_who_concedes_a_showdown_whose_cards_were_not_all_revealed(text, players):
+    """N.J.A.C. 13:69F-14.15(d): a player holding a losing hand may concede it unshown. A history whose showdown
+    does not give a contender's cards is read so: the contenders the winnings pay stay in, the others concede (mucked,
+    taking no part in the pot); without winnings that pay a contender, those whose cards were not revealed concede."""
+    hand = one(text)
+    assert isinstance(hand, ParsedHand) and hand.cards_not_revealed
+    assert settled(hand) == players
+
+
+@pytest.mark.proves("14.15(d)-conceded")
+@pytest.mark.parametrize(("text", "players"), [
+    # every card revealed: nobody concedes, the engine settles the showdown
+    (SHOWDOWN.replace("'d dh p2 ????'", "'d dh p2 QcQd'").replace("'p2 sm ????'", "'p2 sm QcQd'")
+     .replace("'d dh p3 ????'", "'d dh p3 2c2d'").replace("'p3 sm ????'", "'p3 sm 2c2d'"),
+     [(1, False, "As Ks"), (2, False, "Qc Qd"), (3, False, "2c 2d")]),
+    # no showdown (one player left, the other folded): there is nothing to concede, unknown cards or not
+    ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\n"
+     "actions = ['d dh p1 ????', 'd dh p2 ????', 'p2 cbr 6', 'p1 f']\n", [(1, False, ""), (2, False, "")]),
+])
+def test_14_15_d_nobody_concedes_without_a_showdown_of_unrevealed_cards(text, players):
+    hand = one(text)
+    assert isinstance(hand, ParsedHand) and not hand.cards_not_revealed
+    assert settled(hand) == players
 
 
 def test_a_text_that_is_not_phh_is_still_refused_whole():

@@ -38,9 +38,23 @@ def test_14_9_l_the_ace_both_ways():
 
 @pytest.mark.proves("14.9(j)-high-takes-all")
 def test_14_9_j_no_eight_or_better_low_gives_the_whole_pot_to_the_high():
+    """N.J.A.C. 13:69F-14.9(j): with no eight-or-better low, the best high takes the whole pot; a low that qualifies
+    would have taken half of it. A pot only one seat is eligible for (a side pot nobody else matched) is that seat's,
+    whatever the others hold, without a showdown: its cards need not be shown."""
     result = award_pots("stud_hilo8", [Pot(D("100"), ("1", "2"))],
                         {"1": P("Kc Kd Kh 9s 9c 2d 3h"), "2": P("Ac 2c 3s 4d 9h Th Jh")})
-    assert result.awards == {"1": D("100")}
+    assert result.awards == {"1": D("100")} and result.pots[0].low_winners == ()
+    # the best high is the second seat eligible; the side pot is the first seat's alone
+    side = award_pots("stud_hilo8", [Pot(D("100"), ("1", "2")), Pot(D("30"), ("1",))],
+                      {"1": P("Ac 2c 3s 4d 9h Th Jh"), "2": P("Kc Kd Kh 9s 9c 2d 3h")})
+    assert side.awards == {"2": D("100"), "1": D("30")}
+    assert side.pots[1].high_winners == ("1",) and side.pots[1].awards == {"1": D("30")}
+    uncontested = award_pots("stud_hilo8", [Pot(D("30"), ("3",))], {})  # no cards: nobody to show them to
+    assert uncontested.awards == {"3": D("30")}
+    # the contrast: an eight-or-better low takes half the pot
+    split = award_pots("stud_hilo8", [Pot(D("100"), ("1", "2"))],
+                       {"1": P("Kc Kd Kh 9s 9c Qd Jh"), "2": P("Ac 2c 3s 4d 8h Th Jh")})
+    assert split.awards == {"1": D("50"), "2": D("50")} and split.pots[0].low_winners == ("2",)
 
 
 @pytest.mark.proves("14.9(i)2")
@@ -87,6 +101,24 @@ def test_14_13a_j_mambo_split_with_the_odd_unit_to_the_high():
     result = award_pots("mambo_stud", [Pot(D("11"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")}, P("2c"),
                         odd_chip=D("1"))
     assert result.awards == {"1": D("6"), "2": D("5")}
+    # in cents the odd cent goes to the high; in $1 units the cents below a unit go with the high half
+    cents = award_pots("mambo_stud", [Pot(D("11.05"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")}, P("2c"))
+    assert cents.awards == {"1": D("5.53"), "2": D("5.52")}
+    dollars = award_pots("mambo_stud", [Pot(D("11.50"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")},
+                         P("2c"), odd_chip=D("1"))
+    assert dollars.awards == {"1": D("6.50"), "2": D("5")}
+    # each half is divided between the hands tied for it: two kings-nine share the high half, the king of spades
+    # taking its excess; two 4-2-A lows share the low half, the ace of diamonds (below the ace of spades) its excess
+    tied_high = {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4c 6s")}
+    assert award_pots("mambo_stud", [Pot(D("21.05"), ("1", "2", "3"))], tied_high, P("2c")).awards == {
+        "1": D("5.26"), "2": D("5.27"), "3": D("10.52")}
+    assert award_pots("mambo_stud", [Pot(D("21.50"), ("1", "2", "3"))], tied_high, P("2c"), odd_chip=D("1")).awards == {
+        "1": D("5"), "2": D("6.50"), "3": D("10")}
+    tied_low = {"1": P("Kh Kd 9c"), "2": P("As 4d 6h"), "3": P("Ad 4c 6s")}
+    assert award_pots("mambo_stud", [Pot(D("21.07"), ("1", "2", "3"))], tied_low, P("2c")).awards == {
+        "1": D("10.54"), "2": D("5.26"), "3": D("5.27")}
+    assert award_pots("mambo_stud", [Pot(D("23.50"), ("1", "2", "3"))], tied_low, P("2c"), odd_chip=D("1")).awards == {
+        "1": D("12.50"), "2": D("5"), "3": D("6")}
 
 
 @pytest.mark.parametrize(("game", "hole", "board", "label"), [
@@ -206,6 +238,22 @@ def test_the_fast_pick_of_the_best_five_is_the_engines_own_choice():
             assert fast == slow and fast.cards == slow.cards, (game, cards)
 
 
+@pytest.mark.proves("14.9(i)-best-five")
+def test_14_9_i_the_best_five_of_a_short_hand_or_with_a_common_card_and_for_low():
+    """N.J.A.C. 13:69F-14.9(i): the hand is the best five of the seven cards dealt: of five or six when the hand is
+    short, with a common card dealt when the deck runs short counted as each player's; for low, the best five for
+    low (not the high hand's five). Other counts are refused."""
+    assert best_hands("stud", P("Kc Kd Kh 2s 2c")).high.category.label == "Full house"
+    assert best_hands("stud", P("Kc Kd Kh 2s 2c 9h")).high.category.label == "Full house"
+    common = best_hands("stud", P("Kc Kd Kh 2s 2c 9h"), P("Ks")).high
+    assert common.category.label == "Four of a kind" and {str(c) for c in common.cards} == {"Kc", "Kd", "Kh", "Ks", "9h"}
+    low = best_hands("stud_low", P("Ac 2d 3h 4s 6c Kd Kh")).low
+    assert low.category is LowCategory.SIX_LOW and {str(c) for c in low.cards} == {"Ac", "2d", "3h", "4s", "6c"}
+    for hole, board in ((P("Kc Kd Kh 2s"), ()), (P("Kc Kd Kh 2s 2c 9h 9d 3c"), ()), (P("Kc Kd Kh 2s 2c"), P("9h 9d"))):
+        with pytest.raises(CardCountError):
+            best_hands("stud", hole, board)
+
+
 # --- clause by clause: stud betting order, mambo settlement, Omaha high-low, badugi ties -----------------------------
 
 @pytest.mark.proves("14.13(f)-highest-showing", "14.13(f)-ties-left")
@@ -271,6 +319,12 @@ def test_14_13a_j_2_and_4_tied_highs_share_the_high_half_the_excess_to_the_highe
                         {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4h 6c")}, P("2c"), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1", "2") and result.pots[0].low_winners == ("3",)
     assert result.awards == {"1": D("5"), "2": D("6"), "3": D("10")}
+    hands = {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4h 6c")}
+    # in cents: the $10.53 high half shared, its odd cent to the king of spades; in $1 units with cents, $11.50
+    assert award_pots("mambo_stud", [Pot(D("21.05"), ("1", "2", "3"))], hands, P("2c")).awards == {
+        "1": D("5.26"), "2": D("5.27"), "3": D("10.52")}
+    assert award_pots("mambo_stud", [Pot(D("21.50"), ("1", "2", "3"))], hands, P("2c"), odd_chip=D("1")).awards == {
+        "1": D("5"), "2": D("6.50"), "3": D("10")}
 
 
 @pytest.mark.proves("14.13A(j)3", "14.13A(j)4")
@@ -281,6 +335,12 @@ def test_14_13a_j_3_and_4_tied_lows_share_the_low_half_the_excess_to_the_lowest_
                         {"1": P("Kh Kd 9c"), "2": P("Ad 4h 9s"), "3": P("Ac 4s Ts")}, P("2c"), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
+    hands = {"1": P("Kh Kd 9c"), "2": P("Ad 4h 9s"), "3": P("Ac 4s Ts")}
+    # in cents: the $10.53 low half shared, its odd cent to the ace of clubs; in $1 units the cents go with the high
+    assert award_pots("mambo_stud", [Pot(D("21.07"), ("1", "2", "3"))], hands, P("2c")).awards == {
+        "1": D("10.54"), "2": D("5.26"), "3": D("5.27")}
+    assert award_pots("mambo_stud", [Pot(D("23.50"), ("1", "2", "3"))], hands, P("2c"), odd_chip=D("1")).awards == {
+        "1": D("12.50"), "2": D("5"), "3": D("6")}
 
 
 @pytest.mark.proves("14.11(h)1", "14.11(f)-two-and-three")
@@ -313,6 +373,10 @@ def test_14_12b_l_5_a_badugi_tie_splits_the_pot_evenly():
     three = award_pots("badugi", [Pot(D("10.00"), ("1", "2", "3"))],
                        {"1": P("As 2d 3h 4c"), "2": P("Ac 2h 3s 4d"), "3": P("Ad 2s 3c 4h")})
     assert three.awards == {"1": D("3.33"), "2": D("3.34"), "3": D("3.33")} and sum(three.awards.values()) == D("10")
+    # in $1 chips (the table's smallest), the cents below a chip go with the odd chip, to the lowest low card
+    chips = award_pots("badugi", [Pot(D("41.50"), ("1", "2"))], {"1": P("As 2d 3h 4c"), "2": P("Ac 2h 3s 4d")},
+                       odd_chip=D("1"))
+    assert chips.awards == {"1": D("20"), "2": D("21.50")}
 
 
 @pytest.mark.parametrize("game", ["draw_high", "draw_low", "single_draw_27", "triple_draw_27"])

@@ -50,6 +50,12 @@ def test_14_9_i_3_ii_tied_highs_share_the_high_half_the_excess_to_the_highest_ca
     result = award_pots("stud_hilo8", [Pot(D("21"), ("1", "2", "3"))], hands, odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1", "2") and result.pots[0].low_winners == ("3",)
     assert result.awards == {"1": D("5"), "2": D("6"), "3": D("10")}
+    # in cents: the high half $10.53 (the odd cent to the high), shared, its odd cent to the king of spades
+    cents = award_pots("stud_hilo8", [Pot(D("21.05"), ("1", "2", "3"))], hands)
+    assert cents.awards == {"1": D("5.26"), "2": D("5.27"), "3": D("10.52")}
+    # in $1 units: the high half $11.50 (the odd unit and the cents below a unit), $5 each and $1.50 to the spade
+    dollars = award_pots("stud_hilo8", [Pot(D("21.50"), ("1", "2", "3"))], hands, odd_chip=D("1"))
+    assert dollars.awards == {"1": D("5"), "2": D("6.50"), "3": D("10")}
 
 
 @pytest.mark.proves("14.9(i)3-tied-low")
@@ -60,6 +66,12 @@ def test_14_9_i_3_iii_tied_lows_share_the_low_half_the_excess_to_the_lowest_low_
     result = award_pots("stud_hilo8", [Pot(D("23"), ("1", "2", "3"))], hands, odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
+    # in cents: the low half $10.53, shared, its odd cent to the ace of clubs
+    cents = award_pots("stud_hilo8", [Pot(D("21.07"), ("1", "2", "3"))], hands)
+    assert cents.awards == {"1": D("10.54"), "2": D("5.26"), "3": D("5.27")}
+    # in $1 units the cents below a unit stay with the high half: $12.50; the low half's $11, $5 and $6
+    dollars = award_pots("stud_hilo8", [Pot(D("23.50"), ("1", "2", "3"))], hands, odd_chip=D("1"))
+    assert dollars.awards == {"1": D("12.50"), "2": D("5"), "3": D("6")}
     # between the ace of hearts and the ace of diamonds, the diamond (below the heart) takes the excess
     # (and an eight-low, qualifying but beaten, takes no part)
     hands = {"1": P(STUD_HIGH), "2": P("Ah 2c 3s 4d 6h Tc Js"), "3": P("Ad 2d 3h 4s 6c Td Jh"),
@@ -76,6 +88,10 @@ def test_14_11_f_2_ii_tied_highs_share_the_high_half_the_excess_to_the_highest_c
     result = award_pots("omaha_hilo8", [Pot(D("21"), ("1", "2", "3"))], hands, P(OMAHA_BOARD), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1", "2") and result.pots[0].low_winners == ("3",)
     assert result.awards == {"1": D("5"), "2": D("6"), "3": D("10")}
+    cents = award_pots("omaha_hilo8", [Pot(D("21.05"), ("1", "2", "3"))], hands, P(OMAHA_BOARD))
+    assert cents.awards == {"1": D("5.26"), "2": D("5.27"), "3": D("10.52")}  # the high half $10.53, shared
+    dollars = award_pots("omaha_hilo8", [Pot(D("21.50"), ("1", "2", "3"))], hands, P(OMAHA_BOARD), odd_chip=D("1"))
+    assert dollars.awards == {"1": D("5"), "2": D("6.50"), "3": D("10")}  # the high half $11.50, shared
 
 
 @pytest.mark.proves("14.11(f)2-tied-low")
@@ -86,6 +102,10 @@ def test_14_11_f_2_iii_tied_lows_share_the_low_half_the_excess_to_the_lowest_low
     result = award_pots("omaha_hilo8", [Pot(D("23"), ("1", "2", "3"))], hands, P(OMAHA_BOARD), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
+    cents = award_pots("omaha_hilo8", [Pot(D("21.07"), ("1", "2", "3"))], hands, P(OMAHA_BOARD))
+    assert cents.awards == {"1": D("10.54"), "2": D("5.26"), "3": D("5.27")}  # the low half $10.53, shared
+    dollars = award_pots("omaha_hilo8", [Pot(D("23.50"), ("1", "2", "3"))], hands, P(OMAHA_BOARD), odd_chip=D("1"))
+    assert dollars.awards == {"1": D("12.50"), "2": D("5"), "3": D("6")}  # the cents below a unit with the high
 
 
 @pytest.mark.proves("14.9(k)-two-hands")
