@@ -26,9 +26,12 @@ def test_14_9_k_1_the_same_five_as_a_straight_and_a_high_ranking_low():
 
 
 @pytest.mark.proves("14.9(k)2", "14.9(k)-same-five")
-def test_14_9_k_2_a_flush_of_eight_or_less_is_also_a_high_ranking_low():
-    hand = best_hands("stud_hilo8", P("2h 4h 5h 7h 8h Kd Kc"))
+@pytest.mark.parametrize("game", ["stud_hilo8", "stud_hilo"])
+def test_14_9_k_2_a_flush_of_eight_or_less_is_also_a_high_ranking_low(game):
+    """14.9(k)2, with the eight-or-better qualifier and without: the same five are a flush and an eight-low."""
+    hand = best_hands(game, P("2h 4h 5h 7h 8h Kd Kc"))
     assert hand.high.category.label == "Flush" and hand.low.category is LowCategory.EIGHT_LOW
+    assert set(hand.high.cards) == set(hand.low.cards) == set(P("2h 4h 5h 7h 8h"))
 
 
 def test_14_9_l_the_ace_both_ways():

@@ -102,6 +102,10 @@ def test_14_11_f_2_iii_tied_lows_share_the_low_half_the_excess_to_the_lowest_low
     result = award_pots("omaha_hilo8", [Pot(D("23"), ("1", "2", "3"))], hands, P(OMAHA_BOARD), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
+    # a qualifying low that is beaten (an eight-low) takes no part
+    beaten = {**hands, "4": P("8c 7d Qs Qh")}
+    result = award_pots("omaha_hilo8", [Pot(D("23"), ("1", "2", "3", "4"))], beaten, P(OMAHA_BOARD), odd_chip=D("1"))
+    assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")} and set(result.pots[0].low_winners) == {"2", "3"}
     cents = award_pots("omaha_hilo8", [Pot(D("21.07"), ("1", "2", "3"))], hands, P(OMAHA_BOARD))
     assert cents.awards == {"1": D("10.54"), "2": D("5.26"), "3": D("5.27")}  # the low half $10.53, shared
     dollars = award_pots("omaha_hilo8", [Pot(D("23.50"), ("1", "2", "3"))], hands, P(OMAHA_BOARD), odd_chip=D("1"))
@@ -109,19 +113,22 @@ def test_14_11_f_2_iii_tied_lows_share_the_low_half_the_excess_to_the_lowest_low
 
 
 @pytest.mark.proves("14.9(k)-two-hands")
-def test_14_9_k_two_different_fives_for_the_high_and_the_low():
+@pytest.mark.parametrize("game", ["stud_hilo8", "stud_hilo"])
+def test_14_9_k_two_different_fives_for_the_high_and_the_low(game):
     """14.9(k): from seven cards a player forms two different hands: a pair of kings for the high, 6-4-3-2-A for the
-    low."""
-    hand = best_hands("stud_hilo8", P("Kc Kd Ac 2d 3h 4s 6c"))
+    low (with the eight-or-better qualifier and without)."""
+    hand = best_hands(game, P("Kc Kd Ac 2d 3h 4s 6c"))
     assert hand.high.category.label == "One pair" and hand.low.category is LowCategory.SIX_LOW
     assert set(hand.high.cards) != set(hand.low.cards)
     assert {c.rank for c in hand.high.cards} >= {13} and 13 not in {c.rank for c in hand.low.cards}
 
 
 @pytest.mark.proves("14.9(l)")
-def test_14_9_l_one_ace_high_in_the_high_hand_and_low_in_the_low_hand():
-    """14.9(l): the ace of hearts makes an ace-high flush for the high and 5-4-3-2-A for the low at the same time."""
-    hand = best_hands("stud_hilo8", P("Ah Kh 9h 5h 2h 3c 4d"))
+@pytest.mark.parametrize("game", ["stud_hilo8", "stud_hilo"])
+def test_14_9_l_one_ace_high_in_the_high_hand_and_low_in_the_low_hand(game):
+    """14.9(l): the ace of hearts makes an ace-high flush for the high and 5-4-3-2-A for the low at the same time
+    (with the eight-or-better qualifier and without)."""
+    hand = best_hands(game, P("Ah Kh 9h 5h 2h 3c 4d"))
     ace = P("Ah")[0]
     assert hand.high.category.label == "Flush" and max(c.rank for c in hand.high.cards) == 14
     assert hand.low.category is LowCategory.FIVE_LOW
