@@ -362,6 +362,24 @@ def test_14_11_h_1_two_different_fives_each_with_two_hole_and_three_board_cards(
     assert result.awards == {"1": D("40")}
 
 
+@pytest.mark.proves("14.12(h)2", "14.12A(l)")
+@pytest.mark.parametrize(("game", "low", "tied", "beaten"), [
+    ("draw_low", "Ac 2d 3h 4s 6c", "Ad 2c 3s 4d 6h", "Ah 2h 3c 5d 7s"),
+    ("triple_draw_27", "7c 5d 4h 3s 2c", "7d 5c 4s 3h 2d", "8c 6d 4c 3d 2h"),
+    ("single_draw_27", "7c 5d 4h 3s 2c", "7d 5c 4s 3h 2d", "8c 6d 4c 3d 2h"),
+])
+def test_14_12_h_2_and_14_12a_l_the_best_low_takes_the_pot_equal_lows_share_it(game, low, tied, beaten):
+    """14.12(h)2 (draw low) and 14.12A(l) (deuce-to-seven): the player with the best five-card low takes the pot;
+    players holding equal lows share it, the odd cent (or, in $1 units, the odd unit and the cents below it) to the
+    lowest card by suit, clubs lowest; a beaten low takes nothing."""
+    hands = {"1": P(low), "2": P(tied), "3": P(beaten)}
+    assert award_pots(game, [Pot(D("60"), ("1", "3"))], hands).awards == {"1": D("60")}
+    result = award_pots(game, [Pot(D("60.05"), ("1", "2", "3"))], hands)
+    assert result.pots[0].low_winners == ("1", "2") and result.awards == {"1": D("30.03"), "2": D("30.02")}
+    dollars = award_pots(game, [Pot(D("61.50"), ("1", "2", "3"))], hands, odd_chip=D("1"))
+    assert dollars.awards == {"1": D("31.50"), "2": D("30")}
+
+
 @pytest.mark.proves("14.12B(l)5")
 def test_14_12b_l_5_a_badugi_tie_splits_the_pot_evenly():
     """Badugi, 14.12B(l)5: players tied at the end of the round of play split the pot evenly (odd cents by the
