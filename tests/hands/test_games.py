@@ -95,6 +95,14 @@ def test_14_13a_k_no_six_or_better_low_and_the_high_takes_all():
     assert best_hands("mambo_stud", P("7h 8h 9c"), P("Kc")).low is None
     result = award_pots("mambo_stud", [Pot(D("30"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("7d 8c Ts")}, P("2c"))
     assert result.awards == {"1": D("30")}
+    # the best high the second seat eligible, a side pot the first seat's alone (no showdown: it need show nothing)
+    side = award_pots("mambo_stud", [Pot(D("30"), ("1", "2")), Pot(D("10"), ("1",))],
+                      {"1": P("7d 8c Ts"), "2": P("Kh Kd 9c")}, P("2c"))
+    assert side.awards == {"2": D("30"), "1": D("10")} and side.pots[0].low_winners == ()
+    assert award_pots("mambo_stud", [Pot(D("10"), ("3",))], {}, P("2c")).awards == {"3": D("10")}
+    # the contrast: a six-or-better low takes half the pot
+    split = award_pots("mambo_stud", [Pot(D("30"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")}, P("2c"))
+    assert split.awards == {"1": D("15"), "2": D("15")} and split.pots[0].low_winners == ("2",)
 
 
 @pytest.mark.proves("14.13A(j)-split", "14.13A(j)1")

@@ -80,6 +80,15 @@ def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():
     result = award_pots("omaha_hilo8", [Pot(D("90"), ("1", "2"))],
                         {"1": parse_cards("As Ks Qd Qc"), "2": parse_cards("Jd Jh 2c 3c")}, parse_cards("Ts 9s 9d Kh Qh"))
     assert result.awards == {"1": D("90")} and result.pots[0].low_winners == ()
+    # the best high the second seat eligible, a side pot the first seat's alone (no showdown: it need show nothing)
+    side = award_pots("omaha_hilo8", [Pot(D("90"), ("1", "2")), Pot(D("20"), ("1",))],
+                      {"1": parse_cards("Jd Jh 2c 3c"), "2": parse_cards("As Ks Qd Qc")}, parse_cards("Ts 9s 9d Kh Qh"))
+    assert side.awards == {"2": D("90"), "1": D("20")}
+    assert award_pots("omaha_hilo8", [Pot(D("20"), ("3",))], {}, parse_cards("Ts 9s 9d Kh Qh")).awards == {"3": D("20")}
+    # the contrast: an eight-or-better low takes half the pot
+    split = award_pots("omaha_hilo8", [Pot(D("90"), ("1", "2"))],
+                       {"1": parse_cards("Ks Qs 9c 9h"), "2": parse_cards("Ac 6d Jh Th")}, parse_cards("Kd Kh 4c 2h 3s"))
+    assert split.awards == {"1": D("45"), "2": D("45")} and split.pots[0].low_winners == ("2",)
 
 
 @pytest.mark.proves("14.11(f)2-split", "14.11(f)2-odd-to-high")
