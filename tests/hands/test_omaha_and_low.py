@@ -98,6 +98,11 @@ def test_14_11_f_2_i_odd_unit_to_the_high_half():
                         odd_chip=D("0.01"))
     assert result.pots[0].high_winners == ("1",) and result.pots[0].low_winners == ("2",)
     assert result.awards == {"1": D("5.01"), "2": D("5.00")}
+    # in $1 units the odd unit and the cents below a unit go with the high half: $11.50 is $6.50 and $5
+    dollars = award_pots("omaha_hilo8", [Pot(D("11.50"), ("1", "2"))],
+                         {"1": parse_cards("Ks Kd Qc Qh"), "2": parse_cards("As 2d 9c 9h")},
+                         parse_cards("3h 4h 8c Kc Jd"), odd_chip=D("1"))
+    assert dollars.awards == {"1": D("6.50"), "2": D("5")}
 
 
 def _cmp(a, b):
