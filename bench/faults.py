@@ -260,6 +260,18 @@ class Deployment:
             self.worker.wait()
             self.worker = None
 
+    def worker_report(self, lines: int = 25) -> str:
+        """What a stuck job's worker was doing: whether its process is alive, and the last `lines` lines its main
+        process, its beat and its pool wrote in the deployment's log (tracebacks left out)."""
+        state = ("not started" if self.worker is None else
+                 f"pid {self.worker.pid} running" if self.worker.poll() is None else
+                 f"exited with {self.worker.returncode}")
+        log_path = self.workdir / "deployment.log"
+        written = log_path.read_text(errors="replace").splitlines() if log_path.exists() else []
+        celery = [line[:300] for line in written
+                  if "/MainProcess]" in line or "/Beat]" in line or "/ForkPoolWorker" in line]
+        return "\n".join([f"  worker: {state}", *(f"    {line}" for line in celery[-lines:])])
+
     def stop(self) -> None:
         self.kill_worker()
         if self.web is not None:
@@ -459,6 +471,16 @@ class Harness:
         except psycopg.Error:
             return ("?", 0, 0)
 
+    def job_detail(self, job: int) -> str:
+        """A stuck job as the sweeper sees it: status, progress, how often it was sent and when last."""
+        try:
+            status, processed, hands, attempts, enqueued_at = self.cluster.sql(
+                "SELECT status, processed, hands, attempts, enqueued_at FROM feed_importjob WHERE id = %s", job)[0]
+        except psycopg.Error as exc:
+            return f"job {job}: unreadable ({exc})"
+        sent = f"sent {attempts} times, last at {enqueued_at:%H:%M:%S}" if enqueued_at else "never sent"
+        return f"job {job}: {status}, {processed} of {hands} hands, {sent}"
+
     def wait_running(self, job: int, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -468,7 +490,8 @@ class Harness:
             if status in ("done", "failed"):
                 raise RuntimeError(f"job {job} finished before the fault ({status}): give it more hands")
             time.sleep(0.05)
-        raise RuntimeError(f"job {job} never ran")
+        log(f"  {self.job_detail(job)}\n{self.deployment.worker_report()}")
+        raise RuntimeError(f"job {job} never ran: {self.job_state(job)}")
 
     # the faults: each returns what clears it
     def fault_redis_down(self):
@@ -594,7 +617,8 @@ class Harness:
                 return 0
             time.sleep(0.2)
         for job in left:
-            log(f"  job {job} not done: {self.job_state(job)}")
+            log(f"  not done: {self.job_detail(job)}")
+        log(self.deployment.worker_report())
         return len(left)
 
     def verify(self) -> dict:
