@@ -118,18 +118,7 @@ def test_14_13a_j_mambo_split_with_the_odd_unit_to_the_high():
     dollars = award_pots("mambo_stud", [Pot(D("11.50"), ("1", "2"))], {"1": P("Kh Kd 9c"), "2": P("Ad 4c 6s")},
                          P("2c"), odd_chip=D("1"))
     assert dollars.awards == {"1": D("6.50"), "2": D("5")}
-    # each half is divided between the hands tied for it: two kings-nine share the high half, the king of spades
-    # taking its excess; two 4-2-A lows share the low half, the ace of diamonds (below the ace of spades) its excess
-    tied_high = {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4c 6s")}
-    assert award_pots("mambo_stud", [Pot(D("21.05"), ("1", "2", "3"))], tied_high, P("2c")).awards == {
-        "1": D("5.26"), "2": D("5.27"), "3": D("10.52")}
-    assert award_pots("mambo_stud", [Pot(D("21.50"), ("1", "2", "3"))], tied_high, P("2c"), odd_chip=D("1")).awards == {
-        "1": D("5"), "2": D("6.50"), "3": D("10")}
-    tied_low = {"1": P("Kh Kd 9c"), "2": P("As 4d 6h"), "3": P("Ad 4c 6s")}
-    assert award_pots("mambo_stud", [Pot(D("21.07"), ("1", "2", "3"))], tied_low, P("2c")).awards == {
-        "1": D("10.54"), "2": D("5.26"), "3": D("5.27")}
-    assert award_pots("mambo_stud", [Pot(D("23.50"), ("1", "2", "3"))], tied_low, P("2c"), odd_chip=D("1")).awards == {
-        "1": D("12.50"), "2": D("5"), "3": D("6")}
+    # halves shared between tied hands: the (j)2 and (j)3 tests below, which also prove (j)-split
 
 
 @pytest.mark.parametrize(("game", "hole", "board", "label"), [
@@ -321,16 +310,15 @@ def test_14_13a_h_2_final_round_ties_go_to_the_dealers_left():
     assert first_to_act("mambo_stud", [("1", P("Kd")), ("2", P("Ks")), ("3", P("4c"))]) == "2"  # (f): by suit
 
 
-@pytest.mark.proves("14.13A(j)2", "14.13A(j)4")
+@pytest.mark.proves("14.13A(j)-split", "14.13A(j)2", "14.13A(j)4")
 def test_14_13a_j_2_and_4_tied_highs_share_the_high_half_the_excess_to_the_highest_card_by_suit():
     """Mambo stud, 14.13A(j)2: tied high hands share the high half; the excess unit goes to the highest high card by
     suit, spades first (14.13A(j)4). A $21 pot, $1 units: $10 low half to the six-or-better low, $11 high half
     split $5 and $6, the $1 excess to the king of spades."""
-    result = award_pots("mambo_stud", [Pot(D("21"), ("1", "2", "3"))],
-                        {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4h 6c")}, P("2c"), odd_chip=D("1"))
+    hands = {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4h 6c")}
+    result = award_pots("mambo_stud", [Pot(D("21"), ("1", "2", "3"))], hands, P("2c"), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1", "2") and result.pots[0].low_winners == ("3",)
     assert result.awards == {"1": D("5"), "2": D("6"), "3": D("10")}
-    hands = {"1": P("Kh Kd 9c"), "2": P("Ks Kc 9d"), "3": P("Ad 4h 6c")}
     # in cents: the $10.53 high half shared, its odd cent to the king of spades; in $1 units with cents, $11.50
     assert award_pots("mambo_stud", [Pot(D("21.05"), ("1", "2", "3"))], hands, P("2c")).awards == {
         "1": D("5.26"), "2": D("5.27"), "3": D("10.52")}
@@ -338,15 +326,14 @@ def test_14_13a_j_2_and_4_tied_highs_share_the_high_half_the_excess_to_the_highe
         "1": D("5"), "2": D("6.50"), "3": D("10")}
 
 
-@pytest.mark.proves("14.13A(j)3", "14.13A(j)4")
+@pytest.mark.proves("14.13A(j)-split", "14.13A(j)3", "14.13A(j)4")
 def test_14_13a_j_3_and_4_tied_lows_share_the_low_half_the_excess_to_the_lowest_low_card_by_suit():
     """Mambo stud, 14.13A(j)3: tied lows share the low half; the excess unit goes to the lowest low card by suit,
     clubs lowest (14.13A(j)4). A $23 pot: $12 high half; the $11 low half split $6 to the ace of clubs, $5."""
-    result = award_pots("mambo_stud", [Pot(D("23"), ("1", "2", "3"))],
-                        {"1": P("Kh Kd 9c"), "2": P("Ad 4h 9s"), "3": P("Ac 4s Ts")}, P("2c"), odd_chip=D("1"))
+    hands = {"1": P("Kh Kd 9c"), "2": P("Ad 4h 9s"), "3": P("Ac 4s Ts")}
+    result = award_pots("mambo_stud", [Pot(D("23"), ("1", "2", "3"))], hands, P("2c"), odd_chip=D("1"))
     assert result.pots[0].high_winners == ("1",) and set(result.pots[0].low_winners) == {"2", "3"}
     assert result.awards == {"1": D("12"), "2": D("5"), "3": D("6")}
-    hands = {"1": P("Kh Kd 9c"), "2": P("Ad 4h 9s"), "3": P("Ac 4s Ts")}
     # in cents: the $10.53 low half shared, its odd cent to the ace of clubs; in $1 units the cents go with the high
     assert award_pots("mambo_stud", [Pot(D("21.07"), ("1", "2", "3"))], hands, P("2c")).awards == {
         "1": D("10.54"), "2": D("5.26"), "3": D("5.27")}
