@@ -415,3 +415,36 @@ def test_the_round_page_shows_each_runs_board_and_share(client, supervisor, casi
     straddled = record_round_of_play(table=table, round_in=round_in(STRADDLED, board="2c 7d 9h 3s 4c", button=5))
     page = client.get(f"/rounds/{straddled.pk}/").content.decode()
     assert "Straddled: 1 straddle." in page and "straddle $4.00" in page
+
+
+@pytest.mark.proves("14.11(g)-high-takes-all")
+def test_14_11_g_along_the_money_path_no_qualifying_low_gives_each_pot_run_to_the_high():
+    """Omaha high-low, 14.11(g): where no hand qualifies for low, the best high hand takes the whole pot — here along
+    the money path, for each pot and each run of a hand run twice, after the rake and the contribution come out of
+    the main pot (14.14, 14.19(c)). Seat 1 ($20.01 all in, A-2 and nines), seats 2 (kings) and 3 (jacks) $50.00 each;
+    all in on the flop Kh 7s 3d, run twice: run 1 Qc Jc (two low cards on the board: no low), run 2 5h Td (7-5-3-2-A
+    for seat 1). Seat 2's three kings are the best high of both runs. The main pot, $60.03 less the deduction, is
+    shared $27.02 (run 1, the odd cent) / $27.01 (when $6.00 comes out); run 1 all to seat 2; run 2 halved, the odd
+    cent to the high ($13.51 seat 2, $13.50 seat 1). The side pot, $59.98 (seats 2 and 3, no low possible for either),
+    $29.99 a run, all to seat 2 both times."""
+    table = RakeStructureFactory(table=PokerTableFactory(game="omaha_hilo8", betting_structure="pot_limit")).table
+    JackpotFactory(casino=table.casino)
+    players = [PlayerIn(seat=1, contributed=D("20.01"), hole_cards="As 2s 9c 9d"),
+               PlayerIn(seat=2, contributed=D("50.00"), hole_cards="Kd Kc Qs Js"),
+               PlayerIn(seat=3, contributed=D("50.00"), hole_cards="Jh Jd 6c 6d")]
+    round_of_play = record_round_of_play(table=table, round_in=round_in(
+        players, boards=("Kh 7s 3d Qc Jc", "Kh 7s 3d 5h Td")))
+    rake = RakeRecord.objects.filter(round_of_play=round_of_play).get().amount
+    contribution = sum(c.amount for c in round_of_play.bad_beat_contributions.all())
+    assert (rake, contribution) == (D("5.00"), D("1.00"))  # 10 % capped at $5.00; the room's $1.00 contribution
+    main, side = Pot.objects.filter(round_of_play=round_of_play).order_by("index")
+    assert (main.gross, main.deducted, main.amount) == (D("60.03"), D("6.00"), D("54.03"))
+    assert (side.gross, side.deducted, side.amount) == (D("59.98"), D("0.00"), D("59.98"))
+    assert main.runs == [
+        {"run": 1, "amount": "27.02", "awards": [{"seat": 2, "amount": "27.02"}]},
+        {"run": 2, "amount": "27.01", "awards": [{"seat": 1, "amount": "13.50"}, {"seat": 2, "amount": "13.51"}]}]
+    assert side.runs == [
+        {"run": 1, "amount": "29.99", "awards": [{"seat": 2, "amount": "29.99"}]},
+        {"run": 2, "amount": "29.99", "awards": [{"seat": 2, "amount": "29.99"}]}]
+    assert awarded(round_of_play) == {1: D("13.50"), 2: D("100.51")}
+    conserved(round_of_play)

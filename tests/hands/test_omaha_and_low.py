@@ -12,6 +12,7 @@ from apps.hands import (
     LowCategory,
     Pot,
     award_pots,
+    award_runs,
     best_hands,
     evaluate,
     format_cards,
@@ -89,6 +90,15 @@ def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():
     split = award_pots("omaha_hilo8", [Pot(D("90"), ("1", "2"))],
                        {"1": parse_cards("Ks Qs 9c 9h"), "2": parse_cards("Ac 6d Jh Th")}, parse_cards("Kd Kh 4c 2h 3s"))
     assert split.awards == {"1": D("45"), "2": D("45")} and split.pots[0].low_winners == ("2",)
+    # run twice: no low on run 1's board (two low cards), so its share goes whole to the high; run 2's is halved. The
+    # settlement names each pot's high and low winners over both runs (the money path's test: tests/feed)
+    hole = {"1": parse_cards("As 2s 9c 9d"), "2": parse_cards("Kd Kc Qs Js"), "3": parse_cards("Jh Jd 6c 6d")}
+    runs = award_runs("omaha_hilo8", [Pot(D("54.03"), ("1", "2", "3")), Pot(D("59.98"), ("2", "3"))], hole,
+                      [parse_cards("Kh 7s 3d Qc Jc"), parse_cards("Kh 7s 3d 5h Td")])
+    assert [run.awards for run in runs.runs] == [{"2": D("57.01")}, {"1": D("13.50"), "2": D("43.50")}]
+    assert [(r.high_winners, r.low_winners) for r in runs.runs[0].pots] == [(("2",), ()), (("2",), ())]
+    assert [(r.high_winners, r.low_winners) for r in runs.pots] == [(("2",), ("1",)), (("2",), ())]
+    assert runs.awards == {"1": D("13.50"), "2": D("100.51")}
 
 
 @pytest.mark.proves("14.11(f)2-split", "14.11(f)2-odd-to-high")
