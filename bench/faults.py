@@ -58,6 +58,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE_PORT = int(os.environ.get("FAULTS_BASE_PORT", "18500"))  # gunicorn; PostgreSQL +1, Redis +2 (cache), +3 (broker)
+IMPORT_JOB_LOCK_SPACE = 0x1F0B  # apps.feed.services.import_jobs.IMPORT_JOB_LOCK_SPACE (the harness imports no Django)
 FAULTS = ("redis_down", "redis_hung", "broker_down", "lock_held", "statement_timeout", "connections_exhausted",
           "postgres_restart", "worker_killed")
 APP_ROLE, OWNER_ROLE, HOG_ROLE, DATABASE = "faults_app", "faults_owner", "faults_hog", "faults"
@@ -479,7 +480,14 @@ class Harness:
         except psycopg.Error as exc:
             return f"job {job}: unreadable ({exc})"
         sent = f"sent {attempts} times, last at {enqueued_at:%H:%M:%S}" if enqueued_at else "never sent"
-        return f"job {job}: {status}, {processed} of {hands} hands, {sent}"
+        try:  # the session holding the job's advisory lock (apps.feed.services.import_jobs: one run at a time)
+            holders = self.cluster.sql(
+                "SELECT a.pid, a.state, a.xact_start, left(a.query, 120) FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s AND l.granted",
+                IMPORT_JOB_LOCK_SPACE, job % 2**31)
+        except psycopg.Error as exc:
+            holders = [f"unreadable ({exc})"]
+        return f"job {job}: {status}, {processed} of {hands} hands, {sent}; its lock held by {holders or 'nobody'}"
 
     def wait_running(self, job: int, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
