@@ -448,3 +448,8 @@ def test_14_11_g_along_the_money_path_no_qualifying_low_gives_each_pot_run_to_th
         {"run": 2, "amount": "29.99", "awards": [{"seat": 2, "amount": "29.99"}]}]
     assert awarded(round_of_play) == {1: D("13.50"), 2: D("100.51")}
     conserved(round_of_play)
+    # run once on run 1's board: no low, both pots whole to the high
+    once = record_round_of_play(table=table, round_in=round_in(players, board="Kh 7s 3d Qc Jc"))
+    assert [p.amount for p in Pot.objects.filter(round_of_play=once).order_by("index")] == [D("54.03"), D("59.98")]
+    assert awarded(once) == {2: D("114.01")}
+    conserved(once)

@@ -99,6 +99,13 @@ def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():
     assert [(r.high_winners, r.low_winners) for r in runs.runs[0].pots] == [(("2",), ()), (("2",), ())]
     assert [(r.high_winners, r.low_winners) for r in runs.pots] == [(("2",), ("1",)), (("2",), ())]
     assert runs.awards == {"1": D("13.50"), "2": D("100.51")}
+    assert runs.hands == runs.runs[0].hands != runs.runs[1].hands  # the hands shown: the first run's
+    # three runs (the third with no low: its share whole to the high); one board is not a hand run more than once
+    thrice = award_runs("omaha_hilo8", [Pot(D("90"), ("1", "2"))], {"1": hole["1"], "2": hole["2"]},
+                        [parse_cards("Kh 7s 3d Qc Jc"), parse_cards("Kh 7s 3d 5h Td"), parse_cards("Kh 7s 3d Ac Tc")])
+    assert [run.awards for run in thrice.runs] == [{"2": D("30")}, {"1": D("15"), "2": D("15")}, {"2": D("30")}]
+    with pytest.raises(CardCountError):
+        award_runs("omaha_hilo8", [Pot(D("90"), ("1", "2"))], hole, [parse_cards("Kh 7s 3d Qc Jc")])
 
 
 @pytest.mark.proves("14.11(f)2-split", "14.11(f)2-odd-to-high")
