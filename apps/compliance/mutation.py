@@ -140,7 +140,8 @@ def code_ranges(root: Path, refs: Iterable[str]) -> list[CodeRange]:
 
 def is_model(root: Path, ref: str) -> bool:
     """Whether a code reference names a Django model class ("apps/x/models.py:Jackpot": a class with a base named
-    "...Model", models.Model or TimeStampedModel), which is not mutated whole.
+    "...Model", models.Model or TimeStampedModel, or with a base that is such a class of the same module, as
+    RotationGame's abstract GamePosting), which is not mutated whole.
 
     A model cited as code stands for its schema: its field declarations, constraints and Meta, which its migrations
     hold. The test database is built from the migrations, so a changed declaration (a length, null, a choice) changes
@@ -149,8 +150,13 @@ def is_model(root: Path, ref: str) -> bool:
     and are listed as code themselves ("apps/x/models.py:Jackpot.qualifying_label"), and are mutated."""
     path, _, name = ref.partition(":")
     tree = _parsed(root / path) if name and "." not in name else None
-    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name), None) if tree else None
-    return node is not None and any(ast.unparse(base).endswith("Model") for base in node.bases)
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)} if tree else {}
+
+    def modelled(node: ast.ClassDef, seen: frozenset[str]) -> bool:
+        bases = [ast.unparse(base) for base in node.bases]
+        return any(base.endswith("Model") or (base in classes and base not in seen
+                                              and modelled(classes[base], seen | {base})) for base in bases)
+    return name in classes and modelled(classes[name], frozenset({name}))
 
 
 def mutant_hash(operator: str, diff: str) -> str:
