@@ -142,3 +142,32 @@ def test_concurrent_rounds_lose_no_cent():
     jackpot = Jackpot.objects.get(pk=jackpot.pk)
     assert Contribution.objects.count() == 80
     assert jackpot.balance == D("80.00") == contributions_total(jackpot=jackpot)
+
+
+@pytest.mark.proves("14.19(b)2-applied")
+def test_14_19_b_2_along_the_money_path_a_pot_short_of_the_minimum_contributes_nothing():
+    """14.19(b)2 as the money path applies it (take_contributions, in one batch of rounds): the posted minimum pot is
+    $20.00, the contribution $1.00, 12.5 % of the day's contributions set aside for the reset amount (14.19(p)). A
+    $19.98 pot contributes nothing; a pot of exactly $20.00 and one of $40.00 contribute $1.00 each, their reset
+    parts $0.12 and $0.13 (12.5 % of $1.00, then of $2.00 less the $0.12 already set aside, to the cent). The
+    jackpot's balance, reserve and total and the day's and the table's running totals move by exactly that."""
+    from apps.badbeat.models import GamingDayContributions, TableDayContributions
+    from apps.feed.services import record_batch_of_rounds
+
+    table = PokerTableFactory()
+    jackpot = JackpotFactory(casino=table.casino, minimum_pot=D("20.00"), reset_percentage=D("12.50"))
+    before = Jackpot.objects.values_list("balance", "reset_reserve", "contributions_total").get(pk=jackpot.pk)
+
+    def pot_of(each: str) -> RoundIn:
+        return RoundIn(started_at=timezone.now(), board="Ah Kd 5c 9s 3h", players=[
+            PlayerIn(seat=1, contributed=D(each), hole_cards="As Ks"), PlayerIn(seat=2, contributed=D(each),
+                                                                                hole_cards="2c 7d")])
+    rounds = record_batch_of_rounds(rounds=[(table, pot_of("9.99")), (table, pot_of("10.00")), (table, pot_of("20.00"))])
+    taken = [[(c.amount, c.to_reset) for c in Contribution.objects.filter(round_of_play=r)] for r in rounds]
+    assert taken == [[], [(D("1.00"), D("0.12"))], [(D("1.00"), D("0.13"))]]
+    after = Jackpot.objects.values_list("balance", "reset_reserve", "contributions_total").get(pk=jackpot.pk)
+    assert [a - b for a, b in zip(after, before, strict=True)] == [D("1.75"), D("0.25"), D("2.00")]
+    day = GamingDayContributions.objects.get(jackpot=jackpot, gaming_day=rounds[0].gaming_day)
+    assert (day.contributions, day.to_reset, day.count) == (D("2.00"), D("0.25"), 2)
+    at_table = TableDayContributions.objects.get(jackpot=jackpot, table=table, gaming_day=rounds[0].gaming_day)
+    assert (at_table.amount, at_table.count) == (D("2.00"), 2)
