@@ -144,9 +144,10 @@ def test_concurrent_rounds_lose_no_cent():
     assert jackpot.balance == D("80.00") == contributions_total(jackpot=jackpot)
 
 
-@pytest.mark.proves("14.19(b)2-applied")
+@pytest.mark.proves("14.19(b)2-applied", "14.6(e)9")
 def test_14_19_b_2_along_the_money_path_a_pot_short_of_the_minimum_contributes_nothing():
-    """14.19(b)2 as the money path applies it (take_contributions, in one batch of rounds): the posted minimum pot is
+    """14.19(b)2 as the money path applies it (take_contributions, in one batch of rounds), the dealer collecting
+    what is required to be contributed where it applies (14.6(e)9): the posted minimum pot is
     $20.00, the contribution $1.00, 12.5 % of the day's contributions set aside for the reset amount (14.19(p)). A
     $19.98 pot contributes nothing; a pot of exactly $20.00 and one of $40.00 contribute $1.00 each, their reset
     parts $0.12 and $0.13 (12.5 % of $1.00, then of $2.00 less the $0.12 already set aside, to the cent). The
