@@ -89,47 +89,69 @@ class VarianceToConfirm(DomainError):
 
 def _check_people(*, method: str, counted_by: User, witness: User, witness_kind: str,
                   surveillance_recorded: bool, table: PokerTable) -> None:
+    """Who may count a table's contributions, and who must witness it, by the count's method (each method's
+    helper below); the witness is never the one who counts. Raises DomainError naming the field."""
     if counted_by.pk == witness.pk:
         raise DomainError("The witness cannot be the person who counts.", field="witness")
     if method == CountMethod.CLOSED_TABLE:
-        # 14.19(d)1: a poker dealer, in the presence of a poker supervisor, recorded by surveillance.
-        if table.is_open:
-            raise DomainError(f"Table {table.number} is open: count its box at a closed table (14.19(d)1).",
-                              field="table")
-        if not counted_by.has_role(Role.DEALER):
-            raise DomainError("A poker dealer counts the box (14.19(d)1).", field="counted_by")
-        if witness_kind != WitnessKind.SUPERVISOR or not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):
-            raise DomainError("The count is made in the presence of a poker supervisor (14.19(d)1).", field="witness")
-        if not surveillance_recorded:
-            raise DomainError("The count at a closed table is recorded by surveillance (14.19(d)1).",
-                              field="surveillance_recorded")
+        _check_closed_table_people(counted_by=counted_by, witness=witness, witness_kind=witness_kind,
+                                   surveillance_recorded=surveillance_recorded, table=table)
     elif method == CountMethod.CAGE:
-        # 14.19(d)2, (e): cage cashiers count; a poker supervisor accounts for the boxes.
-        if not counted_by.has_role(Role.ACCOUNTING):
-            raise DomainError("A casino cage cashier counts the box at the cage (14.19(e)).", field="counted_by")
-        if witness_kind != WitnessKind.SUPERVISOR or not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):
-            raise DomainError("A poker supervisor accounts for the boxes delivered to the cage (14.19(d)2).",
-                              field="witness")
+        _check_cage_people(counted_by=counted_by, witness=witness, witness_kind=witness_kind)
     elif method == CountMethod.TABLE_INVENTORY:
-        # 14.19(f)2: the table's dealer, with a poker supervisor under videotaped surveillance, or else a
-        # representative of a second department who meets (f)2.
-        if not counted_by.has_role(Role.DEALER):
-            raise DomainError("The dealer assigned to the table counts the container (14.19(f)2).",
-                              field="counted_by")
-        if witness_kind == WitnessKind.SUPERVISOR:
-            if not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):
-                raise DomainError("The witness named as poker supervisor is not one (14.19(f)2).", field="witness")
-            if not surveillance_recorded:
-                raise DomainError("Without videotaped surveillance, a second department must witness (14.19(f)2).",
-                                  field="surveillance_recorded")
-        elif witness_kind == WitnessKind.SECOND_DEPARTMENT:
-            problems = witness_problems(witness=witness, counter=counted_by)
-            if problems:
-                raise DomainError(" ".join(problems), field="witness")
-        else:
-            raise DomainError("Choose who witnessed the count.", field="witness_kind")
+        _check_table_inventory_people(counted_by=counted_by, witness=witness, witness_kind=witness_kind,
+                                      surveillance_recorded=surveillance_recorded)
     else:
         raise DomainError(f"Choose one of {', '.join(CountMethod.values)}.", field="method")
+
+
+def _check_closed_table_people(*, counted_by: User, witness: User, witness_kind: str, surveillance_recorded: bool,
+                               table: PokerTable) -> None:
+    """The box of a table counted at the table (N.J.A.C. 13:69F-14.19(d)1-closed-table: the table is closed;
+    14.19(d)1-people: by a poker dealer, in the presence of a poker supervisor, recorded by surveillance). Raises
+    DomainError naming the field."""
+    if table.is_open:
+        raise DomainError(f"Table {table.number} is open: count its box at a closed table (14.19(d)1).",
+                          field="table")
+    if not counted_by.has_role(Role.DEALER):
+        raise DomainError("A poker dealer counts the box (14.19(d)1).", field="counted_by")
+    if witness_kind != WitnessKind.SUPERVISOR or not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):
+        raise DomainError("The count is made in the presence of a poker supervisor (14.19(d)1).", field="witness")
+    if not surveillance_recorded:
+        raise DomainError("The count at a closed table is recorded by surveillance (14.19(d)1).",
+                          field="surveillance_recorded")
+
+
+def _check_cage_people(*, counted_by: User, witness: User, witness_kind: str) -> None:
+    """The boxes counted at the cage (N.J.A.C. 13:69F-14.19(e)-cashier-counts: by a casino cage cashier;
+    14.19(d)2-supervisor-accounts: a poker supervisor accounts for the boxes delivered). Raises DomainError naming
+    the field."""
+    if not counted_by.has_role(Role.ACCOUNTING):
+        raise DomainError("A casino cage cashier counts the box at the cage (14.19(e)).", field="counted_by")
+    if witness_kind != WitnessKind.SUPERVISOR or not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):
+        raise DomainError("A poker supervisor accounts for the boxes delivered to the cage (14.19(d)2).",
+                          field="witness")
+
+
+def _check_table_inventory_people(*, counted_by: User, witness: User, witness_kind: str,
+                                  surveillance_recorded: bool) -> None:
+    """The container counted into the table inventory (N.J.A.C. 13:69F-14.19(f)2-witness: by the dealer assigned to
+    the table, with a poker supervisor under videotaped surveillance; 14.19(f)2-second-department: or else a
+    representative of a second department who meets (f)2). Raises DomainError naming the field."""
+    if not counted_by.has_role(Role.DEALER):
+        raise DomainError("The dealer assigned to the table counts the container (14.19(f)2).", field="counted_by")
+    if witness_kind == WitnessKind.SUPERVISOR:
+        if not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):
+            raise DomainError("The witness named as poker supervisor is not one (14.19(f)2).", field="witness")
+        if not surveillance_recorded:
+            raise DomainError("Without videotaped surveillance, a second department must witness (14.19(f)2).",
+                              field="surveillance_recorded")
+    elif witness_kind == WitnessKind.SECOND_DEPARTMENT:
+        problems = witness_problems(witness=witness, counter=counted_by)
+        if problems:
+            raise DomainError(" ".join(problems), field="witness")
+    else:
+        raise DomainError("Choose who witnessed the count.", field="witness_kind")
 
 
 @transaction.atomic
@@ -145,9 +167,9 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
     pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3-serial). The count is compared with the
     contributions recorded since the table's last count; the difference is the variance. Raises DomainError
-    naming the field: wrong people for the method (14.19(d)1-closed-table, 14.19(d)1-people,
-    14.19(d)2-supervisor-accounts, 14.19(d)2-security-transports, 14.19(e)-cashier-counts, 14.19(f)2-witness,
-    14.19(f)2-second-department), an ineligible witness, bad amounts.
+    naming the field: wrong people for the method (`_check_people`, whose helpers cite what each method asks), one
+    who transports the boxes who is not of security (14.19(d)2-security-transports), an ineligible witness, bad
+    amounts.
 
     variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
     until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,
