@@ -67,8 +67,13 @@ def test_14_19_d_1_a_poker_dealer_counts_before_a_poker_supervisor_recorded_by_s
         with pytest.raises(DomainError, match=r"14\.19\(d\)1") as refused:
             closed_table_count(closed_table, people, **changes)
         assert refused.value.field == field
+    # the supervisor witnesses as a poker supervisor: named as any other kind of witness, the count is refused
+    for kind in (WitnessKind.SECOND_DEPARTMENT, WitnessKind.CASHIER, "visitor"):
+        with pytest.raises(DomainError, match=r"14\.19\(d\)1") as refused:
+            closed_table_count(closed_table, people, witness_kind=kind)
+        assert refused.value.field == "witness"
     assert not BadBeatCount.objects.exists()
-    count = closed_table_count(closed_table, people)
+    count = closed_table_count(closed_table, people, witness_kind="supervisor")  # as the page and the API send it
     assert (count.counted_by, count.witness) == (people["dealer"], people["supervisor"])
 
 

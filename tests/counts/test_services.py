@@ -267,9 +267,14 @@ def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage
             record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
                          witness=people[someone], witness_kind=WitnessKind.SUPERVISOR, recorded_by=people["clerk"])
         assert exc.value.field == "witness"
+    for kind in (WitnessKind.SECOND_DEPARTMENT, WitnessKind.CASHIER, "visitor"):  # the supervisor named as another
+        with pytest.raises(DomainError, match=r"14\.19\(d\)2") as exc:
+            record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                         witness=people["supervisor"], witness_kind=kind, recorded_by=people["clerk"])
+        assert exc.value.field == "witness"
     assert not BadBeatCount.objects.exists()
     count = record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
-                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                         witness=people["supervisor"], witness_kind="supervisor",  # as the page and the API send it
                          transported_by=people["guard"], recorded_by=people["clerk"])
     assert count.witness == people["supervisor"] and count.transported_by == people["guard"]
 
