@@ -433,26 +433,31 @@ def test_14_19_m_2_ii_money_promised_to_a_secondary_is_not_paid_twice(table, cas
 @pytest.mark.proves("14.19(m)1")
 def test_14_19_m_1_a_secondary_payout_takes_its_own_contribution_from_each_pot(table, jackpot):
     """14.19(m)1: a secondary bad beat payout funded by contributions takes its own prescribed contribution from each
-    pot at a participating table, beside the primary's, without touching the primary's fund. Its own 15 % of the
-    day's contributions goes to its reset amount: $0.07, $0.08, $0.07 of three $0.50 contributions ($0.22, 15 % of
-    $1.50 to the cent); its balance, reserve and running totals of the day and of the table move by exactly that."""
+    pot at a participating table, beside the primary's, without touching the primary's fund. Three rounds in one
+    batch (the feed's batch endpoint): $0.50 each to the secondary, its own 10.75 % of the day's contributions to
+    its reset amount, $0.05, $0.05, $0.06 (10.75 % of $0.50, $1.00 and $1.50 is $0.05, $0.10 and $0.16 to the cent);
+    its balance, reserve and running totals of the day and of the table move by exactly that."""
     from apps.badbeat.models import GamingDayContributions, TableDayContributions
+    from apps.feed.services import record_batch_of_rounds
 
     mini = create_secondary_jackpot(primary=jackpot, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
                                     funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
-                                    maximum_contribution=D("0.50"), minimum_pot=D("0"), reset_percentage=D("15.00"))
-    before = fund(jackpot, table, rounds=1).balance + jackpot.reset_reserve
-    rounds = [play(table, board="2h 7d 9c Js Kd", hands=["As Ac", "Qh Qd", "3s 4s", "5c 6c"]) for _ in range(2)]
+                                    maximum_contribution=D("0.50"), minimum_pot=D("0"), reset_percentage=D("10.75"))
+    players = [PlayerIn(seat=i + 1, hole_cards=h, folded=i > 1, contributed=D("10.00") if i < 2 else D("1.00"))
+               for i, h in enumerate(["As Ac", "Qh Qd", "3s 4s", "5c 6c"])]
+    rounds = record_batch_of_rounds(rounds=[
+        (table, RoundIn(started_at=timezone.now(), board="2h 7d 9c Js Kd", players=players)) for _ in range(3)])
     for round_of_play in rounds:
         by_payout = {c.jackpot_id: c.amount for c in round_of_play.bad_beat_contributions.all()}
         assert set(by_payout) == {jackpot.pk, mini.pk} and by_payout[mini.pk] == D("0.50")
+    primary_taken = sum(c.amount for r in rounds for c in r.bad_beat_contributions.filter(jackpot=jackpot))
     jackpot.refresh_from_db()
     mini.refresh_from_db()
-    assert mini.balance + mini.reset_reserve == D("1.50")  # three rounds at $0.50
-    assert jackpot.balance + jackpot.reset_reserve == 3 * before
-    assert [c.to_reset for r in rounds for c in r.bad_beat_contributions.filter(jackpot=mini)] == [D("0.08"), D("0.07")]
-    assert (mini.balance, mini.reset_reserve, mini.contributions_total) == (D("1.28"), D("0.22"), D("1.50"))
+    assert jackpot.balance + jackpot.reset_reserve == primary_taken > 0  # the primary's fund: its own contributions
+    assert [c.to_reset for r in rounds for c in r.bad_beat_contributions.filter(jackpot=mini)] == [
+        D("0.05"), D("0.05"), D("0.06")]
+    assert (mini.balance, mini.reset_reserve, mini.contributions_total) == (D("1.34"), D("0.16"), D("1.50"))
     day = GamingDayContributions.objects.get(jackpot=mini)
-    assert (day.contributions, day.to_reset, day.count) == (D("1.50"), D("0.22"), 3)
+    assert (day.contributions, day.to_reset, day.count) == (D("1.50"), D("0.16"), 3)
     at_table = TableDayContributions.objects.get(jackpot=mini, table=table)
     assert (at_table.amount, at_table.count) == (D("1.50"), 3)
