@@ -76,8 +76,15 @@ class TestForms:
     @pytest.mark.proves("14.19(f)2-witness", "14.19(f)2-second-department")
     def test_14_19_f_2_witness_from_a_second_department(self, table, people, staff):
         pot(table)
-        ok = form(table, people, {"1": 1}, witness="guard", kind=WitnessKind.SECOND_DEPARTMENT)
+        ok = form(table, people, {"1": 1}, witness="guard", kind="second_department")  # as the page and the API send it
         assert ok.witness == people["guard"]
+        for kind in (WitnessKind.CASHIER, "visitor"):  # a second department's witness named as another kind
+            with pytest.raises(DomainError) as refused:
+                form(table, people, {"1": 1}, witness="guard", kind=kind)
+            assert refused.value.field == "witness_kind"
+        with pytest.raises(DomainError) as refused:  # nor a poker supervisor named as an unknown kind
+            form(table, people, {"1": 1}, witness="supervisor", kind="visitor")
+        assert refused.value.field == "witness_kind"
         refusals = {
             "surveillance": staff(Role.SURVEILLANCE, department=Department.SURVEILLANCE,
                                   license_type=LicenseType.CASINO_KEY_EMPLOYEE, approved_count_witness=True),
@@ -99,11 +106,28 @@ class TestForms:
 
     @pytest.mark.proves("14.19(f)2-witness")
     def test_14_19_f_2_supervisor_witness_needs_surveillance(self, table, people):
-        with pytest.raises(DomainError) as refused:
-            record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=people["dealer"],
-                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
-                         surveillance_recorded=False, recorded_by=people["supervisor"])
-        assert refused.value.field == "surveillance_recorded"
+        for kind in (WitnessKind.SUPERVISOR, "supervisor"):  # the member, and the string the page and the API send
+            with pytest.raises(DomainError) as refused:
+                record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1},
+                             counted_by=people["dealer"], witness=people["supervisor"], witness_kind=kind,
+                             surveillance_recorded=False, recorded_by=people["supervisor"])
+            assert refused.value.field == "surveillance_recorded"
+
+    @pytest.mark.proves("14.19(f)2-witness")
+    def test_14_19_f_2_the_witness_is_never_the_one_who_counts(self, people, staff):
+        """witness_problems (the count page and record_count ask it): a witness who is the counter is refused,
+        however the two were read; any other valid witness passes whichever of the two was created first."""
+        from apps.casinos.models import User
+        from apps.counts.selectors import witness_problems
+
+        guard = people["guard"]
+        later = staff(Role.SECURITY, department=Department.SECURITY, license_type=LicenseType.CASINO_KEY_EMPLOYEE,
+                      approved_count_witness=True)
+        assert witness_problems(witness=guard, counter=later) == witness_problems(witness=later, counter=guard) == []
+        far = staff(Role.SECURITY, department=Department.SECURITY, license_type=LicenseType.CASINO_KEY_EMPLOYEE,
+                    approved_count_witness=True, pk=10**6)  # an id past the small integers Python shares
+        assert witness_problems(witness=User.objects.get(pk=far.pk), counter=User.objects.get(pk=far.pk)) == [
+            "The witness cannot be the dealer who counts."]
 
     def test_bad_chips_are_refused_by_field(self, table, people):
         for chips in ({"3": 1}, {"1": -2}, {"1": "two"}):
