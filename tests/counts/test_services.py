@@ -104,8 +104,9 @@ class TestForms:
                 form(table, people, {"1": 1}, witness=witness, kind=WitnessKind.SECOND_DEPARTMENT)
             assert refused.value.field == "witness"
 
-    @pytest.mark.proves("14.19(f)2-witness")
+    @pytest.mark.proves("14.19(f)2-witness", "14.19(f)2-second-department")
     def test_14_19_f_2_supervisor_witness_needs_surveillance(self, table, people):
+        """A poker supervisor witnesses under videotaped surveillance; without it, a second department must."""
         for kind in (WitnessKind.SUPERVISOR, "supervisor"):  # the member, and the string the page and the API send
             with pytest.raises(DomainError) as refused:
                 record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1},
@@ -113,7 +114,7 @@ class TestForms:
                              surveillance_recorded=False, recorded_by=people["supervisor"])
             assert refused.value.field == "surveillance_recorded"
 
-    @pytest.mark.proves("14.19(f)2-witness")
+    @pytest.mark.proves("14.19(f)2-witness", "14.19(f)2-second-department")
     def test_14_19_f_2_the_witness_is_never_the_one_who_counts(self, people, staff):
         """witness_problems (the count page and record_count ask it): a witness who is the counter is refused,
         however the two were read; any other valid witness passes whichever of the two was created first."""
