@@ -10,7 +10,14 @@ from pathlib import Path
 from django.conf import settings
 
 from .matrix import CLAUSES_FILE, Matrix, build_matrix, load_clauses, load_report
-from .mutation import EQUIVALENT_FILE, MUTANTS_FILE, MutationResult, load_equivalents, load_results
+from .mutation import (
+    EQUIVALENT_FILE,
+    MUTANTS_FILE,
+    MutationResult,
+    code_ranges,
+    load_equivalents,
+    load_results,
+)
 from .scanner import Scan, scan
 
 
@@ -51,6 +58,13 @@ def _mutants(path: Path, equivalents: Path, stamps: tuple[int, int]) -> tuple[di
     return load_results(path, load_equivalents(equivalents))
 
 
+@lru_cache(maxsize=1024)
+def _definitions(root: Path, refs: tuple[str, ...]) -> list[str]:
+    """What a mutation run of these code references mutates now ("file:definition"), read once per process as the
+    scan is: a run that mutated other definitions is stale (matrix.build_matrix)."""
+    return [f"{r.file}:{r.definition}" for r in code_ranges(root, refs)]
+
+
 def current_matrix(*, root: Path | None = None, report_path: Path | None = None, use_report: bool = True,
                    clauses_path: Path = CLAUSES_FILE, mutants_path: Path | None = None,
                    equivalents_path: Path = EQUIVALENT_FILE) -> Matrix:
@@ -58,7 +72,8 @@ def current_matrix(*, root: Path | None = None, report_path: Path | None = None,
     report exists (`report_path`, default `default_report_path()`; `use_report=False` leaves them out), and the
     last mutation runs (`mutants_path`, default `default_mutants_path()`, explained by `equivalents_path`). A report that cannot be read is left out
     too (the page still shows the matrix). Raises ValueError for a broken clauses, results or equivalents file."""
-    clauses, found = _scan(root or source_root(), clauses_path)
+    root = root or source_root()
+    clauses, found = _scan(root, clauses_path)
     path = report_path or default_report_path()
     results = created = None
     if use_report and path.is_file():
@@ -69,4 +84,5 @@ def current_matrix(*, root: Path | None = None, report_path: Path | None = None,
     mutants_path = mutants_path or default_mutants_path()
     mutants, run = _mutants(mutants_path, equivalents_path, (_mtime(mutants_path), _mtime(equivalents_path)))
     return build_matrix(clauses, found, results=results, report=str(path) if results is not None else "",
-                        report_created=created, mutants=mutants, mutants_run=run)
+                        report_created=created, mutants=mutants, mutants_run=run,
+                        definitions=lambda refs: list(_definitions(root, tuple(refs))))

@@ -475,13 +475,13 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
 
 def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
                      backfill: Backfill | None = None) -> GamingDayClose:
-    """Close one gaming day (N.J.A.C. 13:69F-14.19(d)-daily, 14.19(f)1-daily, 14.19(p)-documented,
-    14.19(k)-official-record, 14.19(k)-daily); idempotent: a closed day is returned as is. The close job and the command
+    """Close one gaming day (N.J.A.C. 13:69F-14.19(p)-documented, 14.19(k)-official-record, 14.19(k)-daily);
+    idempotent: a closed day is returned as is. The close job and the command
     close every ended day in order (`close_gaming_days`); this closes one.
 
     Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
-    contributions were not all counted during the day (every box or container is counted at least once each
-    gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, displays not
+    contributions were not all counted during the day (`_uncounted_tables`: every box or container is counted at
+    least once each gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, displays not
     adjusted since a supervisor verified a bad beat that day (14.19(k)-upon-verification), containers of
     combined counts sealed that day that no cashier verified and the day's verifications with a variance (requirement
     14.19(e)-aggregate), and any running total that differs from its records (the daily ledger check,
@@ -508,14 +508,7 @@ def _close_figures(*, casino: Casino, gaming_day: date) -> dict:
         if reset:
             resets.append({"jackpot": jackpot.name, "contributions": f"{reset.contributions:.2f}",
                            "percentage": f"{reset.percentage}", "amount": f"{reset.amount:.2f}"})
-    uncounted = []
-    for table in PokerTable.objects.filter(casino=casino, bad_beat_participation=True).order_by("number"):
-        previous = last_count(table=table)
-        left = Contribution.objects.filter(table=table, gaming_day__lte=gaming_day,
-                                           id__gt=previous.through_contribution_id if previous else 0)
-        total = left.aggregate(t=Sum("amount", default=ZERO))["t"]
-        if total:
-            uncounted.append({"table": table.number, "amount": f"{total:.2f}"})
+    uncounted = _uncounted_tables(casino=casino, gaming_day=gaming_day)
     variances = [{"table": c.table.number, "serial_number": c.serial_number, "variance": f"{c.variance:.2f}"}
                  for c in BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).exclude(
                      variance=0).select_related("table")]
@@ -536,6 +529,22 @@ def _close_figures(*, casino: Casino, gaming_day: date) -> dict:
             "containers_not_verified": not_verified, "container_variances": container_variances,
             "in_order": not (uncounted or variances or not_adjusted or problems or not_verified
                              or container_variances or not_adjusted_upon_verification)}
+
+
+def _uncounted_tables(*, casino: Casino, gaming_day: date) -> list[dict]:
+    """Every box or container is counted at least once each gaming day (N.J.A.C. 13:69F-14.19(d)-daily,
+    14.19(f)1-daily): the casino's participating tables whose contributions up to the end of `gaming_day` were not
+    all counted, [{"table": number, "amount": "d.dd" not counted}] by table number (the close flags them)."""
+    uncounted = []
+    for table in PokerTable.objects.filter(casino=casino, bad_beat_participation=True).order_by("number"):
+        left = Contribution.objects.filter(table=table, gaming_day__lte=gaming_day)
+        previous = last_count(table=table)
+        if previous:
+            left = left.filter(id__gt=previous.through_contribution_id)
+        total = left.aggregate(t=Sum("amount", default=ZERO))["t"]
+        if total:
+            uncounted.append({"table": table.number, "amount": f"{total:.2f}"})
+    return uncounted
 
 
 def _container_findings(*, casino: Casino, gaming_day: date) -> tuple[list[dict], list[dict]]:

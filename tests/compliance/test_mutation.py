@@ -165,6 +165,13 @@ def test_a_run_of_other_code_than_the_requirements_is_stale_and_not_counted(tree
     assert reqs["14.19(b)1"]["status"] == PROVEN and not reqs["14.19(b)1"]["mutation_tested"]
     assert reqs["14.19(b)1"]["mutation"] is None and "changed since its last mutation run" in reqs["14.19(b)1"]["note"]
     assert data["summary"]["mutants"] == 8 and data["summary"]["requirements_mutation_tested"] == 1  # (b)2 alone
+    # the page, its CSV and PDF read the matrix as the command does (current_matrix): the stale run left out too
+    page = current_matrix(root=tree, use_report=False, clauses_path=tree / "clauses.toml",
+                          mutants_path=tree / "apps" / "compliance" / "mutants.json",
+                          equivalents_path=tree / "apps" / "compliance" / "equivalent_mutants.toml")
+    row = {r.id: r for r in page.requirement_rows}["14.19(b)1"]
+    assert row.status == PROVEN and row.mutation is None and "changed since its last mutation run" in row.note
+    assert page.summary()["mutants"] == 8
 
 
 def test_private_helpers_a_definition_uses_are_mutated_with_it(tmp_path):
@@ -366,8 +373,11 @@ def test_the_page_shows_survivors_and_their_diffs(client, staff, settings, tmp_p
     from apps.core.roles import Role
 
     results = tmp_path / "mutants.json"
+    # a run of 27.3(b)6's code as it is now (a run of other definitions would be stale and left out)
+    refs = {r.id: r for r in current_matrix(use_report=False).requirement_rows}["27.3(b)6"].code
+    ran = [{"file": r.file, "definition": r.definition, "start": r.start, "end": r.end} for r in code_ranges(ROOT, refs)]
     results.write_text(json.dumps({"run": {"date": "2026-11-27", "minutes": 3.0, "tool": "cosmic-ray 8.7.0"},
-                                   "requirements": {"27.3(b)6": {"mutants": 2, "killed": 1, "survivors": [
+                                   "requirements": {"27.3(b)6": {"mutants": 2, "killed": 1, "code": ran, "survivors": [
                                        survivor("apps/hands/rankings.py:FourCardCategory:eee")]}}}))
     settings.COMPLIANCE_MUTANTS = results
     settings.COMPLIANCE_TEST_REPORT = tmp_path / "none.json"

@@ -245,9 +245,15 @@ class TestGamingDayClose:
     @pytest.mark.proves("14.19(d)-daily", "14.19(f)1-daily")
     def test_14_19_d_close_flags_uncounted_tables_and_is_idempotent(self, table, people, supervisor):
         """14.19(d) and (f)1: each container is counted at least once per gaming day; closing the day flags a table
-        whose contributions were not all counted (and the day as not in order)."""
+        whose contributions were not all counted (and the day as not in order): here one never counted ($2.00), one
+        with a pot after its count ($1.00 of $2.00 left), not one counted whole."""
         pot(table)
         pot(table)
+        recounted, counted = (PokerTableFactory(casino=table.casino, number=table.number + n) for n in (1, 2))
+        for other in (recounted, counted):
+            pot(other)
+            form(other, people, {"1": 1})
+        pot(recounted)
         day = day_of(table)
         with pytest.raises(DomainError, match="not ended"):
             close_gaming_day(casino=table.casino, gaming_day=day)
@@ -256,7 +262,8 @@ class TestGamingDayClose:
             assert close_due_gaming_days() == []
         close = GamingDayClose.objects.get(casino=table.casino, gaming_day=day)
         assert closed == [close]
-        assert close.summary["uncounted_tables"] == [{"table": table.number, "amount": "2.00"}]
+        assert close.summary["uncounted_tables"] == [{"table": table.number, "amount": "2.00"},
+                                                     {"table": recounted.number, "amount": "1.00"}]
         assert close.summary["in_order"] is False
 
     def test_command_closes_a_day_like_the_job(self, table, people):
