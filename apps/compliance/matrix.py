@@ -66,9 +66,9 @@ from .mutation import (
     EQUIVALENT_FILE,
     MUTANTS_FILE,
     MutationResult,
-    code_ranges,
     load_equivalents,
     load_results,
+    mutated_definitions,
     score_drops,
 )
 from .regulations import parent_ids, sort_key
@@ -528,4 +528,4 @@ def matrix_for(root: Path, *, clauses_path: Path = CLAUSES_FILE, report_path: Pa
     found = scan(root, frozenset(c.id for c in clauses))
     return build_matrix(clauses, found, results=results, report=str(report_path or ""), report_created=created,
                         mutants=mutants, mutants_run=run,
-                        definitions=lambda refs: [f"{r.file}:{r.definition}" for r in code_ranges(root, refs)])
+                        definitions=lambda refs: mutated_definitions(root, refs))

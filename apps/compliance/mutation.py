@@ -138,6 +138,12 @@ def code_ranges(root: Path, refs: Iterable[str]) -> list[CodeRange]:
     return ranges
 
 
+def mutated_definitions(root: Path, refs: Iterable[str]) -> list[str]:
+    """What a mutation run of these code references mutates now, "file:definition" in order (`code_ranges`): a
+    run that mutated other definitions is stale (matrix.build_matrix's `definitions`)."""
+    return [f"{r.file}:{r.definition}" for r in code_ranges(root, refs)]
+
+
 def is_model(root: Path, ref: str) -> bool:
     """Whether a code reference names a Django model class ("apps/x/models.py:Jackpot": a class with a base named
     "...Model", models.Model or TimeStampedModel, or with a base that is such a class of the same module, as

@@ -14,9 +14,9 @@ from .mutation import (
     EQUIVALENT_FILE,
     MUTANTS_FILE,
     MutationResult,
-    code_ranges,
     load_equivalents,
     load_results,
+    mutated_definitions,
 )
 from .scanner import Scan, scan
 
@@ -60,9 +60,8 @@ def _mutants(path: Path, equivalents: Path, stamps: tuple[int, int]) -> tuple[di
 
 @lru_cache(maxsize=1024)
 def _definitions(root: Path, refs: tuple[str, ...]) -> list[str]:
-    """What a mutation run of these code references mutates now ("file:definition"), read once per process as the
-    scan is: a run that mutated other definitions is stale (matrix.build_matrix)."""
-    return [f"{r.file}:{r.definition}" for r in code_ranges(root, refs)]
+    """`mutated_definitions`, read once per process as the scan is."""
+    return mutated_definitions(root, refs)
 
 
 def current_matrix(*, root: Path | None = None, report_path: Path | None = None, use_report: bool = True,
