@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from apps.badbeat.models import Contribution
+from apps.badbeat.models import Contribution, Funding, JackpotKind, QualifyingHand
 from apps.badbeat.shared import SharedPayoutSystem, register_shared_payout_system, shared_payout_system
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.multicasino.models import Link, OutboxMessage, PoolEntry, Site
@@ -71,6 +71,22 @@ class TestContributionsReachTheOutbox:
         assert not Contribution.objects.exists() and not OutboxMessage.objects.exists()
         assert Link.objects.get(pk=host.link.pk).next_out_sequence == 1  # its number is not used up
         assert callbacks == [] and calls == []  # nothing is sent of what was rolled back
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_only_the_contributions_of_the_jackpot_funding_the_system_are_sent_to_it(
+            self, at_site, casino):  # noqa: F811
+        """A casino's own secondary payout, funded by its own contributions (14.19(m)1), is not the multi-casino
+        system's: of a round's two contributions, the host is sent the system jackpot's, once, and not the other."""
+        system, me, host, _ = at_site
+        primary = system.jackpot
+        local = JackpotFactory(casino=casino, kind=JackpotKind.SECONDARY, primary=primary, minimum_pot=D("0"),
+                               funding=Funding.CONTRIBUTIONS, qualifying_hand=QualifyingHand.FULL_HOUSE)
+        table = PokerTableFactory(casino=casino)
+        contributions = {c.jackpot_id: c for c in play(table).bad_beat_contributions.all()}
+        assert set(contributions) == {primary.pk, local.pk}  # both jackpots took their contribution
+        messages = list(OutboxMessage.objects.filter(link=host.link))
+        assert [m.body["reference"] for m in messages] == [str(contributions[primary.pk].pk)]
+        assert messages[0].body["site_total"] == f"{contributions[primary.pk].amount:.2f}"
 
     def test_14_20_e_2_a_contribution_fails_when_its_message_cannot_be_written(self, at_site, casino):  # noqa: F811
         table = PokerTableFactory(casino=casino)

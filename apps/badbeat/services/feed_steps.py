@@ -110,14 +110,13 @@ class ContributionsTaken:
     """The bad beat contributions of rounds of play (`take_contributions`), for the writer that records them
     (apps.core.writer): `taken`, the total taken from each round (Decimal dollars, in the rounds' order); the
     Contribution `records`; the `jackpots` whose balances changed (BALANCE_FIELDS, saved under their lock); the
-    running `totals` of each jackpot's gaming day and of each table's gaming day; `reported`, the contributions of
-    jackpots that fund a multi-casino system, which `report_contributions` sends once they are written."""
+    running `totals` of each jackpot's gaming day and of each table's gaming day. Those of jackpots that fund a
+    multi-casino system are sent to it by `report_contributions` once they are written."""
 
     taken: list[Decimal]
     records: list[Contribution] = field(default_factory=list)
     jackpots: list[Jackpot] = field(default_factory=list)
     totals: list[Totals] = field(default_factory=list)
-    reported: list[Contribution] = field(default_factory=list)
 
     def give_to(self, writer: Writer) -> None:
         """Hand what to record to `writer`: the contributions, the running totals, the jackpots' balances."""
@@ -158,8 +157,6 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
                                         gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
                                         basis=after, explanation=explanation)
             result.records.append(contribution)
-            if jackpot.pk in jackpots.funds_system:  # to the multi-casino system it funds (14.20(e)2)
-                result.reported.append(contribution)
             jackpot.balance += amount - to_reset
             jackpot.reset_reserve += to_reset
             jackpot.contributions_total += amount
@@ -213,13 +210,15 @@ def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
     return owed
 
 
-def report_contributions(*, taken: ContributionsTaken) -> None:
-    """Send the contributions of jackpots that fund a multi-casino system to it, in the transaction that recorded
-    them, once they are written (they have their ids): the system records what it sends to its host
-    (14.20(e)2-complete)."""
+def report_contributions(*, taken: ContributionsTaken, jackpots: LockedJackpots) -> None:
+    """Send the contributions of jackpots that fund a multi-casino system to it (N.J.A.C. 13:69F-14.20(e)2-complete),
+    in the transaction that recorded them, once they are written (they have their ids): the system records what it
+    sends to its host. taken: what `take_contributions` took; jackpots: the same rounds' jackpots as `lock_jackpots`
+    locked them (`funds_system`, the ids of those that fund the system). Nothing is sent without a system."""
     system = shared_payout_system()
-    if taken.reported and system is not None:
-        system.record_contributions(contributions=taken.reported)
+    reported = [c for c in taken.records if c.jackpot_id in jackpots.funds_system]
+    if reported and system is not None:
+        system.record_contributions(contributions=reported)
 
 
 def _participates(round_of_play: RoundOfPlay) -> bool:

@@ -132,7 +132,7 @@ def record_batch_of_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn] | Veri
             for seats_pots_awards in rows:
                 writer.add(seats_pots_awards)
             writer.flush()
-            badbeat.report_contributions(taken=contributed)
+            badbeat.report_contributions(taken=contributed, jackpots=jackpots)
             for (verified_round, round_of_play), settlement in zip(settled, settlements, strict=True):
                 if verified_round.table.kill_option != KillOption.NONE and not verified_round.table.is_mixed:
                     records.move_kill_button(round_of_play=round_of_play, table=verified_round.table,
