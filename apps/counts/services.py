@@ -165,11 +165,10 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
 
     method: closed_table or cage (the box; `amount` counted, Decimal dollars), or table_inventory (the
     container, counted and returned to the table inventory: `chips` {denomination: count}; a serially
-    pre-numbered Bad Beat Payout Contribution Form is issued, 14.19(f)3-serial). The count is compared with the
-    contributions recorded since the table's last count; the difference is the variance. Raises DomainError
+    pre-numbered Bad Beat Payout Contribution Form is issued, `_issue_form_serial`). The count is compared with
+    the contributions recorded since the table's last count; the difference is the variance. Raises DomainError
     naming the field: wrong people for the method (`_check_people`, whose helpers cite what each method asks), one
-    who transports the boxes who is not of security (14.19(d)2-security-transports), an ineligible witness, bad
-    amounts.
+    who transports the boxes who is not of security (`_check_transport`), an ineligible witness, bad amounts.
 
     variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
     until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,
@@ -199,12 +198,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         if amount < 0:
             raise DomainError("An amount counted is not negative.", field="amount")
         fits_column(BadBeatCount, "amount", amount, field="amount")
-        # A representative of the casino security department carries the locked container from the closed table
-        # (14.19(d)1), or the locked boxes from the tables to the cage (14.19(d)2).
-        if transported_by is not None and not transported_by.has_role(Role.SECURITY):
-            clause = "14.19(d)1" if method == CountMethod.CLOSED_TABLE else "14.19(d)2"
-            what = "the container" if method == CountMethod.CLOSED_TABLE else "the boxes to the cage"
-            raise DomainError(f"A representative of security transports {what} ({clause}).", field="transported_by")
+        _check_transport(method=method, transported_by=transported_by)
     counted_at = counted_at or timezone.now()
     gaming_day = gaming_day_of(casino=table.casino, moment=counted_at)
     hold_open_gaming_days(casino=table.casino, days=[gaming_day], what="a count", field="counted_at")
@@ -217,12 +211,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     variance = amount - contents["total"]
     if variance_confirmed is not None and variance != money(variance_confirmed):
         raise VarianceToConfirm(amount=amount, expected=contents["total"], variance=variance)
-    serial = None
-    if method == CountMethod.TABLE_INVENTORY:
-        book, _ = FormBook.objects.select_for_update().get_or_create(casino_id=table.casino_id)
-        serial = book.next_serial
-        book.next_serial += 1
-        book.save(update_fields=["next_serial"])
+    serial = _issue_form_serial(casino_id=table.casino_id) if method == CountMethod.TABLE_INVENTORY else None
     return BadBeatCount.objects.create(
         casino_id=table.casino_id, table=table, gaming_day=gaming_day,
         counted_at=counted_at, method=method, reason=reason, serial_number=serial, chips=chips or {},
@@ -230,6 +219,28 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         through_contribution_id=through, counted_by=counted_by, witness=witness, witness_kind=witness_kind,
         surveillance_recorded=surveillance_recorded, transported_by=transported_by, recorded_by=recorded_by,
         signed_in_person=signed_in_person)
+
+
+def _check_transport(*, method: str, transported_by: User | None) -> None:
+    """Who carries a counted box (N.J.A.C. 13:69F-14.19(d)2-security-transports): a representative of the casino
+    security department carries the locked boxes from the tables to the cage (14.19(d)2), or the locked container
+    from the closed table (14.19(d)1). `transported_by` None: not recorded (the count is at the table). Raises
+    DomainError (field "transported_by") naming the clause."""
+    if transported_by is not None and not transported_by.has_role(Role.SECURITY):
+        clause = "14.19(d)1" if method == CountMethod.CLOSED_TABLE else "14.19(d)2"
+        what = "the container" if method == CountMethod.CLOSED_TABLE else "the boxes to the cage"
+        raise DomainError(f"A representative of security transports {what} ({clause}).", field="transported_by")
+
+
+def _issue_form_serial(*, casino_id: int) -> int:
+    """The serial number of the next Bad Beat Payout Contribution Form of a casino (N.J.A.C.
+    13:69F-14.19(f)3-serial: serially pre-numbered): its form book's next number, taken under the book's row lock
+    (two counts never get the same one, none is skipped) and advanced by one, in the count's transaction."""
+    book, _ = FormBook.objects.select_for_update().get_or_create(casino_id=casino_id)
+    serial = book.next_serial
+    book.next_serial += 1
+    book.save(update_fields=["next_serial"])
+    return serial
 
 
 #: The most counts one container may hold (the boxes of a poker room's closed tables, with room to spare).

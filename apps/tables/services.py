@@ -62,20 +62,33 @@ def verify_straddles_and_bomb_pot(*, game: str, big_blind: Decimal, straddles: s
 def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
                                maximum_wager: Decimal | None, kill_option: str = KillOption.NONE,
                                kill_pot_minimum: Decimal | None = None) -> None:
-    """Check a table's posted configuration.
-
-    Seats may not exceed the game's maximum: hold'em 11 (14.10(b)-seat-maximum), Omaha 10 (14.11(b)-seat-maximum),
-    seven-card stud 9 (14.9(b)-seat-maximum), five-card draw 8 (14.12(b)-seat-maximum), triple draw 7
-    (14.12A(b)-seat-maximum), badugi 9 (14.12B(b)-seat-maximum), five-card stud 8 (14.13(b)-seat-maximum), mambo stud 11
-    (14.13A(b)-seat-maximum); at least 2 players (14.6(b)). A kill or half-kill is offered only in Omaha high-low split
-    eight or better, with a qualifying pot amount (14.11(i)-placed). Raises DomainError naming the field. """
+    """Check a table's posted configuration: a game of N.J.A.C. 13:69F-14.8, its seats (`verify_seats`), a maximum
+    wager not below the minimum wager, and a kill only where it is offered (`verify_kill`). Wagers are Decimal
+    dollars. Raises DomainError naming the field."""
     if game not in SEAT_MAXIMUM:
         raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.", field="game")
+    verify_seats(game=game, seats=seats)
+    if maximum_wager is not None and maximum_wager < minimum_wager:
+        raise DomainError("The maximum wager may not be below the minimum wager (14.17).", field="maximum_wager")
+    verify_kill(game=game, kill_option=kill_option, kill_pot_minimum=kill_pot_minimum)
+
+
+def verify_seats(*, game: str, seats: int) -> None:
+    """The seats a table of `game` (a known game, SEAT_MAXIMUM's key) posts: at least 2, for two players at least
+    (N.J.A.C. 13:69F-14.6(b)-two-to-eleven), and no more than the game's maximum: hold'em 11
+    (14.10(b)-seat-maximum), Omaha 10 (14.11(b)-seat-maximum), seven-card stud 9 (14.9(b)-seat-maximum), five-card
+    draw 8 (14.12(b)-seat-maximum), triple draw 7 (14.12A(b)-seat-maximum), badugi 9 (14.12B(b)-seat-maximum),
+    five-card stud 8 (14.13(b)-seat-maximum), mambo stud 11 (14.13A(b)-seat-maximum). Raises DomainError (field
+    "seats") naming the game's clause."""
     maximum, clause = SEAT_MAXIMUM[game]
     if seats < 2 or seats > maximum:
         raise DomainError(f"This game seats 2 to {maximum} players (N.J.A.C. 13:69F-{clause}).", field="seats")
-    if maximum_wager is not None and maximum_wager < minimum_wager:
-        raise DomainError("The maximum wager may not be below the minimum wager (14.17).", field="maximum_wager")
+
+
+def verify_kill(*, game: str, kill_option: str, kill_pot_minimum: Decimal | None) -> None:
+    """A kill or half-kill is offered only in Omaha high-low split eight or better, with the pot amount (Decimal
+    dollars above $0.00) that qualifies for it (N.J.A.C. 13:69F-14.11(i)-placed). Raises DomainError naming the
+    field ("kill_option", "kill_pot_minimum")."""
     if kill_option != KillOption.NONE:
         if game != Game.OMAHA_HILO8:
             raise DomainError("A kill or half-kill is offered only in Omaha high-low split eight or better "

@@ -108,3 +108,25 @@ def test_the_round_shows_the_high_and_the_low_of_each_player(table, client, supe
     assert players[1].awarded == players[2].awarded == D("45.00")
     client.force_login(supervisor)
     assert "Low: Eight-low" in client.get(f"/rounds/{round_of_play.pk}/").content.decode()
+
+
+@pytest.mark.proves("14.11(i)-placed")
+def test_14_11_i_a_kill_is_posted_only_at_omaha_high_low_eight_or_better_with_a_qualifying_pot():
+    """14.11(i): the kill or half-kill is a feature of Omaha high-low split eight or better, placed when a pot of a
+    posted amount is won whole: a table of another game may not post one, and one posted needs that amount, above
+    $0.00. A table without a kill posts no amount."""
+    from apps.core.exceptions import DomainError
+    from apps.tables.services import verify_kill
+
+    for option in (KillOption.KILL, KillOption.HALF_KILL):
+        verify_kill(game=Game.OMAHA_HILO8, kill_option=option, kill_pot_minimum=D("0.01"))
+        for game in (Game.OMAHA, Game.HOLDEM, Game.STUD_HILO8):
+            with pytest.raises(DomainError, match="only in Omaha high-low") as exc:
+                verify_kill(game=game, kill_option=option, kill_pot_minimum=D("60.00"))
+            assert exc.value.field == "kill_option"
+        for minimum in (None, D("0"), D("-1.00")):
+            with pytest.raises(DomainError, match="qualifies for the kill") as exc:
+                verify_kill(game=Game.OMAHA_HILO8, kill_option=option, kill_pot_minimum=minimum)
+            assert exc.value.field == "kill_pot_minimum"
+    for game in (Game.OMAHA_HILO8, Game.HOLDEM):
+        verify_kill(game=game, kill_option=KillOption.NONE, kill_pot_minimum=None)

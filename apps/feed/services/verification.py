@@ -118,9 +118,9 @@ def verify_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn]]) -> list[Verif
 
 
 def verify_round(*, table: PokerTable, round_in: RoundIn, backfill: Backfill | None = None) -> VerifiedRound:
-    """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.6(b), 14.8, 14.9 to
-    14.13A). The game must be one the table deals (its game, or a game of its rotation; a mixed-game table needs the
-    round to name it); two players at least and no more than the table seats; amounts in dollars and cents, the
+    """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.8, 14.9 to 14.13A). The
+    game must be one the table deals (its game, or a game of its rotation; a mixed-game table needs the round to name
+    it); two players at least and no more than the table seats (`_verify_seats`); amounts in dollars and cents, the
     betting rounds adding up, a dead blind and a straddle within what the player put in; the cards known, distinct,
     and as many as the game deals, a hand run more than once on two or three full boards that share the cards dealt
     before the all-in (`_verify_cards`); straddles where and as many as the game posts them (`_verify_straddles`); a
@@ -247,7 +247,10 @@ _AMOUNT_FIELDS = {"contributed": "contributed", "returned": "returned", "dead": 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
+def _verify_seats(table: PokerTable, players: Sequence[PlayerIn]) -> None:
+    """Who plays a round: two players at least and no more than the table seats, each in a seat of its own numbered
+    1 to 11 (N.J.A.C. 13:69F-14.6(b)-two-to-eleven). Raises DomainError naming the field ("players",
+    "players[i].seat")."""
     if len(players) < 2:
         raise DomainError("A round of play needs at least two players (N.J.A.C. 13:69F-14.6(b)).", field="players")
     if len(players) > table.seat_maximum:
@@ -256,9 +259,14 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
     if len(set(seats)) != len(seats):
         raise DomainError("Each seat may appear once.", field="players")
     for index, player in enumerate(players):
-        where = f"players[{index}]"
         if not 1 <= player.seat <= 11:
-            raise DomainError("A seat is numbered 1 to 11 (14.6(b)).", field=f"{where}.seat")
+            raise DomainError("A seat is numbered 1 to 11 (14.6(b)).", field=f"players[{index}].seat")
+
+
+def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
+    _verify_seats(table, players)
+    for index, player in enumerate(players):
+        where = f"players[{index}]"
         if _CONTROL.search(player.name):
             raise DomainError("Control characters (NUL among them) are not allowed in a name.", field=f"{where}.name")
         for name, field in _AMOUNT_FIELDS.items():
