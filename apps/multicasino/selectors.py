@@ -14,6 +14,7 @@ from .models import (
     RejectedMessage,
     RuleChangeStatus,
     Site,
+    SystemClaim,
     SystemClaimStatus,
     SystemStatus,
     UndeliveredNotice,
@@ -114,6 +115,16 @@ def undelivered_notices(*, system: BadBeatSystem):
 def payouts(*, system: BadBeatSystem):
     """Paid claims: the documentation of each payout (14.20(e)4-document)."""
     return system.claims.filter(status=SystemClaimStatus.PAID).select_related("site").order_by("-paid_at")
+
+
+#: How many payouts the posting lists, the newest first (14.20(d)1-information).
+POSTED_PAYOUTS = 5
+
+
+def posted_payouts(*, system: BadBeatSystem) -> list[SystemClaim]:
+    """The payouts the posting lists (N.J.A.C. 13:69F-14.20(d)1-information): the POSTED_PAYOUTS most recent paid
+    claims of `system`, newest first, with their casino."""
+    return list(payouts(system=system)[:POSTED_PAYOUTS])
 
 
 def host_report(*, system: BadBeatSystem) -> dict:

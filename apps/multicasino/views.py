@@ -19,8 +19,9 @@ from .services.rules import approve_system_rules, propose_system_rules
 @role_policy(read="multicasino.view_system")
 def posting(request):
     """What each poker room posts: the payout information, every participating casino, the host's name and
-    address (N.J.A.C. 13:69F-14.20(d)1-information, 14.20(d)1-participants)."""
-    systems = [(s, selectors.payouts(system=s)[:5]) for s in BadBeatSystem.objects.prefetch_related("sites")]
+    address (N.J.A.C. 13:69F-14.20(d)1-information, 14.20(d)1-participants); the payouts listed are
+    `selectors.posted_payouts`."""
+    systems = [(s, selectors.posted_payouts(system=s)) for s in BadBeatSystem.objects.prefetch_related("sites")]
     return render(request, "multicasino/posting.html", {"systems": systems})
 
 

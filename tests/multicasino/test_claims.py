@@ -278,6 +278,39 @@ class TestSiteClaims:
                                   recorded_by=accountant)
         assert OutboxMessage.objects.filter(kind="payout").count() == 1
 
+    @pytest.mark.proves("14.20(e)4-document")
+    def test_14_20_e_4_a_payout_is_documented_only_for_a_claim_the_host_holds_pending(self, at_site, staff):
+        """The system's payout leaves the pool once, for a claim the host confirmed as pending: a claim not sent to
+        the host, sent and not answered yet, answered "not paid", or already paid, is refused, says which it is,
+        and nothing is documented or reported."""
+        from apps.multicasino.services.claims import record_system_payout
+
+        system, me, host, claim = at_site
+        guard, accountant = staff(Role.SECURITY), staff(Role.ACCOUNTING)
+
+        def deliver():
+            return record_system_payout(claim=claim, method="cash", location="table", delivered_by=guard,
+                                        recorded_by=accountant, now=T0)
+
+        with pytest.raises(DomainError, match="This claim is not sent to the host") as exc:
+            deliver()
+        assert exc.value.field == "claim"
+        mine = SystemClaim.objects.create(
+            system=system, site=me, reference=str(claim.pk), amount=D("9000.00"), table_number=4,
+            round_reference="r", losing_hand="Four of a kind", losing_cards="", winning_hand="Straight flush",
+            winning_cards="", verified_by="v", verified_at=T0)
+        for status in (SystemClaimStatus.SENT, SystemClaimStatus.REFUSED, SystemClaimStatus.PAID):
+            SystemClaim.objects.filter(pk=mine.pk).update(status=status)
+            with pytest.raises(DomainError, match=f"This claim is {status.label.lower()}: only a payout"):
+                deliver()
+            mine.refresh_from_db()
+            assert mine.status == status and mine.paid_at is None and mine.delivered_by == ""
+        assert not OutboxMessage.objects.filter(kind="payout").exists()
+        SystemClaim.objects.filter(pk=mine.pk).update(status=SystemClaimStatus.PENDING)
+        paid = deliver()
+        assert (paid.status, paid.paid_at, paid.amount) == (SystemClaimStatus.PAID, T0, D("9000.00"))
+        assert OutboxMessage.objects.get(kind="payout").body["amount"] == "9000.00"
+
     @pytest.mark.proves("14.20(e)4-two-claims")
     def test_14_20_e_4_a_claim_answered_by_the_host_is_rejected_here_with_the_answer(self, at_site, supervisor):
         system, me, host, claim = at_site

@@ -142,6 +142,50 @@ class TestContributionsReachTheOutbox:
         assert Site.objects.get(pk=me.pk).reported_total == sum(c.amount for c in batch)
         assert not OutboxMessage.objects.filter(kind="contribution").exists()  # the host tells no one
 
+    @pytest.mark.proves("14.20(e)2-identified", "14.20(e)2-complete")
+    def test_14_20_e_2_in_a_mixed_batch_each_contribution_of_the_system_is_sent_as_this_casinos(
+            self, at_site, casino):  # noqa: F811
+        """Handed contributions of the system's jackpot and of a jackpot of no system, in any order: every one of
+        the system's is sent to the host over this casino's link, in order, with this casino's running total; the
+        others are passed over, wherever they stand in the batch."""
+        system, me, host, _ = at_site
+        local = JackpotFactory(casino=casino, kind=JackpotKind.SECONDARY, primary=system.jackpot,
+                               minimum_pot=D("0"), funding=Funding.CONTRIBUTIONS,
+                               qualifying_hand=QualifyingHand.FULL_HOUSE)
+        table = PokerTableFactory(casino=casino)
+        rounds = play_unreported(table, 2)
+        mixed = [c for r in rounds for c in r.bad_beat_contributions.order_by("pk")]
+        assert [c.jackpot_id for c in mixed] == [system.jackpot_id, local.pk] * 2  # the system's, then the other
+        shared_payout_system().record_contributions(contributions=mixed[::-1])
+        sent = list(OutboxMessage.objects.filter(link=host.link).order_by("sequence"))
+        ours = [c for c in mixed if c.jackpot_id == system.jackpot_id]
+        assert [m.body["reference"] for m in sent] == [str(c.pk) for c in ours]
+        assert [m.body["site_total"] for m in sent] == [f"{ours[0].amount:.2f}", f"{ours[0].amount + ours[1].amount:.2f}"]
+
+    @pytest.mark.proves("14.20(e)2-identified", "14.20(e)2-complete")
+    def test_14_20_e_2_nothing_is_sent_before_the_host_or_this_casino_is_known(self, casino, settings):
+        """A system being set up, whose host or whose own casino is not recorded yet, has nobody to send to or
+        nobody to send as: its jackpot's contribution is recorded and nothing is sent, without an error."""
+        from apps.multicasino.services.setup import add_site, set_up_system
+        from tests.multicasino.test_inbox import RULES, SITE_TO_HOST
+
+        settings.MULTICASINO_TRANSPORT = "tests.multicasino.test_suspension.TRANSPORT"
+        jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"))
+        system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk", host_address="AC", rules=RULES,
+                               jackpot=jackpot)
+        table = PokerTableFactory(casino=casino)
+        add_site(system=system, code="borgata", name="Borgata", is_self=True)  # no host yet
+        first = play_unreported(table, 1)[0].bad_beat_contributions.get()
+        shared_payout_system().record_contributions(contributions=[first])
+        assert not OutboxMessage.objects.exists() and not PoolEntry.objects.exists()
+        system.sites.all().delete()
+        add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, inbox_url="http://host.test/",
+                 outbound_secrets=[SITE_TO_HOST], inbound_secrets=[SITE_TO_HOST])  # the host, not this casino
+        second = play_unreported(table, 1)[0].bad_beat_contributions.get()
+        shared_payout_system().record_contributions(contributions=[second])
+        assert not OutboxMessage.objects.exists() and not PoolEntry.objects.exists()
+        assert Contribution.objects.filter(jackpot=jackpot).count() == 2
+
     def test_contributions_of_a_jackpot_of_no_system_are_left_alone(self, casino):
         table = PokerTableFactory(casino=casino)
         JackpotFactory(casino=casino, minimum_pot=D("0"))

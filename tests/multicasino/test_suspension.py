@@ -129,6 +129,52 @@ class TestSuspension:
         apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "participants": listed}, now=timezone.now())
         assert status(ocean) == SystemStatus.ACTIVE
 
+    @pytest.mark.proves("14.20(d)1-participants")
+    def test_14_20_d_1_the_hosts_list_is_taken_item_by_item_and_kept_current_without_rewriting(self, at_site):
+        """The host's list reaches every site with its heartbeat, every 2 s: an item that is not a casino (no code,
+        a code that is not text or is empty) is passed over and the rest still taken; names, addresses and codes are
+        cut to what the posting keeps (a casino without a name is posted under its code); a status other than
+        active or suspended is not taken. A casino already known (not this one, the host or a linked peer) follows
+        the host's list when it changes, and an unchanged list rewrites nothing."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        system, me, host, _ = at_site
+        long_name = {"code": "a" * 45, "name": "N" * 205, "address": "A" * 305, "status": "closed"}
+        no_name = {"code": "b" * 45, "name": "", "address": "", "status": "suspended"}
+        resorts = {"code": "resorts", "name": "Resorts", "address": "1133 Boardwalk", "status": "active"}
+        listed = ["ocean", None, {"name": "No code"}, {"code": 7, "name": "Numbered"}, {"code": "", "name": "Blank"},
+                  long_name, no_name, resorts]
+
+        def beat():
+            with CaptureQueriesContext(connection) as queries:
+                apply_heartbeat(peer=host, body={"rules_hash": system.rules_hash, "participants": listed},
+                                now=timezone.now())
+            return [q["sql"] for q in queries.captured_queries if 'SET "name"' in q["sql"]]
+
+        def learned():
+            return {s.code: (s.name, s.address, s.status)
+                    for s in Site.objects.filter(system=system).exclude(pk__in=[me.pk, host.pk])}
+
+        beat()
+        assert learned() == {"a" * 40: ("N" * 200, "A" * 300, SystemStatus.ACTIVE),
+                             "b" * 40: ("b" * 40, "", SystemStatus.SUSPENDED),
+                             "resorts": ("Resorts", "1133 Boardwalk", SystemStatus.ACTIVE)}
+        assert beat() == []  # the same list: nothing rewritten, no duplicate
+        assert len(learned()) == 3
+        resorts.update(name="Resorts Casino Hotel", address="1133 Boardwalk, Atlantic City")  # each later in order
+        long_name.update(status="suspended")
+        assert len(beat()) == 2
+        assert learned()["resorts"] == ("Resorts Casino Hotel", "1133 Boardwalk, Atlantic City", SystemStatus.ACTIVE)
+        assert learned()["a" * 40][2] == SystemStatus.SUSPENDED
+        resorts.update(name="Resorts", address="1133 Boardwalk")  # each earlier in order
+        assert len(beat()) == 1
+        assert learned()["resorts"] == ("Resorts", "1133 Boardwalk", SystemStatus.ACTIVE)
+        listed[0] = {"code": "borgata", "name": "Not this casino", "address": "", "status": "suspended"}
+        listed[1] = {"code": "boardwalk", "name": "Not the host's own record", "address": "", "status": "suspended"}
+        assert beat() == []  # this casino's record and the host's are this deployment's own
+        assert (Site.objects.get(pk=me.pk).name, Site.objects.get(pk=host.pk).name) == (me.name, host.name)
+
     def test_the_host_sends_the_participants_in_its_heartbeat(self, settings, casino):
         calls = []
         globals()["TRANSPORT"] = lambda url, text, headers: calls.append(text) or (200, {"ack": body_hash(text)})
