@@ -72,6 +72,13 @@ def recordable_events(*, deck: Deck, by: User) -> list[DeckEventKind]:
             and (by.is_superuser or not by.role_set.isdisjoint(EVENT_ROLES[kind]))]
 
 
+def _check_inspected_before_verified(*, deck: Deck, kind: DeckEventKind) -> None:
+    """A deck is verified by the floorperson (or a supervisor: EVENT_ROLES, checked with the event's role) only after
+    the dealer inspected it (N.J.A.C. 13:69F-14.4(b)-inspected-verified). Raises DomainError (field "kind")."""
+    if kind == DeckEventKind.VERIFIED and not deck.events.filter(kind=DeckEventKind.INSPECTED).exists():
+        raise DomainError("The dealer inspects the deck before the floorperson verifies it (14.4(b)).", field="kind")
+
+
 @transaction.atomic
 def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, back_design: str = "",
                  at: datetime | None = None) -> Deck:
@@ -163,8 +170,7 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
             raise DomainError("Only a deck removed from play can be destroyed.", field="kind")
     elif deck.status != DeckStatus.AT_TABLE:
         raise DomainError(f"Deck {deck.serial} is not at a table.", field="deck")
-    if kind == DeckEventKind.VERIFIED and not deck.events.filter(kind=DeckEventKind.INSPECTED).exists():
-        raise DomainError("The dealer inspects the deck before the floorperson verifies it (14.4(b)).", field="kind")
+    _check_inspected_before_verified(deck=deck, kind=kind)
     if kind == DeckEventKind.COUNTED and card_count is None:
         raise DomainError("Give the number of cards counted.", field="card_count")
     if by_shuffler:

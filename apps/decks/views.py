@@ -41,7 +41,7 @@ def board(request):
 
 @role_policy(write="decks.record_event")
 def record_event(request, pk: int):
-    """Record an event of a deck from the board; which role may record which event is the service's (14.2, 14.4).
+    """Record an event of a deck from the board; which role may record which event is the service's (`record_deck_event`, `recordable_events`).
     Refused, the board comes back (400) with the deck's form as typed and the error beside its field. A count of
     other than 52 cards comes back (200) asking to confirm that the deck will be pulled from play; confirmed, the deck
     is pulled and the message is a warning (14.6(e)4-wrong-count)."""

@@ -110,6 +110,31 @@ class TestEvents:
             record_deck_event(deck=opened, kind="verified", by=dealer)
         record_deck_event(deck=opened, kind="verified", by=floor)
 
+    @pytest.mark.proves("14.4(b)-inspected-verified")
+    def test_14_4_b_the_dealer_is_offered_the_inspection_and_the_floor_its_verification(
+            self, table, opened, dealer, floor, staff, django_user_model):
+        """The event forms offer each person what they may record of a deck as it stands: at the table, the dealer
+        the inspection and not its verification, the floorperson both; a deck removed from play, its destruction
+        only, to a supervisor; a deck in storage, nothing. A superuser is offered every event."""
+        from apps.decks.models import DeckEventKind as K
+        from apps.decks.services import recordable_events
+
+        at_table = [K.INSPECTED, K.VERIFIED, K.SPREAD, K.PUT_IN_USE, K.ROTATED_OUT, K.SORTED, K.COUNTED, K.CHANGED,
+                    K.REMOVED]
+        assert recordable_events(deck=opened, by=dealer) == [
+            K.INSPECTED, K.SPREAD, K.PUT_IN_USE, K.ROTATED_OUT, K.SORTED, K.COUNTED]
+        assert recordable_events(deck=opened, by=floor) == at_table
+        assert recordable_events(deck=opened, by=staff(Role.SECURITY)) == []
+        root = django_user_model.objects.create_superuser("root", password="x", casino=table.casino)
+        assert recordable_events(deck=opened, by=root) == at_table
+        record_deck_event(deck=opened, kind="removed", by=floor)
+        opened.refresh_from_db()
+        assert recordable_events(deck=opened, by=staff(Role.POKER_SHIFT_SUPERVISOR)) == [K.DESTROYED]
+        assert recordable_events(deck=opened, by=floor) == []
+        assert recordable_events(deck=opened, by=root) == [K.DESTROYED]
+        stored = receive_deck(casino=table.casino, serial="S-1", back_colour="green", by=floor)
+        assert recordable_events(deck=stored, by=root) == []
+
     @pytest.mark.proves("14.2(a)-two-decks", "14.2(a)-distinguishable")
     def test_14_2_a_two_decks_distinguishable_at_most(self, table, opened, floor):
         same = receive_deck(casino=table.casino, serial="R-2", back_colour="red", by=floor)
