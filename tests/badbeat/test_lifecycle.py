@@ -15,12 +15,14 @@ from apps.badbeat.models import (
     ClaimStatus,
     DailyReset,
     Funding,
+    Jackpot,
     JackpotKind,
     JackpotStatus,
     MultipleLosersRule,
     PayoutNotification,
     QualifyingHand,
     RuleChangeStatus,
+    Transfer,
 )
 from apps.badbeat.selectors import display_rows, judge_round, ledger
 from apps.badbeat.services import (
@@ -361,6 +363,59 @@ class TestDiscontinuing:
         assert old.balance == 0 and new.balance == D("5.00")
         for j in (old, new):
             assert ledger(jackpot=j).balance == j.balance and ledger(jackpot=j).reset_reserve == j.reset_reserve
+
+
+    @pytest.mark.proves("14.19(l)-discontinue", "14.19(c)-terminate", "14.19(a)-all-to-players")
+    def test_14_19_l_a_payout_is_discontinued_only_into_a_live_payout_of_the_casino_holding_its_own_funds(self, db):
+        """All the funds of a discontinued payout are paid to players: they go, by a supervisor's or an
+        administrator's decision with its reason, to another live payout of the same casino that holds its own funds,
+        and not while a payout of it is pending or a payout funded from it is still offered. Each refusal names its
+        field and moves nothing. Ids are above 256, as a room's are after its first days (compared by value)."""
+        casino, lower, higher = CasinoFactory(pk=90_002), CasinoFactory(pk=90_001), CasinoFactory(pk=90_003)
+        boss = StaffFactory(casino=casino, roles=[Role.POKER_SHIFT_SUPERVISOR])
+        source = JackpotFactory(pk=90_020, casino=casino, balance=D("500.00"), reset_reserve=D("50.00"))
+        target = JackpotFactory(pk=90_010, casino=casino, kind=JackpotKind.SECONDARY, primary=source,
+                                qualifying_hand=QualifyingHand.FULL_HOUSE, balance=D("20.00"))
+        portion = create_secondary_jackpot(primary=source, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                           funding=Funding.PRIMARY_PORTION, primary_portion_percentage=D("10"))
+
+        def refused(field, match, *, jackpot=source, to=target, by=boss, reason="Replaced."):
+            with pytest.raises(DomainError, match=match) as exc:
+                discontinue_jackpot(jackpot=Jackpot.objects.get(pk=jackpot.pk), target=Jackpot.objects.get(pk=to.pk),
+                                    reason=reason, made_by=by)
+            assert exc.value.field == field
+
+        def status(jackpot, value):
+            Jackpot.objects.filter(pk=jackpot.pk).update(status=value)
+
+        refused("made_by", "A supervisor or an administrator", by=StaffFactory(casino=casino, roles=[Role.DEALER]))
+        refused("reason", "Give the reason", reason="   ")
+        refused("target", "Transfer to another bad beat payout", to=source)
+        for casino_elsewhere in (lower, higher):
+            refused("target", "same casino", to=JackpotFactory(casino=casino_elsewhere))
+        status(source, JackpotStatus.DISCONTINUED)
+        refused("jackpot", "already discontinued")
+        status(source, JackpotStatus.PAYOUT_PENDING)
+        refused("jackpot", "A payout is pending")
+        status(source, JackpotStatus.ACTIVE)
+        status(target, JackpotStatus.DISCONTINUED)
+        refused("target", "a live payout that holds its own funds")
+        status(target, JackpotStatus.ACTIVE)
+        refused("target", "a live payout that holds its own funds", to=portion)
+        refused("jackpot", "Discontinue the secondary payout funded from this one first")
+        assert not Transfer.objects.exists()
+        assert Jackpot.objects.get(pk=source.pk).balance == D("500.00")
+        status(portion, JackpotStatus.DISCONTINUED)
+        status(target, JackpotStatus.PAYOUT_PENDING)  # a live payout being paid still takes the funds, after its payout
+        transfer = discontinue_jackpot(jackpot=Jackpot.objects.get(pk=source.pk),
+                                       target=Jackpot.objects.get(pk=target.pk), reason=f" {'R' * 305} ",
+                                       made_by=boss)
+        assert (transfer.amount, transfer.reset_amount, transfer.reason) == (D("500.00"), D("50.00"), "R" * 300)
+        source.refresh_from_db()
+        target.refresh_from_db()
+        assert (source.status, source.is_collecting, source.balance, source.reset_reserve) == (
+            JackpotStatus.DISCONTINUED, False, D("0.00"), D("0.00"))
+        assert (target.balance, target.reset_reserve) == (D("520.00"), D("50.00"))
 
 
 OPS = st.lists(st.sampled_from(["contribute", "contribute", "contribute", "adjust", "claim"]), min_size=5,
