@@ -168,7 +168,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
     pre-numbered Bad Beat Payout Contribution Form is issued, `_issue_form_serial`). The count is compared with
     the contributions recorded since the table's last count; the difference is the variance. Raises DomainError
     naming the field: wrong people for the method (`_check_people`, whose helpers cite what each method asks), one
-    who transports the boxes who is not of security (`_check_transport`), an ineligible witness, bad amounts.
+    who transports the boxes who is not of security (`verify_transport`), an ineligible witness, bad amounts.
 
     variance_confirmed: Decimal dollars, the variance the counter and the witness confirmed (the count page: ZERO
     until they confirm one); when given, the count is recorded only if its variance, read under the jackpot locks,
@@ -198,7 +198,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         if amount < 0:
             raise DomainError("An amount counted is not negative.", field="amount")
         fits_column(BadBeatCount, "amount", amount, field="amount")
-        _check_transport(method=method, transported_by=transported_by)
+        verify_transport(method=method, transported_by=transported_by)
     counted_at = counted_at or timezone.now()
     gaming_day = gaming_day_of(casino=table.casino, moment=counted_at)
     hold_open_gaming_days(casino=table.casino, days=[gaming_day], what="a count", field="counted_at")
@@ -221,10 +221,10 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         signed_in_person=signed_in_person)
 
 
-def _check_transport(*, method: str, transported_by: User | None) -> None:
-    """Who carries a counted box (N.J.A.C. 13:69F-14.19(d)2-security-transports): a representative of the casino
-    security department carries the locked boxes from the tables to the cage (14.19(d)2), or the locked container
-    from the closed table (14.19(d)1). `transported_by` None: not recorded (the count is at the table). Raises
+def verify_transport(*, method: str, transported_by: User | None) -> None:
+    """Who carries a counted box: a representative of the casino security department carries the locked boxes from
+    the tables to the cage (N.J.A.C. 13:69F-14.19(d)2-security-transports), or the locked container from the closed
+    table (14.19(d)1-transport). `transported_by` None: not recorded (the count is at the table). Raises
     DomainError (field "transported_by") naming the clause."""
     if transported_by is not None and not transported_by.has_role(Role.SECURITY):
         clause = "14.19(d)1" if method == CountMethod.CLOSED_TABLE else "14.19(d)2"
