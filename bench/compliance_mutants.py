@@ -81,15 +81,20 @@ def changed_files(rev: str) -> list[str]:
     return [line for line in out.stdout.splitlines() if line]
 
 
-def copy_tree(dest: Path) -> None:
-    """The files git tracks or would track (not ignored), as they are in the working tree, copied under `dest`."""
-    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True,
+def copy_tree(dest: Path, root: Path = ROOT) -> None:
+    """The files git tracks or would track (not ignored), as they are in the working tree of `root`, copied under
+    `dest`; the material beside the checkout (`root`/../shared: real hand histories, which tests read from there) is
+    linked beside the copy, read in place."""
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, capture_output=True,
                          check=True)
     for name in filter(None, out.stdout.decode().split("\0")):
-        src = ROOT / name
+        src = root / name
         if src.is_file():
             (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / name)
+    shared = root.parent / "shared"
+    if shared.is_dir() and not (dest.parent / "shared").exists():
+        (dest.parent / "shared").symlink_to(shared.resolve(), target_is_directory=True)
 
 
 def test_command(nodeids: list[str], root: Path) -> str:

@@ -415,3 +415,31 @@ def test_the_repos_results_file_reads_and_marks_survivors_partly_proven():
         if r.mutation is not None:
             assert r.status in (PROVEN, PARTLY_PROVEN, NOT_PROVEN), r.id
             assert (r.status == PARTLY_PROVEN) == bool(r.mutation.survived or r.mutation.error), r.id
+
+
+def test_the_copy_of_the_tree_reads_the_material_beside_the_checkout_in_place(tmp_path):
+    """Tests that read the real hand histories beside the checkout (../shared/data/phh) run in the copy as they do in
+    the checkout: the material is linked beside the copy, not copied; files git ignores are left out."""
+    runner = _runner()
+    root = tmp_path / "room" / "main"
+    (root / "apps").mkdir(parents=True)
+    (root / "apps" / "a.py").write_text("A = 1\n")
+    (root / "notes.tmp").write_text("ignored\n")
+    (root / ".gitignore").write_text("*.tmp\n")
+    (tmp_path / "room" / "shared" / "data").mkdir(parents=True)
+    (tmp_path / "room" / "shared" / "data" / "30.phhs").write_text("hands\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    dest = tmp_path / "copy" / "tree"
+    dest.mkdir(parents=True)
+    runner.copy_tree(dest, root)
+    assert (dest / "apps" / "a.py").read_text() == "A = 1\n" and not (dest / "notes.tmp").exists()
+    assert (dest.parent / "shared").is_symlink()
+    assert (dest / ".." / "shared" / "data" / "30.phhs").read_text() == "hands\n"
+    alone = tmp_path / "alone" / "main"  # a checkout with no material beside it: nothing linked
+    (alone / "apps").mkdir(parents=True)
+    (alone / "apps" / "a.py").write_text("A = 2\n")
+    subprocess.run(["git", "init", "-q"], cwd=alone, check=True)
+    bare = tmp_path / "elsewhere" / "tree"
+    bare.mkdir(parents=True)
+    runner.copy_tree(bare, alone)
+    assert (bare / "apps" / "a.py").read_text() == "A = 2\n" and not (bare.parent / "shared").exists()
