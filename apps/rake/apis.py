@@ -128,9 +128,9 @@ class TimeChargeOutput(serializers.ModelSerializer):
 
 
 class TimeChargeApi(IdempotentPostMixin, generics.ListAPIView):
-    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional,
-    14.14(b)3-verified): the dealer records a collection (POST, answered with the charge recorded), a floorperson
-    verifies it at /api/time-charges/{id}/verify/. The list (GET, the newest 200) is rake, the room's revenue: read as
+    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional): the dealer
+    records a collection (POST, answered with the charge recorded), a floorperson verifies it at
+    /api/time-charges/{id}/verify/ (TimeChargeVerifyApi). The list (GET, the newest 200) is rake, the room's revenue: read as
     rake records are (not by dealers: 403)."""
 
     class Input(serializers.Serializer):

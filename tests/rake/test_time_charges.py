@@ -215,3 +215,36 @@ def test_14_14_b_3_time_charges_at_a_closed_table_are_refused(half_hourly, staff
     with pytest.raises(DomainError, match="Table 5 is closed") as refused:
         collect_time_charge(table=half_hourly, period_start=MORNING, players_seated=6, collected_by=staff(Role.DEALER))
     assert refused.value.field == "table" and not TimeCharge.objects.exists()
+
+
+@pytest.mark.proves("14.14(b)3-verified")
+def test_14_14_b_3_v_a_floorperson_verifies_through_the_api_never_their_own_collection(table, staff, api):
+    """The floorperson's verification as the API takes it: a collection of the casino verified by a floorperson who
+    did not collect it, answered with the charge and its verification (200, as the schema publishes it); the one
+    who collected it is refused (a 400 naming the field), whether their id is below or above the verifier's (ids
+    above 256, as a room's are, compared by value); a dealer may not verify (403)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    post_time_charge_structure(table=table, hourly_fee=D("12.00"), interval_minutes=30)
+    floor = staff(Role.FLOORPERSON, pk=90_001)
+    dealer = staff(Role.DEALER, pk=90_002)
+    other_floor = staff(Role.FLOORPERSON, pk=90_003)
+    by_dealer = collect_time_charge(table=table, period_start=AT, players_seated=5, collected_by=dealer)
+    by_floor = collect_time_charge(table=table, period_start=AT + timedelta(minutes=30), players_seated=4,
+                                   collected_by=other_floor)
+    api.force_authenticate(dealer)
+    assert api.post(f"/api/time-charges/{by_dealer.pk}/verify/").status_code == 403
+    api.force_authenticate(other_floor)  # the collector, id above the dealer's and the floor's
+    refused = api.post(f"/api/time-charges/{by_floor.pk}/verify/")
+    assert refused.status_code == 400 and "cannot verify" in refused.json()["verified_by"][0]
+    api.force_authenticate(floor)  # id below both collectors'
+    answer = api.post(f"/api/time-charges/{by_dealer.pk}/verify/")
+    assert answer.status_code == 200
+    assert (answer.json()["id"], answer.json()["verified_by"]) == (by_dealer.pk, floor.pk)
+    with pytest.raises(DomainError, match="cannot verify"):  # the service itself, the verifier's own collection
+        verify_time_charge(time_charge=TimeCharge.objects.get(pk=by_floor.pk),
+                           verified_by=type(other_floor).objects.get(pk=90_003))
+    verify_time_charge(time_charge=by_floor, verified_by=floor)
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    assert set(paths["/api/time-charges/{id}/verify/"]["post"]["responses"]) >= {"200"}
+    assert "201" not in paths["/api/time-charges/{id}/verify/"]["post"]["responses"]
