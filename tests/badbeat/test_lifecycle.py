@@ -365,6 +365,34 @@ class TestDiscontinuing:
             assert ledger(jackpot=j).balance == j.balance and ledger(jackpot=j).reset_reserve == j.reset_reserve
 
 
+    @pytest.mark.proves("14.19(c)-terminate")
+    def test_14_19_c_a_payout_whose_collection_is_terminated_takes_nothing_and_the_others_still_do(
+            self, casino, table):
+        """Which payouts take a contribution from a pot: not one whose collection is terminated (its collecting flag
+        cleared, with or without the payout discontinued, and a discontinued one even were its flag left set), not a
+        secondary funded from a portion of the primary; a payout being paid still collects, and so does every other
+        in its order, each from what the one before left."""
+        primary = JackpotFactory(casino=casino, minimum_pot=D("0"))
+        mini = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                        funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
+                                        maximum_contribution=D("0.50"), minimum_pot=D("0"))
+        create_secondary_jackpot(primary=primary, name="Portion", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                 funding=Funding.PRIMARY_PORTION, primary_portion_percentage=D("10"))
+
+        def contributions():
+            round_of_play = play(table, board="2h 7d 9c Js Kd", hands=["As Ac", "Qh Qd", "3s 4s", "5c 6c"])
+            return {c.jackpot.name: c.amount for c in round_of_play.bad_beat_contributions.select_related("jackpot")}
+
+        assert contributions() == {primary.name: D("1.00"), "Mini": D("0.50")}
+        Jackpot.objects.filter(pk=primary.pk).update(status=JackpotStatus.PAYOUT_PENDING)
+        assert contributions() == {primary.name: D("1.00"), "Mini": D("0.50")}
+        Jackpot.objects.filter(pk=primary.pk).update(status=JackpotStatus.ACTIVE, is_collecting=False)
+        assert contributions() == {"Mini": D("0.50")}
+        Jackpot.objects.filter(pk=primary.pk).update(status=JackpotStatus.DISCONTINUED, is_collecting=True)
+        assert contributions() == {"Mini": D("0.50")}
+        Jackpot.objects.filter(pk=mini.pk).update(is_collecting=False)
+        assert contributions() == {}
+
     @pytest.mark.proves("14.19(l)-discontinue", "14.19(c)-terminate", "14.19(a)-all-to-players")
     def test_14_19_l_a_payout_is_discontinued_only_into_a_live_payout_of_the_casino_holding_its_own_funds(self, db):
         """All the funds of a discontinued payout are paid to players: they go, by a supervisor's or an

@@ -305,19 +305,32 @@ def test_14_6_b_a_round_of_play_has_two_to_eleven_players():
         with pytest.raises(DomainError) as exc:
             verify_table_configuration(game="holdem", seats=seats, minimum_wager=D("2"), maximum_wager=None)
         assert exc.value.field == "seats" and "2 to 11" in exc.value.message
-    verify_table_configuration(game="holdem", seats=2, minimum_wager=D("2"), maximum_wager=None)
+    for seats in (2, 3, 11):
+        verify_table_configuration(game="holdem", seats=seats, minimum_wager=D("2"), maximum_wager=None)
     table = PokerTableFactory(seats=11)
     with pytest.raises(DomainError, match="at least two players") as exc:
         record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2"))]))
     assert exc.value.field == "players"
-    with pytest.raises(DomainError) as exc:
-        record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2")),
-                                                             PlayerIn(seat=12, contributed=D("2"), folded=True)]))
-    assert exc.value.field == "players[1].seat"
+    for seat in (12, 0):
+        with pytest.raises(DomainError) as exc:
+            record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2")),
+                                                                 PlayerIn(seat=seat, contributed=D("2"), folded=True)]))
+        assert exc.value.field == "players[1].seat"
+    with pytest.raises(DomainError, match="Each seat may appear once") as exc:  # two players in one seat
+        record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=4, contributed=D("2")),
+                                                             PlayerIn(seat=4, contributed=D("2"), folded=True)]))
+    omaha = PokerTableFactory(casino=table.casino, number=table.number + 1, game="omaha", seats=10)
+    with pytest.raises(DomainError, match="seats at most 10 players") as exc:  # more players than the game seats
+        record_round_of_play(table=omaha, round_in=round_in([PlayerIn(seat=s, contributed=D("2"), folded=s > 1)
+                                                             for s in range(1, 12)]))
     assert not RoundOfPlay.objects.exists()
     record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=1, contributed=D("2")),
                                                          PlayerIn(seat=11, contributed=D("1"), folded=True)]))
-    assert RoundOfPlay.objects.get().players.count() == 2
+    record_round_of_play(table=table, round_in=round_in([PlayerIn(seat=s, contributed=D("2"), folded=s != 2)
+                                                         for s in (2, 5, 9)]))  # three players
+    record_round_of_play(table=omaha, round_in=round_in([PlayerIn(seat=s, contributed=D("2"), folded=s > 1)
+                                                         for s in range(1, 11)]))  # as many as the game seats
+    assert [r.players.count() for r in RoundOfPlay.objects.order_by("pk")] == [2, 3, 10]
 
 
 def _draw_table(game, number):

@@ -184,14 +184,12 @@ def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
 
 def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
           jackpots: LockedJackpots) -> list[list[tuple[Jackpot, Decimal, str, Decimal]]]:
-    """For each round, the contributions it owes: (jackpot, amount, explanation, the pot it was taken from), the
-    casino's collecting jackpots (none once collection is terminated, 14.19(c)-terminate) in order, primary first,
-    each from what the one before left of the pot."""
+    """For each round, the contributions it owes from its pot (N.J.A.C. 13:69F-14.19(c)-per-pot): (jackpot, amount,
+    explanation, the pot it was taken from), the casino's collecting jackpots (`_collecting`) in order, primary
+    first, each from what the one before left of the pot."""
     collecting: dict[int, list[Jackpot]] = {}
-    for jackpot in sorted(jackpots.jackpots, key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
-        if jackpot.is_collecting and jackpot.status != JackpotStatus.DISCONTINUED and \
-                jackpot.funding == Funding.CONTRIBUTIONS:
-            collecting.setdefault(jackpot.casino_id, []).append(jackpot)
+    for jackpot in sorted(_collecting(jackpots.jackpots), key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
+        collecting.setdefault(jackpot.casino_id, []).append(jackpot)
     owed: list[list[tuple[Jackpot, Decimal, str, Decimal]]] = [[] for _ in rounds]
     for index, round_of_play in enumerate(rounds):
         if not _participates(round_of_play):
@@ -208,6 +206,14 @@ def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
             owed[index].append((jackpot, amount, explanation, after))
             taken += amount
     return owed
+
+
+def _collecting(jackpots: Sequence[Jackpot]) -> list[Jackpot]:
+    """The jackpots of `jackpots` that take contributions, in their order: collecting (N.J.A.C.
+    13:69F-14.19(c)-terminate: none once its collection is terminated or it is discontinued) and funded by their own
+    contributions (not a secondary funded from a portion of the primary, which takes none)."""
+    return [j for j in jackpots if j.is_collecting and j.status != JackpotStatus.DISCONTINUED
+            and j.funding == Funding.CONTRIBUTIONS]
 
 
 def report_contributions(*, taken: ContributionsTaken, jackpots: LockedJackpots) -> None:
