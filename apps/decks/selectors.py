@@ -238,8 +238,9 @@ def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
 
     Considers the table limits (the highest limits are served first), the location (tables of one area get
     backs unlike their neighbours' where the stock allows) and the game (tables of one game in one area are
-    told apart the same way); the two decks of a table always differ in back (14.2(a)-distinguishable) and, with an
-    automated shuffler, in colour (14.2(d)1). Nothing is written: the supervisor decides.
+    told apart the same way); the two decks of a table always differ in back and, with an automated shuffler, in
+    colour. Nothing is written: the supervisor decides, and each deck is then brought to its table by
+    `services.assign_deck`, which refuses what the rules do not allow.
     """
     stock = list(decks_in_storage(casino=casino))
     tables = sorted(PokerTable.objects.filter(casino=casino, is_open=True), key=lambda t: (-_limit(t), t.number))

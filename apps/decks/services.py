@@ -100,9 +100,9 @@ def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, bac
 
 @transaction.atomic
 def assign_deck(*, deck: Deck, table: PokerTable, by: User, at: datetime | None = None) -> Deck:
-    """Bring a stored deck to a table: at most two decks per table (14.2(a)-two-decks), visually distinguishable
-    (14.2(a)-distinguishable); with an automated shuffler, backs of different colours (14.2(d)1). Raises
-    DomainError."""
+    """Bring a stored deck of the table's casino to the table: at most two decks there (`_check_two_decks`), told
+    apart from the other (`_check_distinguishable`, and `_check_shuffler_colours` with an automated shuffler).
+    Raises DomainError naming the field."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     deck = Deck.objects.select_for_update().get(pk=deck.pk)
     if deck.casino_id != table.casino_id:
@@ -110,21 +110,38 @@ def assign_deck(*, deck: Deck, table: PokerTable, by: User, at: datetime | None 
     if deck.status != DeckStatus.IN_STORAGE:
         raise DomainError(f"Deck {deck.serial} is {deck.get_status_display().lower()}, not in storage.", field="deck")
     present = list(Deck.objects.filter(table=table, status=DeckStatus.AT_TABLE))
-    if len(present) >= 2:
-        raise DomainError(f"Table {table.number} already has its two decks (14.2(a)).", field="table")
+    _check_two_decks(table=table, present=present)
     for other in present:
-        same_look = (other.back_colour.lower(), other.back_design.lower()) == (
-            deck.back_colour.lower(), deck.back_design.lower())
-        if same_look:
-            raise DomainError("The two decks at a table must be visually distinguishable (14.2(a)).", field="deck")
-        if table.uses_automated_shuffler and other.back_colour.lower() == deck.back_colour.lower():
-            raise DomainError("With an automated shuffler the two decks need backs of different colours "
-                              "(N.J.A.C. 13:69F-14.2(d)1).", field="deck")
+        _check_distinguishable(deck=deck, other=other)
+        if table.uses_automated_shuffler:
+            _check_shuffler_colours(deck=deck, other=other)
     at = _when(at)
     deck.status, deck.table = DeckStatus.AT_TABLE, table
     deck.save(update_fields=["status", "table"])
     DeckEvent.objects.create(deck=deck, kind=DeckEventKind.ASSIGNED, at=at, table=table, by=by)
     return deck
+
+
+def _check_two_decks(*, table: PokerTable, present: list[Deck]) -> None:
+    """A table has no more than two decks (N.J.A.C. 13:69F-14.2(a)-two-decks): `present`, the decks at it now,
+    leaves room for one more. Raises DomainError (field "table")."""
+    if len(present) >= 2:
+        raise DomainError(f"Table {table.number} already has its two decks (14.2(a)).", field="table")
+
+
+def _check_distinguishable(*, deck: Deck, other: Deck) -> None:
+    """The two decks at a table are visually distinguishable (N.J.A.C. 13:69F-14.2(a)-distinguishable): their backs
+    differ in colour or in design, whatever the case they are written in. Raises DomainError (field "deck")."""
+    if (other.back_colour.lower(), other.back_design.lower()) == (deck.back_colour.lower(), deck.back_design.lower()):
+        raise DomainError("The two decks at a table must be visually distinguishable (14.2(a)).", field="deck")
+
+
+def _check_shuffler_colours(*, deck: Deck, other: Deck) -> None:
+    """At a table with an automated shuffler, the two decks' backs are of different colours (N.J.A.C.
+    13:69F-14.2(d)1), whatever the case they are written in. Raises DomainError (field "deck")."""
+    if other.back_colour.lower() == deck.back_colour.lower():
+        raise DomainError("With an automated shuffler the two decks need backs of different colours "
+                          "(N.J.A.C. 13:69F-14.2(d)1).", field="deck")
 
 
 def _leave_table(deck: Deck) -> None:

@@ -152,6 +152,8 @@ class TestEvents:
         red_b = receive_deck(casino=casino, serial="R-9", back_colour="Red", back_design="casino logo", by=floor)
         with pytest.raises(DomainError, match=r"14.2\(d\)1"):
             assign_deck(deck=red_b, table=table, by=floor)
+        blue = receive_deck(casino=casino, serial="B-9", back_colour="Blue", by=floor)
+        assert assign_deck(deck=blue, table=table, by=floor).table == table  # another colour: brought to the table
 
     def test_no_event_in_the_future(self, opened, dealer):
         with pytest.raises(DomainError) as exc:
