@@ -174,6 +174,11 @@ class TestSuspension:
         listed[1] = {"code": "boardwalk", "name": "Not the host's own record", "address": "", "status": "suspended"}
         assert beat() == []  # this casino's record and the host's are this deployment's own
         assert (Site.objects.get(pk=me.pk).name, Site.objects.get(pk=host.pk).name) == (me.name, host.name)
+        peer = add_site(system=system, code="tropicana", name="Tropicana", inbox_url="http://tropicana.test/",
+                        outbound_secrets=[SITE_TO_HOST], inbound_secrets=[SITE_TO_HOST])  # a peer linked here
+        listed.append({"code": "tropicana", "name": "Not the linked peer's record", "address": "", "status": "active"})
+        assert beat() == []  # a linked peer's record is this deployment's observation, as the host's is
+        assert Site.objects.get(pk=peer.pk).name == "Tropicana"
 
     def test_the_host_sends_the_participants_in_its_heartbeat(self, settings, casino):
         calls = []

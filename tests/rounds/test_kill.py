@@ -130,3 +130,27 @@ def test_14_11_i_a_kill_is_posted_only_at_omaha_high_low_eight_or_better_with_a_
             assert exc.value.field == "kill_pot_minimum"
     for game in (Game.OMAHA_HILO8, Game.HOLDEM):
         verify_kill(game=game, kill_option=KillOption.NONE, kill_pot_minimum=None)
+    # as a form or the API sends them: plain text, not the choices' members
+    verify_kill(game="omaha_hilo8", kill_option="kill", kill_pot_minimum=D("60.00"))
+    verify_kill(game="holdem", kill_option="none", kill_pot_minimum=None)
+    with pytest.raises(DomainError, match="only in Omaha high-low"):
+        verify_kill(game="omaha", kill_option="half_kill", kill_pot_minimum=D("60.00"))
+
+
+@pytest.mark.proves("14.11(i)-placed")
+def test_14_11_i_the_kill_is_placed_by_a_pot_of_at_least_the_posted_amount_won_whole(table):
+    """14.11(i): the kill button is placed in front of a player who wins an entire pot of at least the posted
+    amount ($60.00 here): a $59.97 pot won whole places none (and, no kill being out, nothing is recorded); a $60.00
+    one places it, the record saying why. Once out, a pot short of the amount collects it, the record saying it does
+    not qualify in amount, and a split pot, saying it was split."""
+    play(table, "19.99", SCOOP, 1)
+    assert current_kill(table=table) is None and not KillRecord.objects.exists()
+    play(table, "20", SCOOP, 2)
+    placed = KillRecord.objects.get()
+    assert (placed.move, placed.seat, placed.reason) == (KillMove.PLACED, 1, "Seat 1 won the entire $60.00 pot.")
+    play(table, "19.99", SCOOP, 3)
+    assert KillRecord.objects.latest("pk").reason == "The $59.97 pot does not qualify in amount."
+    play(table, "20", SCOOP, 4)
+    play(table, "30", SPLIT, 5)
+    assert [(r.move, r.reason) for r in KillRecord.objects.order_by("pk")][-2:] == [
+        (KillMove.PLACED, "Seat 1 won the entire $60.00 pot."), (KillMove.COLLECTED, "The pot was split.")]
