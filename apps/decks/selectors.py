@@ -233,8 +233,9 @@ def _limit(table: PokerTable):
 
 
 def propose_distribution(*, casino: Casino) -> list[ProposedDeck]:
-    """A proposed distribution of stored decks to open tables short of their two decks (N.J.A.C.
-    13:69F-14.2(c)-daily-distribution, 14.2(c)-considerations).
+    """A proposed distribution of stored decks to open tables short of their two decks, made with the
+    considerations the supervisor weighs (N.J.A.C. 13:69F-14.2(c)-considerations); the distribution itself is the
+    supervisor's, recorded by `services.distribute_decks`.
 
     Considers the table limits (the highest limits are served first), the location (tables of one area get
     backs unlike their neighbours' where the stock allows) and the game (tables of one game in one area are

@@ -56,6 +56,7 @@ def test_14_2_c_the_supervisor_decides_and_it_is_recorded(casino, room, staff):
     assert all(line.deck.status == DeckStatus.AT_TABLE for line in distribution.lines.select_related("deck"))
 
 
+@pytest.mark.proves("14.2(c)-daily-distribution")
 def test_distribution_is_all_or_nothing(casino, room, staff):
     high, *_ = room
     decks = [p.deck for p in propose_distribution(casino=casino)][:3]
@@ -66,12 +67,27 @@ def test_distribution_is_all_or_nothing(casino, room, staff):
     assert all(d.status == DeckStatus.IN_STORAGE for d in type(decks[0]).objects.all())
 
 
+@pytest.mark.proves("14.2(c)-daily-distribution")
 def test_distribution_page(client, casino, room, staff):
-    client.force_login(staff(Role.POKER_SHIFT_SUPERVISOR))
+    """The supervisor's page: the proposal and its considerations; nothing chosen, or no considerations, is refused
+    (400, nothing recorded, the error shown); a line that is not table:deck is passed over; the lines accepted are
+    recorded with the considerations as written; a dealer may not distribute."""
+    from apps.decks.models import DeckDistribution
+
+    supervisor = staff(Role.POKER_SHIFT_SUPERVISOR)
+    client.force_login(supervisor)
     page = client.get("/decks/distribution/")
     assert page.status_code == 200
     lines = [f"{p.table.pk}:{p.deck.pk}" for p in propose_distribution(casino=casino)]
+    refused = client.post("/decks/distribution/", {"line": ["not-a-line"], "considerations": "as proposed"})
+    assert refused.status_code == 400 and b"Choose at least one deck" in refused.content
+    refused = client.post("/decks/distribution/", {"line": lines, "considerations": "  "})
+    assert refused.status_code == 400 and b"Say how limits, location and game were considered" in refused.content
+    assert not DeckDistribution.objects.exists()
+    lines = ["7:", *lines]
     response = client.post("/decks/distribution/", {"line": lines, "considerations": "as proposed"}, follow=True)
     assert b"6 deck(s) distributed" in response.content
+    recorded = DeckDistribution.objects.get()
+    assert (recorded.decided_by, recorded.considerations, recorded.lines.count()) == (supervisor, "as proposed", 6)
     client.force_login(staff(Role.DEALER))
     assert client.post("/decks/distribution/", {"line": lines, "considerations": "x"}).status_code == 403
