@@ -314,10 +314,17 @@ def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage
 @pytest.mark.proves("14.19(d)2-security-transports")
 def test_14_19_d_2_security_transports_the_boxes_to_the_cage(table, people):
     """14.19(d)2: a representative of security transports the boxes to the cage: a cage count that names the dealer
-    as the one who carried them is refused naming the field, and writes nothing."""
+    as the one who carried them is refused naming the field and the boxes, and writes nothing; one carried by the
+    guard is recorded with the guard, as is one whose carrier is not recorded."""
     pot(table)
-    with pytest.raises(DomainError, match=r"14\.19\(d\)2") as exc:
-        record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
-                     witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
-                     transported_by=people["dealer"], recorded_by=people["clerk"])
-    assert exc.value.field == "transported_by" and not BadBeatCount.objects.exists()
+    for carrier in (people["dealer"], people["supervisor"]):
+        with pytest.raises(DomainError, match=r"transports the boxes to the cage \(14\.19\(d\)2\)") as exc:
+            record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                         witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                         transported_by=carrier, recorded_by=people["clerk"])
+        assert exc.value.field == "transported_by" and not BadBeatCount.objects.exists()
+    for carrier in (people["guard"], None):
+        count = record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
+                             witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
+                             transported_by=carrier, recorded_by=people["clerk"])
+        assert count.transported_by == carrier
