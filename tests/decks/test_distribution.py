@@ -40,6 +40,51 @@ def test_14_2_c_proposal_considers_limits_location_and_game(casino, room):
     assert "Limits" in proposal[0].reason
 
 
+@pytest.mark.proves("14.2(c)-considerations")
+def test_14_2_c_the_proposal_in_full_highest_limits_first_neighbours_and_games_told_apart(casino, staff):
+    """The whole proposal for a room, line by line: the open tables short of two decks (a closed one and one with
+    its two are passed over), the highest limits first (a table's maximum wager, else its big blind, else its
+    minimum wager; then its number), each table's decks of two colours (its deck already there counted), a colour
+    its area's other tables hold avoided where the stock allows, one its same-game neighbours hold avoided first,
+    the oldest deck first among equals, and the reason said ("unlike its neighbours" or "stock allows no other")."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.decks.services import assign_deck
+
+    floor = staff(Role.FLOORPERSON)
+    t0 = timezone.now() - timedelta(days=1)
+    low = PokerTableFactory(casino=casino, number=1, location="Main", big_blind=Decimal("2"))
+    wager = PokerTableFactory(casino=casino, number=2, location="Main", big_blind=Decimal("0"), small_blind=Decimal("0"),
+                              minimum_wager=Decimal("10"), maximum_wager=Decimal("20"), betting_structure="fixed_limit")
+    high = PokerTableFactory(casino=casino, number=3, location="High limit", big_blind=Decimal("50"))
+    omaha = PokerTableFactory(casino=casino, number=4, location="Main", big_blind=Decimal("1"), game="omaha")
+    PokerTableFactory(casino=casino, number=5, location="Main", big_blind=Decimal("500"), is_open=False)
+    full = PokerTableFactory(casino=casino, number=6, location="Main", big_blind=Decimal("1000"))
+    decks = {}
+    for minute, (serial, colour) in enumerate([("F1", "grey"), ("F2", "white"), ("W1", "purple"), ("R1", "red"),
+                                               ("R2", "red"), ("B1", "blue"), ("R3", "Red"), ("G1", "green"),
+                                               ("B2", "blue")]):
+        decks[serial] = receive_deck(casino=casino, serial=serial, back_colour=colour, by=floor,
+                                     at=t0 + timedelta(minutes=minute))
+    for serial, table in (("F1", full), ("F2", full), ("W1", wager)):
+        assign_deck(deck=decks[serial], table=table, by=floor)
+    proposal = [(line.table.number, line.deck.serial, line.reason) for line in propose_distribution(casino=casino)]
+
+    def line(table, serial, clash):
+        colour = decks[serial].back_colour
+        return (table.number, serial, f"Limits {table.limits_label}; {table.location}: {colour} back, {clash}.")
+
+    assert proposal == [
+        line(high, "R1", "unlike its neighbours"), line(high, "B1", "unlike its neighbours"),  # $50: no neighbour
+        line(wager, "R2", "unlike its neighbours"),   # $20 maximum wager: purple there already; none near has red yet
+        line(low, "G1", "unlike its neighbours"),     # $2: red at the wager table, same game: the oldest other,
+        line(low, "B2", "unlike its neighbours"),     # then another colour
+        line(omaha, "R3", "stock allows no other"),   # $1: only red is left, and the hold 'em tables hold red
+    ]
+
+
 @pytest.mark.proves("14.2(c)-daily-distribution")
 def test_14_2_c_the_supervisor_decides_and_it_is_recorded(casino, room, staff):
     proposal = propose_distribution(casino=casino)
