@@ -41,10 +41,10 @@ def board(request):
 
 @role_policy(write="decks.record_event")
 def record_event(request, pk: int):
-    """Record an event of a deck from the board; which role may record which event is the service's (`record_deck_event`, `recordable_events`).
-    Refused, the board comes back (400) with the deck's form as typed and the error beside its field. A count of
-    other than 52 cards comes back (200) asking to confirm that the deck will be pulled from play; confirmed, the deck
-    is pulled and the message is a warning (14.6(e)4-wrong-count)."""
+    """Record an event of a deck from the board; which role may record which event is the service's
+    (`record_deck_event`, `recordable_events`). Refused, the board comes back (400) with the deck's form as typed
+    and the error beside its field. A count of other than 52 cards comes back (200) asking to confirm that the deck
+    will be pulled from play; confirmed, the deck is pulled and the message is a warning (14.6(e)4-wrong-count)."""
     deck = get_object_or_404(Deck, pk=pk, casino=request.user.casino)
     form = DeckEventForm(request.POST, auto_id=f"record-deck-{deck.pk}-%s")
     if recorded := form.record(deck=deck, by=request.user):
