@@ -266,6 +266,35 @@ class TestGamingDayClose:
                                                      {"table": recounted.number, "amount": "1.00"}]
         assert close.summary["in_order"] is False
 
+    @pytest.mark.proves("14.19(d)-daily")
+    def test_14_19_d_days_missed_are_closed_oldest_first_each_once_through_the_day_asked(self, table, supervisor):
+        """14.19(d): the count's close every gaming day, caught up after the job was down: each ended day since the
+        casino went live is closed once, oldest first, with its own record (who closed it, its own figures: a day
+        with no rounds closes empty but still flags the table left uncounted), only through the day asked; a day not
+        ended is refused and nothing is closed; its books are marked closed."""
+        from apps.casinos.models import GamingDay
+        from apps.casinos.selectors import current_gaming_day
+        from apps.counts.services import close_gaming_days
+
+        with time_machine.travel(timezone.now() - timedelta(days=3)):
+            pot(table)
+        first = day_of(table)
+        today = current_gaming_day(casino=table.casino)
+        assert today == first + timedelta(days=3)
+        with pytest.raises(DomainError, match="not ended"):
+            close_gaming_days(casino=table.casino, through=today)
+        assert not GamingDayClose.objects.exists()
+        closes = close_gaming_days(casino=table.casino, through=first + timedelta(days=1), closed_by=supervisor)
+        assert [(c.gaming_day, c.closed_by) for c in closes] == [(first, supervisor),
+                                                                 (first + timedelta(days=1), supervisor)]
+        assert [c.summary["contributions"] for c in closes] == ["1.00", "0.00"]
+        assert [c.summary["uncounted_tables"] for c in closes] == [[{"table": table.number, "amount": "1.00"}]] * 2
+        assert GamingDay.objects.get(casino=table.casino, gaming_day=first).closed_at is not None
+        rest = close_gaming_days(casino=table.casino)
+        assert [(c.gaming_day, c.closed_by) for c in rest] == [(first + timedelta(days=2), None)]
+        assert close_gaming_days(casino=table.casino) == []
+        assert GamingDayClose.objects.count() == 3
+
     def test_command_closes_a_day_like_the_job(self, table, people):
         pot(table)
         form(table, people, {"1": 1})
