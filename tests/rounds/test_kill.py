@@ -50,9 +50,12 @@ def test_14_11_i_the_kill_follows_a_player_who_wins_an_entire_qualifying_pot(tab
     assert current_kill(table=table).seat == 1
     play(table, "30", SPLIT, 5)                                  # split high/low: collected
     assert current_kill(table=table) is None
-    assert [(r.move, r.seat) for r in KillRecord.objects.order_by("round_of_play__started_at")] == [
-        (KillMove.PLACED, 1), (KillMove.MOVED, 2), (KillMove.KEPT, 2), (KillMove.MOVED, 1),
-        (KillMove.COLLECTED, None)]
+    assert [(r.move, r.seat, r.reason) for r in KillRecord.objects.order_by("round_of_play__started_at")] == [
+        (KillMove.PLACED, 1, "Seat 1 won the entire $60.00 pot."),
+        (KillMove.MOVED, 2, "Seat 2 won the entire $90.00 pot."),
+        (KillMove.KEPT, 2, "Seat 2 won the entire $90.00 pot."),
+        (KillMove.MOVED, 1, "Seat 1 won the entire $90.00 pot."),
+        (KillMove.COLLECTED, None, "The pot was split.")]
 
 
 @pytest.mark.proves("14.11(i)-collected")
