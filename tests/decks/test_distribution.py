@@ -134,5 +134,10 @@ def test_distribution_page(client, casino, room, staff):
     assert b"6 deck(s) distributed" in response.content
     recorded = DeckDistribution.objects.get()
     assert (recorded.decided_by, recorded.considerations, recorded.lines.count()) == (supervisor, "as proposed", 6)
+    for n in range(10):  # the page's record: the ten newest distributions
+        DeckDistribution.objects.create(casino=casino, gaming_day=recorded.gaming_day, decided_by=supervisor,
+                                        considerations=f"later {n}")
+    history = client.get("/decks/distribution/").context["history"]
+    assert [d.considerations for d in history] == [f"later {n}" for n in range(9, -1, -1)]
     client.force_login(staff(Role.DEALER))
     assert client.post("/decks/distribution/", {"line": lines, "considerations": "x"}).status_code == 403

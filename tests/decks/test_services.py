@@ -145,6 +145,14 @@ class TestEvents:
         deck_at_table(other, "R-3", "red", floor)
         with pytest.raises(DomainError, match="visually distinguishable"):
             assign_deck(deck=same, table=other, by=floor)
+        third = PokerTableFactory(casino=table.casino, number=6)  # backs that differ, whichever is brought first
+        deck_at_table(third, "B-3", "blue", floor)
+        assert assign_deck(deck=same, table=third, by=floor).table == third
+        fourth = PokerTableFactory(casino=table.casino, number=7)
+        plain = receive_deck(casino=table.casino, serial="R-4", back_colour="red", back_design="plain", by=floor)
+        assign_deck(deck=plain, table=fourth, by=floor)
+        logo = receive_deck(casino=table.casino, serial="R-5", back_colour="Red", back_design="Logo", by=floor)
+        assert assign_deck(deck=logo, table=fourth, by=floor).table == fourth  # one colour, another design
 
     @pytest.mark.proves("14.2(d)1")
     def test_14_2_d_1_shuffler_needs_different_colours(self, casino, floor):
@@ -153,8 +161,8 @@ class TestEvents:
         red_b = receive_deck(casino=casino, serial="R-9", back_colour="Red", back_design="casino logo", by=floor)
         with pytest.raises(DomainError, match=r"14.2\(d\)1"):
             assign_deck(deck=red_b, table=table, by=floor)
-        blue = receive_deck(casino=casino, serial="B-9", back_colour="Blue", by=floor)
-        assert assign_deck(deck=blue, table=table, by=floor).table == table  # another colour: brought to the table
+        yellow = receive_deck(casino=casino, serial="Y-9", back_colour="Yellow", by=floor)
+        assert assign_deck(deck=yellow, table=table, by=floor).table == table  # another colour: brought to the table
 
     def test_no_event_in_the_future(self, opened, dealer):
         with pytest.raises(DomainError) as exc:
