@@ -193,6 +193,34 @@ class TestReconciliation:
                                        reconciled_by=people["clerk"])
         assert rec.status == ReconciliationStatus.RECONCILED and rec.revenue_adjustment == 0
 
+    @pytest.mark.proves("14.19(g)")
+    def test_14_19_g_accounting_records_each_part_through_the_api(self, table, people):
+        """14.19(g) through the API accounting uses: each part of a form recorded on receipt (201, with its serial
+        number and part, as the schema publishes), twice changes nothing; a body without a valid part or serial
+        number is a 400 naming the field, a serial never issued a 400 too, and nothing is recorded."""
+        from drf_spectacular.generators import SchemaGenerator
+        from rest_framework.test import APIClient
+
+        from apps.counts.models import FormReceipt
+
+        [issued] = self._day_with_forms(table, people, n=1)
+        api = APIClient()
+        api.force_authenticate(people["clerk"])
+        for body, field in (({"serial_number": issued.serial_number, "part": "copy"}, "part"),
+                            ({"part": "original"}, "serial_number"),
+                            ({"serial_number": issued.serial_number + 99, "part": "original"}, "serial_number")):
+            refused = api.post("/api/form-receipts/", body, format="json")
+            assert refused.status_code == 400 and field in refused.json(), body
+        assert not FormReceipt.objects.exists()
+        for part in ("original", "duplicate", "original"):
+            answer = api.post("/api/form-receipts/", {"serial_number": issued.serial_number, "part": part},
+                              format="json")
+            assert answer.status_code == 201 and answer.json() == {"serial_number": issued.serial_number, "part": part}
+        assert sorted(FormReceipt.objects.values_list("part", flat=True)) == ["duplicate", "original"]
+        responses = SchemaGenerator().get_schema(request=None, public=True)["paths"]["/api/form-receipts/"]["post"][
+            "responses"]
+        assert "201" in responses and "200" not in responses
+
     @pytest.mark.proves("14.19(h)-missing", "14.19(h)-revenue")
     def test_14_19_h_duplicate_without_original_adds_to_poker_revenue(self, table, people):
         RakeStructureFactory(table=table)
