@@ -277,6 +277,35 @@ class TestPostedRules:
                                 effective_at=timezone.now() + timedelta(hours=1), proposed_by=supervisor)
         assert bad.value.field == "losing_share"
 
+    @pytest.mark.proves("14.19(b)-rules-posted")
+    def test_14_19_b_rules_are_posted_with_the_payout_and_set_again_only_before_any_contribution(self, casino,
+                                                                                                  table):
+        """14.19(b): a primary payout is offered with its posted rules, in force from then; posted again before it
+        has taken a contribution, the same payout takes the new rules (terms not given keep their posted value,
+        validated against them); once it has, the rules are refused (a change needs its notice, 14.19(q)) and
+        stay as posted."""
+        first = post_jackpot_rules(casino=casino, minimum_pot=D("5"), maximum_contribution=D("1"),
+                                   qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, contribution_amount=D("1"),
+                                   reset_percentage=D("10"))
+        assert (first.minimum_pot, first.qualifying_hand, first.reset_percentage) == (
+            D("5.00"), QualifyingHand.FOUR_OF_A_KIND, D("10"))
+        assert first.rules_effective_at is not None
+        again = post_jackpot_rules(casino=casino, minimum_pot=D("20"), maximum_contribution=D("2"),
+                                   qualifying_hand=QualifyingHand.STRAIGHT_FLUSH, contribution_amount=D("2"),
+                                   name="Big Bad Beat")
+        assert again.pk == first.pk and Jackpot.objects.filter(casino=casino).count() == 1
+        again.refresh_from_db()
+        assert (again.name, again.minimum_pot, again.maximum_contribution, again.qualifying_hand) == (
+            "Big Bad Beat", D("20.00"), D("2.00"), QualifyingHand.STRAIGHT_FLUSH)
+        assert again.reset_percentage == D("10") and again.rules_effective_at >= first.rules_effective_at
+        play(table, board="2h 7d 9c Js Kd", hands=["As Ac", "Qh Qd", "3s 4s", "5c 6c"])
+        with pytest.raises(DomainError, match="post a notice of the change first") as refused:
+            post_jackpot_rules(casino=casino, minimum_pot=D("5"), maximum_contribution=D("1"),
+                               qualifying_hand=QualifyingHand.FULL_HOUSE, contribution_amount=D("1"))
+        assert refused.value.field == "name"
+        again.refresh_from_db()
+        assert (again.minimum_pot, again.qualifying_hand) == (D("20.00"), QualifyingHand.STRAIGHT_FLUSH)
+
     def test_post_rules_refused_once_contributions_are_taken(self, casino, table, jackpot):
         fund(jackpot, table, rounds=1)
         with pytest.raises(DomainError, match="notice"):
