@@ -309,8 +309,9 @@ class TestGamingDayClose:
         first = day_of(table)
         today = current_gaming_day(casino=table.casino)
         assert today == first + timedelta(days=3)
-        with pytest.raises(DomainError, match="not ended"):
-            close_gaming_days(casino=table.casino, through=today)
+        for day in (today, today + timedelta(days=1)):
+            with pytest.raises(DomainError, match="not ended"):
+                close_gaming_days(casino=table.casino, through=day)
         assert not GamingDayClose.objects.exists()
         closes = close_gaming_days(casino=table.casino, through=first + timedelta(days=1), closed_by=supervisor)
         assert [(c.gaming_day, c.closed_by) for c in closes] == [(first, supervisor),
