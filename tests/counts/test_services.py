@@ -381,6 +381,12 @@ def test_14_19_d_2_security_transports_the_boxes_to_the_cage(table, people):
                          witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
                          transported_by=carrier, recorded_by=people["clerk"])
         assert exc.value.field == "transported_by" and not BadBeatCount.objects.exists()
+    from apps.counts.services import verify_transport
+
+    with pytest.raises(DomainError, match=r"transports the container \(14\.19\(d\)1\)"):  # not the cage's boxes
+        verify_transport(method="closed_table", transported_by=people["dealer"])
+    with pytest.raises(DomainError, match=r"transports the boxes to the cage \(14\.19\(d\)2\)"):
+        verify_transport(method="cage", transported_by=people["dealer"])  # as a form sends it: plain text
     for carrier in (people["guard"], None):
         count = record_count(table=table, method=CountMethod.CAGE, amount=D("1"), counted_by=people["clerk"],
                              witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,

@@ -163,6 +163,10 @@ class TestEvents:
             assign_deck(deck=red_b, table=table, by=floor)
         yellow = receive_deck(casino=casino, serial="Y-9", back_colour="Yellow", by=floor)
         assert assign_deck(deck=yellow, table=table, by=floor).table == table  # another colour: brought to the table
+        second = PokerTableFactory(casino=casino, number=table.number + 1, uses_automated_shuffler=True)
+        deck_at_table(second, "R-8", "red", floor)
+        blue = receive_deck(casino=casino, serial="B-8", back_colour="Blue", by=floor)
+        assert assign_deck(deck=blue, table=second, by=floor).table == second  # whichever colour comes first
 
     def test_no_event_in_the_future(self, opened, dealer):
         with pytest.raises(DomainError) as exc:
