@@ -55,6 +55,7 @@ def pg_url(database: str) -> str:
 REDIS = os.environ.get("CHAOS_REDIS", "redis://127.0.0.1:6379")
 BASE_PORT = int(os.environ.get("CHAOS_BASE_PORT", "18100"))
 REDIS_DB = 1 + 3 * ((BASE_PORT // 100) % 5)  # three Redis databases per base port, so that two runs never mix
+START_TIMEOUT = float(os.environ.get("CHAOS_START_TIMEOUT", "180"))  # seconds a deployment may take to serve
 RULES = {"qualifying_hand": "four_of_a_kind", "qualifying_minimum_rank": None, "both_hole_cards_must_play": True,
          "minimum_players_dealt": 4, "contribution_amount": "1.00", "contribution_percentage": None,
          "minimum_pot": "20.00", "maximum_contribution": "1.00", "reset_percentage": "10.00",
@@ -147,15 +148,23 @@ class Deployment:
                               "--without-heartbeat", "--without-gossip", "--without-mingle"],
                              cwd=ROOT, env=self.env, stdout=out, stderr=out, start_new_session=True),
         ]
-        deadline = time.monotonic() + 30
+        # Booting Django in gunicorn's workers takes a few seconds, far longer on a loaded machine (two cores shared
+        # with the writers, the other deployments' workers and the rest of a test suite): wait for it to serve, for
+        # as long as START_TIMEOUT allows, and fail at once, with its log, if it exits instead.
+        gunicorn, deadline = self.processes[0], time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
+            if gunicorn.poll() is not None:
+                break
             try:
                 # The inbox answers an unsigned probe with 401 (and logs it): the app is serving.
-                if httpx.post(f"{self.url}/api/multicasino/inbox/", content=b"{}", timeout=1).status_code == 401:
+                if httpx.post(f"{self.url}/api/multicasino/inbox/", content=b"{}", timeout=2).status_code == 401:
                     return
             except httpx.HTTPError:
-                time.sleep(0.2)
-        raise RuntimeError(f"{self.name}: gunicorn did not come up")
+                pass
+            time.sleep(0.2)
+        why = f"exited with {gunicorn.returncode}" if gunicorn.poll() is not None else f"not serving after {START_TIMEOUT} s"
+        tail = (self.workdir / f"{self.name}.log").read_text(errors="replace")[-3000:]
+        raise RuntimeError(f"{self.name}: gunicorn did not come up ({why}); its log ends:\n{tail}")
 
     def kill(self) -> None:
         for process in self.processes:
@@ -273,6 +282,7 @@ def configure(deployments: dict[str, Deployment], workdir: Path, *, schema_from:
         for d in deployments.values():
             conn.execute(f'CREATE DATABASE "{d.db}" TEMPLATE "{template}"')
         conn.execute(f'DROP DATABASE "{template}"')
+    log("databases copied")
     for d in deployments.values():  # a killed earlier run may have left queued tasks and send locks behind
         redis.Redis.from_url(d.env["REDIS_URL"]).flushdb()
     keys = {(a, b): new_secret() for a in deployments for b in deployments if a != b}
@@ -302,6 +312,7 @@ def configure(deployments: dict[str, Deployment], workdir: Path, *, schema_from:
 
     with ThreadPoolExecutor(len(deployments)) as pool:  # each deployment has its own database
         list(pool.map(set_up, deployments.values()))
+    log("system configured at each deployment")
     return {"keys": keys, "tokens": tokens}
 
 

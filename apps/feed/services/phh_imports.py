@@ -169,8 +169,8 @@ def import_phh_files(*, casino: Casino, paths: Sequence[Path], table: PokerTable
     With `jobs` > 1 (asked for: the default is 1), and several files, outside a transaction of the caller's: the files
     are imported by up to `jobs` worker processes at once (forked, each with its own database connections), every
     file by one worker, whole, exactly as one import would take it — the money path's locks order the workers'
-    batches (the jackpots locked in primary-key order) and a hand two files hold is stored once. `progress(n)` is
-    then called per file done (hand by hand otherwise)."""
+    batches (the jackpots locked in primary-key order) and a hand two files hold is stored once (under the name of
+    whichever file's worker writes it first). `progress(n)` is then called per file done (hand by hand otherwise)."""
     jobs = max(1, min(jobs, len(paths)))
     if jobs == 1 or connection.in_atomic_block:
         for path in paths:
