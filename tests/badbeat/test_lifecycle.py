@@ -286,10 +286,20 @@ class TestPostedRules:
         stay as posted."""
         first = post_jackpot_rules(casino=casino, minimum_pot=D("5"), maximum_contribution=D("1"),
                                    qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, contribution_amount=D("1"),
-                                   reset_percentage=D("10"))
+                                   reset_percentage=D("10"), losing_share=D("60"), winning_share=D("20"),
+                                   table_share=D("20"))
         assert (first.minimum_pot, first.qualifying_hand, first.reset_percentage) == (
             D("5.00"), QualifyingHand.FOUR_OF_A_KIND, D("10"))
         assert first.rules_effective_at is not None
+        # Two of the three shares posted again: validated with the posted losing share (60 %), not the default (50 %).
+        rule = dict(minimum_pot=D("5"), maximum_contribution=D("1"), qualifying_hand=QualifyingHand.FOUR_OF_A_KIND,
+                    contribution_amount=D("1"))
+        with pytest.raises(DomainError, match="add up to 100") as shares:
+            post_jackpot_rules(casino=casino, **rule, winning_share=D("25"), table_share=D("25"))  # 60 + 25 + 25
+        assert shares.value.field == "losing_share"
+        post_jackpot_rules(casino=casino, **rule, winning_share=D("30"), table_share=D("10"))  # 60 + 30 + 10
+        first.refresh_from_db()
+        assert (first.losing_share, first.winning_share, first.table_share) == (D("60"), D("30"), D("10"))
         again = post_jackpot_rules(casino=casino, minimum_pot=D("20"), maximum_contribution=D("2"),
                                    qualifying_hand=QualifyingHand.STRAIGHT_FLUSH, contribution_amount=D("2"),
                                    name="Big Bad Beat")

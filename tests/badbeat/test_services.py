@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from apps.badbeat.models import Claim, ClaimStatus, Contribution, Jackpot
+from apps.badbeat.models import Claim, ClaimStatus, Contribution, Jackpot, JackpotStatus
 from apps.badbeat.selectors import contributions_total
 from apps.badbeat.services import compute_contribution
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
@@ -110,6 +110,60 @@ class TestBadBeatClaim:
         heads_up(table, pot_each="100.00", a="9s 6c", b="5s 4s", board="9h 9d 6s 7s 8s")  # full house loses
         assert not Claim.objects.exists()
 
+    @pytest.mark.proves("14.19(a)-losing-hand")
+    def test_14_19_a_a_live_payout_takes_a_claim_with_its_payout_pending_and_a_discontinued_one_none(self):
+        """14.19(a): a bad beat is claimed from every payout still offered — one whose last payout is pending too (the
+        claim waits for the supervisor, 14.19(i)) — and from none discontinued."""
+        table = PokerTableFactory()
+        jackpot = JackpotFactory(casino=table.casino)
+        Jackpot.objects.filter(pk=jackpot.pk).update(status=JackpotStatus.PAYOUT_PENDING)
+        pending = heads_up(table, pot_each="100.00", a="9s 9c", b="5s 4s", board="9h 9d 6s 7s 8s")
+        assert [(c.jackpot_id, c.seat, c.status) for c in Claim.objects.filter(round_of_play=pending)] == [
+            (jackpot.pk, 1, ClaimStatus.PENDING)]
+        Jackpot.objects.filter(pk=jackpot.pk).update(status=JackpotStatus.DISCONTINUED)
+        discontinued = heads_up(table, pot_each="100.00", a="9s 9c", b="5s 4s", board="9h 9d 6s 7s 8s")
+        assert not Claim.objects.filter(round_of_play=discontinued).exists()
+
+    @pytest.mark.proves("14.19(a)-losing-hand")
+    def test_14_19_a_the_losing_hand_of_the_main_pot_is_claimed_though_it_won_a_side_pot(self):
+        """14.19(a): the losing hand is the main pot's. Four nines all in for $100 lose the main pot to a straight
+        flush all in for $50 and win the $100 side pot from a pair of kings: the four nines are a bad beat."""
+        table = PokerTableFactory()
+        JackpotFactory(casino=table.casino)
+        round_of_play = record_round_of_play(table=table, round_in=RoundIn(
+            started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+                PlayerIn(seat=1, contributed=D("100.00"), hole_cards="9s 9c"),
+                PlayerIn(seat=2, contributed=D("50.00"), hole_cards="5s 4s"),
+                PlayerIn(seat=3, contributed=D("100.00"), hole_cards="Kc Kd")]))
+        [claim] = Claim.objects.filter(round_of_play=round_of_play)
+        assert claim.seat == 1 and claim.losing_hand.lower().startswith("four")
+
+    @pytest.mark.proves("14.19(a)-losing-hand")
+    def test_14_19_a_a_loser_who_mucks_at_the_showdown_leaves_the_shown_bad_beat_claimed(self):
+        """14.19(a): a third player reaches the showdown and concedes without showing; the four nines shown lose to the
+        straight flush and are claimed, the mucked hand is not judged."""
+        table = PokerTableFactory()
+        JackpotFactory(casino=table.casino)
+        round_of_play = record_round_of_play(table=table, round_in=RoundIn(
+            started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+                PlayerIn(seat=1, contributed=D("100.00"), hole_cards="9s 9c"),
+                PlayerIn(seat=2, contributed=D("100.00"), hole_cards="5s 4s"),
+                PlayerIn(seat=3, contributed=D("100.00"), hole_cards="", mucked=True)]))
+        assert [c.seat for c in Claim.objects.filter(round_of_play=round_of_play)] == [1]
+
+    @pytest.mark.proves("14.19(a)-losing-hand", "14.19(c)-designated")
+    def test_14_19_a_a_bad_beat_at_a_game_that_does_not_participate_is_no_claim(self):
+        """14.19(a), (c): four nines losing to a straight flush at a table whose game does not take part in the bad
+        beat payout open no claim; at a table whose game does, they do."""
+        casino = PokerTableFactory().casino
+        JackpotFactory(casino=casino)
+        outside = PokerTableFactory(casino=casino, bad_beat_participation=False)
+        inside = PokerTableFactory(casino=casino)
+        for table in (outside, inside):
+            heads_up(table, pot_each="100.00", a="9s 9c", b="5s 4s", board="9h 9d 6s 7s 8s")
+        assert [c.round_of_play.table_id for c in Claim.objects.select_related("round_of_play")] == [inside.pk]
+
+    @pytest.mark.proves("14.19(a)-losing-hand")
     def test_the_winning_hand_never_opens_a_claim(self):
         table = PokerTableFactory()
         JackpotFactory(casino=table.casino)

@@ -17,7 +17,7 @@ from apps.casinos.models import Department, LicenseType
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.models import BadBeatCount, CountMethod, WitnessKind
-from apps.counts.services import close_gaming_day, record_count
+from apps.counts.services import close_gaming_day, receive_form_part, record_count
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from tests.factories import JackpotFactory, PokerTableFactory
 
@@ -104,6 +104,38 @@ def test_14_19_f_3_the_form_gives_its_time_table_chips_amount_and_who_counted_an
     assert line["counted_at"] == count.counted_at.isoformat() and line["table"] == "4"
     assert line["chips"] == "4x$0.25" and line["amount"] == "1.00"
     assert (line["dealer"], line["witness"]) == (people["dealer"].username, people["supervisor"].username)
+
+
+@pytest.mark.proves("14.19(f)3-two-parts")
+def test_14_19_f_3_the_days_forms_export_gives_each_forms_original_and_duplicate(client, casino, people):
+    """14.19(f)3: each form has two parts, the original (from the table's drop box) and the duplicate (from the locked
+    accounting box). The day's forms export (CSV) says of each form which part accounting has received — one form with
+    its original only, then both; another with neither — and the PDF of the same forms is a PDF."""
+    JackpotFactory(casino=casino, minimum_pot=D("0"))
+    forms = []
+    for number in (4, 5):
+        table = PokerTableFactory(casino=casino, number=number)
+        pot(table)
+        forms.append(record_count(table=table, method=CountMethod.TABLE_INVENTORY, chips={"1": 1},
+                                  counted_by=people["dealer"], witness=people["supervisor"],
+                                  witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,
+                                  recorded_by=people["supervisor"]))
+    day = forms[0].gaming_day
+    client.force_login(people["clerk"])
+
+    def parts() -> list[tuple[str, str, str]]:
+        export = client.get(f"/accounting/forms/{day}/forms.csv")
+        assert export["Content-Type"].startswith("text/csv")
+        return [(row["serial_number"], row["original_received"], row["duplicate_received"])
+                for row in csv.DictReader(io.StringIO(export.content.decode()))]
+
+    first, second = (str(f.serial_number) for f in forms)
+    receive_form_part(casino=casino, serial_number=forms[0].serial_number, part="original", received_by=people["clerk"])
+    assert parts() == [(first, "True", "False"), (second, "False", "False")]
+    receive_form_part(casino=casino, serial_number=forms[0].serial_number, part="duplicate", received_by=people["clerk"])
+    assert parts() == [(first, "True", "True"), (second, "False", "False")]
+    printed = client.get(f"/accounting/forms/{day}/forms.pdf")
+    assert printed["Content-Type"] == "application/pdf" and printed.content[:5] == b"%PDF-"
 
 
 @pytest.mark.proves("14.19(k)-daily")

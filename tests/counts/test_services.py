@@ -258,6 +258,58 @@ class TestReconciliation:
         assert rec.missing_duplicates == [forms[1].serial_number]
         assert rec.revenue_adjustment == 0 and rec.status == ReconciliationStatus.VARIANCE
 
+    @pytest.mark.proves("14.19(h)-missing", "14.19(h)-reconcile")
+    def test_14_19_h_each_forms_parts_found_missing_by_serial_until_the_day_is_reconciled_once(self, table, people):
+        """14.19(h): the day's forms matched part by part, by serial number. Four forms: A with nothing received yet,
+        B with its original only, C with its duplicate only, D with both. With only D's parts in, the day is not
+        reconciled (three forms not received, though no part is unmatched); with B's original and C's duplicate in,
+        C lacks its original (its value added to poker revenue, once), B its duplicate, A both; with every part in
+        the day is reconciled, and then refused a second time. Refused too: reconciling today or a day to come
+        (not ended), and a day before the casino's records; the day the records start is reconciled."""
+        a, b, c, d = self._day_with_forms(table, people, n=4)
+        casino, day, clerk = table.casino, a.gaming_day, people["clerk"]
+        casino.records_kept_since = day
+        casino.save(update_fields=["records_kept_since"])
+
+        def receive(form_, *parts):
+            for part in parts:
+                receive_form_part(casino=casino, serial_number=form_.serial_number, part=part, received_by=clerk)
+
+        def reconciled(on=day):
+            return reconcile_gaming_day(casino=casino, gaming_day=on, reconciled_by=clerk)
+
+        receive(d, "original", "duplicate")
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            for not_ended in (day + timedelta(days=1), day + timedelta(days=2)):
+                with pytest.raises(DomainError, match="once it has ended") as refused:
+                    reconciled(not_ended)
+                assert refused.value.field == "gaming_day"
+            with pytest.raises(DomainError, match="keeps records from") as before_records:
+                reconciled(day - timedelta(days=1))
+            assert before_records.value.field == "gaming_day"
+            first = reconciled()
+            assert first.status == ReconciliationStatus.VARIANCE
+            assert (first.missing_originals, first.missing_duplicates) == ([], [])
+            assert first.not_received == sorted([a.serial_number, b.serial_number, c.serial_number])
+
+            receive(b, "original")
+            receive(c, "duplicate")
+            second = reconciled()
+            assert second.status == ReconciliationStatus.VARIANCE
+            assert (second.missing_originals, second.missing_duplicates, second.not_received) == (
+                [c.serial_number], [b.serial_number], [a.serial_number])
+            assert second.revenue_adjustment == D("1.00")
+
+            receive(a, "original", "duplicate")
+            receive(b, "duplicate")
+            receive(c, "original")
+            third = reconciled()
+            assert third.status == ReconciliationStatus.RECONCILED
+            assert (third.missing_originals, third.missing_duplicates, third.not_received) == ([], [], [])
+            with pytest.raises(DomainError, match="already reconciled") as again:
+                reconciled()
+            assert again.value.field == "gaming_day"
+
     @pytest.mark.proves("14.19(h)-reconcile")
     def test_14_19_h_only_accounting_reconciles_and_an_unknown_serial_is_refused(self, table, people):
         forms = self._day_with_forms(table, people, n=1)

@@ -3,6 +3,7 @@ opened on a round the engine finds qualifying, verified or rejected by a poker s
 of a claim on a payout shared with other casinos (14.20(e)4-two-claims), which the system's host decides."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from django.db import transaction
@@ -58,19 +59,21 @@ def open_claim(*, jackpot: Jackpot, round_of_play: RoundOfPlay, opened_by: User 
 
 
 def open_claims_for_round(*, round_of_play: RoundOfPlay) -> list[Claim]:
-    """Open a pending claim for each live jackpot the round qualifies for (14.19(a)-losing-hand, 14.19(i)); a secondary
-    payout is left out when the primary also qualifies and its rule says only the primary is paid
-    (14.19(m)2-both-qualify)."""
+    """Open a pending claim for each live jackpot (active or with a payout pending) the round qualifies for
+    (14.19(a)-losing-hand, 14.19(i)), unless the both-qualify rule leaves it out (`paid_when_both_qualify`)."""
     jackpots = [j for j in Jackpot.objects.filter(casino_id=round_of_play.table.casino_id).select_related("primary")
                 if j.status != JackpotStatus.DISCONTINUED]
     qualifying = {j.pk: j for j in jackpots if judge_round(jackpot=j, round_of_play=round_of_play).qualifies}
-    claims = []
-    for jackpot in qualifying.values():
-        if (jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY
-                and jackpot.primary_id in qualifying):
-            continue
-        claims.append(open_claim(jackpot=jackpot, round_of_play=round_of_play))
-    return claims
+    return [open_claim(jackpot=jackpot, round_of_play=round_of_play) for jackpot in qualifying.values()
+            if paid_when_both_qualify(jackpot=jackpot, qualifying=qualifying)]
+
+
+def paid_when_both_qualify(*, jackpot: Jackpot, qualifying: Mapping[int, Jackpot]) -> bool:
+    """Whether `jackpot`, which a round qualifies for, is claimed when the round qualifies for `qualifying` too (by
+    primary key): a secondary payout is left out when its primary also qualifies and its posted rule says only the
+    primary is paid (N.J.A.C. 13:69F-14.19(m)2-both-qualify)."""
+    return not (jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY
+                and jackpot.primary_id in qualifying)
 
 
 def _judged(claim: Claim, jackpot: Jackpot) -> Verdict:

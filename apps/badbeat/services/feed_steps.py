@@ -234,7 +234,7 @@ def _participates(round_of_play: RoundOfPlay) -> bool:
 
 
 def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
-                    jackpots: LockedJackpots | None = None) -> list[Claim]:
+                    jackpots: LockedJackpots) -> list[Claim]:
     """Open a pending claim for each jackpot a round's showdown qualifies for (N.J.A.C. 13:69F-14.19(a)-losing-hand,
     14.19(i)), for a poker shift supervisor to verify; the claims opened.
 
@@ -242,14 +242,14 @@ def check_showdowns(*, settled: Sequence[tuple[RoundOfPlay, hands.Settlement]],
     (of a run's share of it, for a hand run more than once) reaches some jackpot's qualifying hand is the round
     judged in full (players dealt in, both hole cards, the kind of pot: straddled, bomb pot, run more than once,
     14.19(b)3-applied). Rounds whose game does not participate, or without a showdown, are passed over. jackpots: the
-    rounds' jackpots as `lock_jackpots` locked them in this transaction (read here when not given).
+    rounds' jackpots as `lock_jackpots` locked them in this transaction.
     """
     candidates = [(r, s) for r, s in settled if r.went_to_showdown and s.pots and _participates(r)]
     if not candidates:
         return []
     casino_ids = {r.table.casino_id for r, _ in candidates}
     offered_at: dict[int, list[Jackpot]] = {}
-    for jackpot in jackpots.jackpots if jackpots is not None else Jackpot.objects.filter(casino_id__in=casino_ids):
+    for jackpot in jackpots.jackpots:
         if jackpot.casino_id in casino_ids and jackpot.status != JackpotStatus.DISCONTINUED:
             offered_at.setdefault(jackpot.casino_id, []).append(jackpot)
     claims: list[Claim] = []

@@ -249,7 +249,7 @@ def post_jackpot_rules(*, casino: Casino, minimum_pot: Decimal, maximum_contribu
               "contribution_percentage": contribution_percentage, **more}
     existing = Jackpot.objects.select_for_update().filter(
         casino=casino, kind=JackpotKind.PRIMARY).exclude(status=JackpotStatus.DISCONTINUED).first()
-    values = _validated(values, base=None if existing is None else existing)
+    values = _validated(values, base=existing)
     if existing is None:
         return Jackpot.objects.create(casino=casino, rules_effective_at=timezone.now(), **values)
     if existing.contributions.exists():
