@@ -85,7 +85,64 @@ def test_14_2_c_the_proposal_in_full_highest_limits_first_neighbours_and_games_t
     ]
 
 
-@pytest.mark.proves("14.2(c)-daily-distribution")
+def stocked_room(casino, floor, held: dict, stock: list[str]) -> dict:
+    """Tables of `casino` made in the order of `held` ({name: (location, game, colours of the decks at it)}), each
+    given its decks (one of each colour), and the stock received oldest first, one deck of each colour in `stock`
+    (serial S1, S2...): the tables by name."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.decks.services import assign_deck
+
+    t0, tables = timezone.now() - timedelta(days=1), {}
+    for number, (name, (location, game, colours)) in enumerate(held.items(), start=1):
+        tables[name] = PokerTableFactory(casino=casino, number=number, location=location, game=game,
+                                         big_blind=Decimal("2"))
+        for colour in colours:
+            deck = receive_deck(casino=casino, serial=f"{name}-{colour}", back_colour=colour, by=floor, at=t0)
+            assign_deck(deck=deck, table=tables[name], by=floor)
+    for minute, colour in enumerate(stock, start=1):
+        receive_deck(casino=casino, serial=f"S{minute}", back_colour=colour, by=floor, at=t0 + timedelta(minutes=minute))
+    return tables
+
+
+def proposed(casino) -> list[tuple[int, str]]:
+    return [(line.table.number, line.deck.back_colour) for line in propose_distribution(casino=casino)]
+
+
+@pytest.mark.proves("14.2(c)-considerations")
+def test_14_2_c_neighbours_are_the_tables_of_the_area_and_the_same_game_is_avoided_before_another(casino, staff):
+    """Whose backs a table's new decks avoid (14.2(c): location and type of poker), each choice told apart by the
+    stock's order (the oldest deck first among equals). In one area, a hold 'em table short of both decks beside two
+    hold 'em tables (made before and after it), a badugi and an Omaha table (both full): the four colours left in
+    stock are each held by one of them, the hold 'em tables' the oldest; it is proposed the badugi's and the Omaha's
+    (another game in its area), not a hold 'em table's. In another room, a table whose area holds none of the stock's
+    colours but whose game's tables in two other areas ("High limit" and "Poker pit", before and after "Main") hold
+    them all: it takes them oldest first, as tables of no concern. A table whose one deck's colour is all the stock
+    holds is proposed nothing (its two decks must differ)."""
+    from tests.factories import CasinoFactory, StaffFactory
+
+    floor = staff(Role.FLOORPERSON)
+    tables = stocked_room(casino, floor, {
+        "holdem-before": ("Main", "holdem", ["red", "pink"]), "badugi": ("Main", "badugi", ["blue", "navy"]),
+        "short": ("Main", "holdem", []), "omaha": ("Main", "omaha", ["green", "teal"]),
+        "holdem-after": ("Main", "holdem", ["black", "grey"])}, stock=["red", "black", "blue", "green"])
+    assert proposed(casino) == [(tables["short"].number, "blue"), (tables["short"].number, "green")]
+
+    other = CasinoFactory()
+    tables = stocked_room(other, StaffFactory(casino=other, roles=[Role.FLOORPERSON]), {
+        "high": ("High limit", "holdem", ["gold", "amber"]), "short": ("Main", "holdem", []),
+        "pit": ("Poker pit", "holdem", ["white", "cream"])}, stock=["white", "gold"])
+    assert proposed(other) == [(tables["short"].number, "white"), (tables["short"].number, "gold")]
+
+    third = CasinoFactory()
+    stocked_room(third, StaffFactory(casino=third, roles=[Role.FLOORPERSON]), {"one-deck": ("Main", "holdem", ["red"])},
+                 stock=["Red"])
+    assert proposed(third) == []
+
+
+@pytest.mark.proves("14.2(c)-daily-distribution", "14.2(c)-considerations")
 def test_14_2_c_the_supervisor_decides_and_it_is_recorded(casino, room, staff):
     proposal = propose_distribution(casino=casino)
     lines = [(p.table, p.deck) for p in proposal]
@@ -112,7 +169,7 @@ def test_distribution_is_all_or_nothing(casino, room, staff):
     assert all(d.status == DeckStatus.IN_STORAGE for d in type(decks[0]).objects.all())
 
 
-@pytest.mark.proves("14.2(c)-daily-distribution")
+@pytest.mark.proves("14.2(c)-daily-distribution", "14.2(c)-considerations")
 def test_distribution_page(client, casino, room, staff):
     """The supervisor's page: the proposal and its considerations; nothing chosen, or no considerations, is refused
     (400, nothing recorded, the error shown); a line that is not table:deck is passed over; the lines accepted are
