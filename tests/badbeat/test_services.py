@@ -164,6 +164,42 @@ class TestBadBeatClaim:
         assert [c.round_of_play.table_id for c in Claim.objects.select_related("round_of_play")] == [inside.pk]
 
     @pytest.mark.proves("14.19(a)-losing-hand")
+    def test_14_19_a_a_discontinued_primary_takes_no_claim_beside_its_live_secondary(self):
+        """14.19(a): the bad beat qualifies for the primary payout (four of a kind) and its secondary (a full house,
+        funded by its own contribution); the primary discontinued, only the secondary is claimed."""
+        from apps.badbeat.models import Funding, QualifyingHand
+        from apps.badbeat.services import create_secondary_jackpot
+
+        table = PokerTableFactory()
+        primary = JackpotFactory(casino=table.casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND)
+        secondary = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                             funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
+                                             maximum_contribution=D("0.50"), minimum_pot=D("0"))
+        Jackpot.objects.filter(pk=primary.pk).update(status=JackpotStatus.DISCONTINUED)
+        round_of_play = heads_up(table, pot_each="100.00", a="9s 9c", b="5s 4s", board="9h 9d 6s 7s 8s")
+        assert [c.jackpot_id for c in Claim.objects.filter(round_of_play=round_of_play)] == [secondary.pk]
+
+    @pytest.mark.proves("14.19(a)-losing-hand", "14.19(c)-designated")
+    def test_14_19_a_in_one_batch_only_the_participating_tables_bad_beat_is_claimed(self):
+        """14.19(a), (c): one batch of rounds from two tables of a casino, one whose game takes part in the bad beat
+        payout and one whose game does not, each with four nines losing to a straight flush: the participating table's
+        round is claimed, the other's not (its casino's payouts are locked for the batch all the same)."""
+        from apps.feed.services import record_batch_of_rounds
+
+        inside = PokerTableFactory()
+        outside = PokerTableFactory(casino=inside.casino, bad_beat_participation=False)
+        JackpotFactory(casino=inside.casino)
+
+        def bad_beat():
+            return RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+                PlayerIn(seat=1, contributed=D("100.00"), hole_cards="9s 9c"),
+                PlayerIn(seat=2, contributed=D("100.00"), hole_cards="5s 4s")])
+
+        outside_round, inside_round = record_batch_of_rounds(rounds=[(outside, bad_beat()), (inside, bad_beat())])
+        assert [c.round_of_play_id for c in Claim.objects.all()] == [inside_round.pk]
+        assert not Claim.objects.filter(round_of_play=outside_round).exists()
+
+    @pytest.mark.proves("14.19(a)-losing-hand")
     def test_the_winning_hand_never_opens_a_claim(self):
         table = PokerTableFactory()
         JackpotFactory(casino=table.casino)
