@@ -6,6 +6,7 @@ import pytest
 import time_machine
 from django.conf import settings
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from apps.core.roles import Role
 from apps.counts.models import BadBeatCount, CountMethod, WitnessKind
@@ -60,6 +61,55 @@ def test_14_19_h_accounting_receives_and_reconciles_by_page(client, staff, day_w
         assert client.post(url, {"action": "reconcile"}).status_code == 302
         page = client.get(url).content.decode()
     assert "Variances" in page and "added to poker revenue" in page
+
+
+@pytest.mark.proves("14.19(h)-reconcile")
+def test_14_19_h_the_days_page_receives_each_part_and_reconciles_once_the_day_has_ended(client, staff, day_with_form):
+    """14.19(h) on accounting's page of the day: the form listed with both parts missing; serials that are not numbers,
+    or of no form, refused beside the field (400, nothing received); the original received (its message, the redirect
+    to the day, the part shown received, the receipt recorded); an action the page does not offer refused (400);
+    reconciling refused while the day is open (400, the reason shown, no button offered, nothing recorded); the next
+    day the button is there and the day reconciled, with its variance (the duplicate missing) said and shown."""
+    from apps.counts.models import FormReceipt, Reconciliation
+
+    clerk = staff(Role.ACCOUNTING)
+    client.force_login(clerk)
+    day, serial = day_with_form.gaming_day, day_with_form.serial_number
+    url = f"/accounting/reconciliation/{day}/"
+    page = client.get(url)
+    forms = page.content.decode().split('data-testid="forms"')[1].split("</table>")[0]
+    assert page.status_code == 200 and f"<td>{serial}</td>" in forms and forms.count("missing") == 2
+    assert 'data-testid="reconcile"' not in page.content.decode()
+    assert "The gaming day is reconciled once it has ended." in page.content.decode()
+
+    for serials, message in (("12 x", "Serial numbers are whole numbers."), ("7", "No Bad Beat Payout Contribution Form numbered 7")):
+        refused = client.post(url, {"action": "receive", "part": "original", "serial_numbers": serials})
+        assert refused.status_code == 400 and message in refused.content.decode(), refused.content.decode()
+        assert refused.context["form"].errors and not FormReceipt.objects.exists()
+
+    received = client.post(url, {"action": "receive", "part": "original", "serial_numbers": str(serial)})
+    assert received.status_code == 302 and received["Location"] == url
+    assert [(r.part, r.received_by) for r in FormReceipt.objects.all()] == [("original", clerk)]
+    shown = client.get(url)
+    assert [str(m) for m in shown.context["messages"]] == ["1 original(s) received."]
+    forms = shown.content.decode().split('data-testid="forms"')[1].split("</table>")[0]
+    assert forms.count("received") == 1 and forms.count("missing") == 1
+
+    unknown_action = client.post(url, {"action": "delete"})
+    assert unknown_action.status_code == 400 and not Reconciliation.objects.exists()
+    too_soon = client.post(url, {"action": "reconcile"})
+    assert too_soon.status_code == 400 and "A gaming day is reconciled once it has ended." in too_soon.content.decode()
+    assert 'data-testid="reconcile-error"' in too_soon.content.decode() and not Reconciliation.objects.exists()
+
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        assert 'data-testid="reconcile"' in client.get(url).content.decode()
+        done = client.post(url, {"action": "reconcile"})
+        assert done.status_code == 302 and done["Location"] == url
+        page = client.get(url)
+    assert [str(m) for m in page.context["messages"]] == [f"Gaming day {date_format(day)}: variances."]
+    status = page.content.decode().split('data-testid="reconciliation-status"')[1].split("</section>")[0]
+    assert "Variances" in status and f"Originals without a duplicate</dt><dd>{serial}</dd>" in status
+    assert Reconciliation.objects.get().missing_duplicates == [serial]
 
 
 def test_master_game_report_and_forms_print_as_pdf_and_csv(client, staff, day_with_form):

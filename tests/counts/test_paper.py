@@ -165,6 +165,7 @@ def test_14_19_h_a_day_with_nothing_to_reconcile_is_not_listed_as_unreconciled(c
         assert status(page, day) == "Variances"  # the form's parts were not received
 
 
+@pytest.mark.proves("14.19(h)-reconcile")
 def test_14_19_h_a_closed_day_with_a_count_variance_and_no_form_is_still_to_reconcile(client, staff, supervisor,
                                                                                      casino):
     JackpotFactory(casino=casino)

@@ -193,7 +193,7 @@ class TestReconciliation:
                                        reconciled_by=people["clerk"])
         assert rec.status == ReconciliationStatus.RECONCILED and rec.revenue_adjustment == 0
 
-    @pytest.mark.proves("14.19(g)")
+    @pytest.mark.proves("14.19(g)", "14.19(h)-reconcile")
     def test_14_19_g_accounting_records_each_part_through_the_api(self, table, people):
         """14.19(g) through the API accounting uses: each part of a form recorded on receipt (201, with its serial
         number and part, as the schema publishes), twice changes nothing; a body without a valid part or serial
@@ -221,7 +221,7 @@ class TestReconciliation:
             "responses"]
         assert "201" in responses and "200" not in responses
 
-    @pytest.mark.proves("14.19(h)-missing", "14.19(h)-revenue")
+    @pytest.mark.proves("14.19(h)-missing", "14.19(h)-revenue", "14.19(h)-reconcile")
     def test_14_19_h_duplicate_without_original_adds_to_poker_revenue(self, table, people):
         RakeStructureFactory(table=table)
         forms = self._day_with_forms(table, people)
@@ -309,6 +309,31 @@ class TestReconciliation:
             with pytest.raises(DomainError, match="already reconciled") as again:
                 reconciled()
             assert again.value.field == "gaming_day"
+
+    @pytest.mark.proves("14.19(h)-reconcile")
+    def test_14_19_h_accounting_reconciles_a_day_through_the_api(self, table, people):
+        """14.19(h) through the API accounting uses: a body without a valid gaming day is a 400 naming the field and
+        records nothing; the ended day reconciled answers 200 with the reconciliation (as the schema publishes), its
+        form's parts missing said."""
+        from drf_spectacular.generators import SchemaGenerator
+        from rest_framework.test import APIClient
+
+        from apps.counts.models import Reconciliation
+
+        [issued] = self._day_with_forms(table, people, n=1)
+        api = APIClient()
+        api.force_authenticate(people["clerk"])
+        for body in ({}, {"gaming_day": "not a day"}):
+            refused = api.post("/api/reconciliations/", body, format="json")
+            assert refused.status_code == 400 and "gaming_day" in refused.json(), refused.json()
+        assert not Reconciliation.objects.exists()
+        with time_machine.travel(timezone.now() + timedelta(days=1)):
+            done = api.post("/api/reconciliations/", {"gaming_day": str(issued.gaming_day)}, format="json")
+        assert done.status_code == 200, done.json()
+        assert (done.json()["status"], done.json()["not_received"]) == ("variance", [issued.serial_number])
+        responses = SchemaGenerator().get_schema(request=None, public=True)["paths"]["/api/reconciliations/"]["post"][
+            "responses"]
+        assert "200" in responses and "201" not in responses
 
     @pytest.mark.proves("14.19(h)-reconcile")
     def test_14_19_h_only_accounting_reconciles_and_an_unknown_serial_is_refused(self, table, people):
