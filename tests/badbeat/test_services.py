@@ -22,6 +22,13 @@ def heads_up(table, *, pot_each: str, a="As Ks", b="2c 7d", board="Ah Kd 5c 9s 3
         PlayerIn(seat=1, contributed=D(pot_each), hole_cards=a), PlayerIn(seat=2, contributed=D(pot_each), hole_cards=b)]))
 
 
+def quads_beaten_three_way(table, third: PlayerIn, *, straight_flush_in="100.00"):
+    """Four nines (seat 1, $100.00 in) lose to a straight flush (seat 2) beside a third player."""
+    return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
+        PlayerIn(seat=1, contributed=D("100.00"), hole_cards="9s 9c"),
+        PlayerIn(seat=2, contributed=D(straight_flush_in), hole_cards="5s 4s"), third]))
+
+
 class TestContribution:
     @pytest.mark.proves("14.19(c)-after-rake", "14.19(c)-per-pot")
     def test_14_19_c_taken_after_the_rake(self):
@@ -130,11 +137,8 @@ class TestBadBeatClaim:
         flush all in for $50 and win the $100 side pot from a pair of kings: the four nines are a bad beat."""
         table = PokerTableFactory()
         JackpotFactory(casino=table.casino)
-        round_of_play = record_round_of_play(table=table, round_in=RoundIn(
-            started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
-                PlayerIn(seat=1, contributed=D("100.00"), hole_cards="9s 9c"),
-                PlayerIn(seat=2, contributed=D("50.00"), hole_cards="5s 4s"),
-                PlayerIn(seat=3, contributed=D("100.00"), hole_cards="Kc Kd")]))
+        round_of_play = quads_beaten_three_way(table, PlayerIn(seat=3, contributed=D("100.00"), hole_cards="Kc Kd"),
+                                               straight_flush_in="50.00")
         [claim] = Claim.objects.filter(round_of_play=round_of_play)
         assert claim.seat == 1 and claim.losing_hand.lower().startswith("four")
 
@@ -144,11 +148,8 @@ class TestBadBeatClaim:
         straight flush and are claimed, the mucked hand is not judged."""
         table = PokerTableFactory()
         JackpotFactory(casino=table.casino)
-        round_of_play = record_round_of_play(table=table, round_in=RoundIn(
-            started_at=timezone.now(), board="9h 9d 6s 7s 8s", players=[
-                PlayerIn(seat=1, contributed=D("100.00"), hole_cards="9s 9c"),
-                PlayerIn(seat=2, contributed=D("100.00"), hole_cards="5s 4s"),
-                PlayerIn(seat=3, contributed=D("100.00"), hole_cards="", mucked=True)]))
+        round_of_play = quads_beaten_three_way(table, PlayerIn(seat=3, contributed=D("100.00"), hole_cards="",
+                                                               mucked=True))
         assert [c.seat for c in Claim.objects.filter(round_of_play=round_of_play)] == [1]
 
     @pytest.mark.proves("14.19(a)-losing-hand", "14.19(c)-designated")
