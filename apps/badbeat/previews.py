@@ -15,8 +15,8 @@ from decimal import Decimal
 
 from apps.core.exceptions import DomainError
 
-from .models import BothQualifyRule, Claim, ClaimStatus, Jackpot, JackpotStatus, ShareRole
-from .selectors import amount_to_freeze, judge_round, payout_shares
+from .models import Claim, ClaimStatus, Jackpot, JackpotStatus, ShareRole
+from .selectors import amount_to_freeze, judge_round, payout_shares, primary_paid_instead
 from .services import shared_payout
 
 
@@ -89,11 +89,12 @@ def _debited(claim: Claim) -> str:
 
 
 def verification_preview(*, claim: Claim) -> PayoutPreview | None:
-    """What verifying the pending `claim` now would freeze and pay (14.19(i), (n), 14.19(m)2-both-qualify,
-    14.19(m)2-deducted): the engine's verdict on the round, the jackpot's payable amount less what pending secondary
-    payouts funded from it already hold (as `services.verify_claim` computes it) and its split among the players. None
-    for a claim that is not pending. An amount of None with a note when verifying would pay nothing here (the hand does
-    not qualify, the payout is not active, the multi-casino host decides the amount)."""
+    """What verifying the pending `claim` now would freeze and pay (14.19(i), (n), 14.19(m)2-deducted): the engine's
+    verdict on the round, the jackpot's payable amount less what pending secondary payouts funded from it already hold
+    (as `services.verify_claim` computes it) and its split among the players. None for a claim that is not pending.
+    An amount of None with a note when verifying would pay nothing here (the hand does not qualify, the posted rule
+    leaves the round to the primary payout as verify_claim does, `selectors.primary_paid_instead`, the payout is not
+    active, the multi-casino host decides the amount)."""
     if claim.status != ClaimStatus.PENDING:
         return None
     jackpot = claim.jackpot
@@ -105,8 +106,7 @@ def verification_preview(*, claim: Claim) -> PayoutPreview | None:
     if not verdict.qualifies:
         return PayoutPreview(amount=None, note="The engine finds the hand does not qualify: verifying is refused "
                                                "and nothing is paid.")
-    if jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY and judge_round(
-            jackpot=_primary_of(jackpot), round_of_play=claim.round_of_play).qualifies:
+    if primary_paid_instead(jackpot=jackpot, round_of_play=claim.round_of_play):
         return PayoutPreview(amount=None, note="This round also qualifies for the primary payout; the posted rule pays "
                                                "only the primary (14.19(m)2.i): verifying is refused.")
     source = _primary_of(jackpot) if jackpot.funded_from_primary else jackpot

@@ -1,7 +1,7 @@
 """Reads about bad beat payouts: jackpots, their posted rules, the engine's verdict on a round, the ledger."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -17,6 +17,7 @@ from apps.core.writer import total_differences
 from apps.rounds.models import RoundOfPlay, RoundSource
 
 from .models import (
+    BothQualifyRule,
     Claim,
     ClaimStatus,
     Contribution,
@@ -94,6 +95,22 @@ def judge_round(*, jackpot: Jackpot, round_of_play: RoundOfPlay) -> Verdict:
     return judge(qualifying_rule(jackpot=jackpot), round_of_play.game, board, seats,
                  boards=run_boards(round_of_play=round_of_play), straddled=round_of_play.straddles > 0,
                  bomb_pot=round_of_play.bomb_pot, from_another_system=round_of_play.source == RoundSource.PHH)
+
+
+def primary_paid_instead(*, jackpot: Jackpot, round_of_play: RoundOfPlay,
+                         qualifying: Mapping[int, Jackpot] | None = None) -> bool:
+    """Whether a round that qualifies for `jackpot` is left to its primary payout: `jackpot` is a secondary payout
+    whose posted rule pays only the primary when a round holds both qualifying hands, and the round qualifies for the
+    primary too (N.J.A.C. 13:69F-14.19(m)2-both-qualify) — known from `qualifying` (the payouts the round qualifies
+    for, by primary key) when given, else judged by the engine. Raises DomainError for a secondary naming no
+    primary."""
+    if not (jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY):
+        return False
+    if qualifying is not None:
+        return jackpot.primary_id in qualifying
+    if jackpot.primary is None:
+        raise DomainError(f"The {jackpot.name} payout names no primary payout.", field="jackpot")
+    return judge_round(jackpot=jackpot.primary, round_of_play=round_of_play).qualifies
 
 
 def jackpot_of(*, casino: Casino) -> Jackpot | None:

@@ -530,6 +530,43 @@ def test_14_19_o_p_display_never_decreases_but_by_payout_and_ledger_agrees(db, o
                                supervisor_present=boss)
 
 
+@pytest.mark.proves("14.19(m)2-both-qualify")
+def test_14_19_m_2_i_the_posted_rule_decides_when_both_qualify_at_the_claim_its_preview_and_its_verification(
+        table, casino, supervisor):
+    """14.19(m)2: a round holding both qualifying hands. Posted "both are paid": a claim for each payout, the
+    secondary's previewed with its amount, and the primary's verified (the primary's own rule field, "only the
+    primary", says nothing of itself). Posted "only the primary" (changed before the secondary's claim is verified):
+    the secondary's claim is previewed as refused and its verification refused, nothing frozen. A round that holds
+    only the secondary's hand (nines full losing to four nines) is claimed from the secondary under either rule."""
+    from apps.badbeat.previews import verification_preview
+
+    primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_pot=D("0"),
+                             minimum_players_dealt=4)
+    assert primary.when_both_qualify == BothQualifyRule.PRIMARY_ONLY
+    secondary = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                         funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
+                                         maximum_contribution=D("0.50"), minimum_pot=D("0"),
+                                         when_both_qualify=BothQualifyRule.BOTH)
+    fund(primary, table, rounds=4)
+    both = play(table, **QUADS_BEATEN)
+    claims = {c.jackpot_id: c for c in Claim.objects.filter(round_of_play=both)}
+    assert set(claims) == {primary.pk, secondary.pk}
+    preview = verification_preview(claim=claims[secondary.pk])
+    assert preview.amount is not None and preview.amount > 0, preview.note
+    assert verify_claim(claim=claims[primary.pk], supervisor=supervisor).status == ClaimStatus.VERIFIED
+
+    Jackpot.objects.filter(pk=secondary.pk).update(when_both_qualify=BothQualifyRule.PRIMARY_ONLY)
+    refused = verification_preview(claim=Claim.objects.get(pk=claims[secondary.pk].pk))
+    assert refused.amount is None and "pays only the primary" in refused.note
+    with pytest.raises(DomainError, match="also qualifies for the primary payout") as not_verified:
+        verify_claim(claim=Claim.objects.get(pk=claims[secondary.pk].pk), supervisor=supervisor)
+    assert not_verified.value.field == "claim"
+    assert Claim.objects.get(pk=claims[secondary.pk].pk).status == ClaimStatus.PENDING
+
+    only_secondary = play(table, board="9h 9d 6s 7c 2d", hands=["6h 6d", "9s 9c", "Ac Kd", "3c 4d"])
+    assert [c.jackpot_id for c in Claim.objects.filter(round_of_play=only_secondary)] == [secondary.pk]
+
+
 @pytest.mark.proves("14.19(m)2-deducted")
 def test_14_19_m_2_ii_money_promised_to_a_secondary_is_not_paid_twice(table, casino, staff, supervisor):
     primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_pot=D("0"),

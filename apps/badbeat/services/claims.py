@@ -3,7 +3,6 @@ opened on a round the engine finds qualifying, verified or rejected by a poker s
 of a claim on a payout shared with other casinos (14.20(e)4-two-claims), which the system's host decides."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
 
 from django.db import transaction
@@ -16,7 +15,6 @@ from apps.core.roles import Role
 from apps.rounds.models import RoundOfPlay
 
 from ..models import (
-    BothQualifyRule,
     Claim,
     ClaimShare,
     ClaimStatus,
@@ -25,7 +23,7 @@ from ..models import (
     PayoutNotification,
 )
 from ..qualifying import Verdict
-from ..selectors import amount_to_freeze, judge_round, payout_shares
+from ..selectors import amount_to_freeze, judge_round, payout_shares, primary_paid_instead
 from ..shared import SharedPayoutSystem, shared_payout_system
 from .locking import drawn_from, lock_jackpots_by_id
 
@@ -60,20 +58,13 @@ def open_claim(*, jackpot: Jackpot, round_of_play: RoundOfPlay, opened_by: User 
 
 def open_claims_for_round(*, round_of_play: RoundOfPlay) -> list[Claim]:
     """Open a pending claim for each live jackpot (active or with a payout pending) the round qualifies for
-    (14.19(a)-losing-hand, 14.19(i)), unless the both-qualify rule leaves it out (`paid_when_both_qualify`)."""
+    (14.19(a)-losing-hand, 14.19(i)), unless the both-qualify rule leaves it to the primary
+    (`selectors.primary_paid_instead`)."""
     jackpots = [j for j in Jackpot.objects.filter(casino_id=round_of_play.table.casino_id).select_related("primary")
                 if j.status != JackpotStatus.DISCONTINUED]
     qualifying = {j.pk: j for j in jackpots if judge_round(jackpot=j, round_of_play=round_of_play).qualifies}
     return [open_claim(jackpot=jackpot, round_of_play=round_of_play) for jackpot in qualifying.values()
-            if paid_when_both_qualify(jackpot=jackpot, qualifying=qualifying)]
-
-
-def paid_when_both_qualify(*, jackpot: Jackpot, qualifying: Mapping[int, Jackpot]) -> bool:
-    """Whether `jackpot`, which a round qualifies for, is claimed when the round qualifies for `qualifying` too (by
-    primary key): a secondary payout is left out when its primary also qualifies and its posted rule says only the
-    primary is paid (N.J.A.C. 13:69F-14.19(m)2-both-qualify)."""
-    return not (jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY
-                and jackpot.primary_id in qualifying)
+            if not primary_paid_instead(jackpot=jackpot, round_of_play=round_of_play, qualifying=qualifying)]
 
 
 def _judged(claim: Claim, jackpot: Jackpot) -> Verdict:
@@ -125,12 +116,9 @@ def verify_claim(*, claim: Claim, supervisor: User) -> Claim:
         raise DomainError(f"This payout is {jackpot.get_status_display().lower()}: verify after it is settled.",
                           field="status")
     verdict = _judged(claim, jackpot)
-    if jackpot.is_secondary and jackpot.when_both_qualify == BothQualifyRule.PRIMARY_ONLY:
-        primary = jackpot.primary
-        assert primary is not None, f"Secondary jackpot {jackpot.pk} names no primary (14.19(m))."
-        if judge_round(jackpot=primary, round_of_play=claim.round_of_play).qualifies:
-            raise DomainError("This round also qualifies for the primary payout; the posted rule pays only the "
-                              "primary (14.19(m)2.i).", field="claim")
+    if primary_paid_instead(jackpot=jackpot, round_of_play=claim.round_of_play):
+        raise DomainError("This round also qualifies for the primary payout; the posted rule pays only the "
+                          "primary (14.19(m)2.i).", field="claim")
     if jackpot.funded_from_primary:
         jackpot.primary = locked[drawn_from(jackpot)]
         if jackpot.primary.status != JackpotStatus.ACTIVE:
