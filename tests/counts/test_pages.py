@@ -127,17 +127,23 @@ def test_master_game_report_and_forms_print_as_pdf_and_csv(client, staff, day_wi
     assert forms_csv[1].startswith(str(day_with_form.serial_number)) and forms_csv[1].endswith("True,False")
 
 
+@pytest.mark.proves("14.19(f)3-contents")
 def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, staff, supervisor, day_with_form):
+    """14.19(f)3: the form is signed by the dealer and the witness, each with their own password: a witness who may
+    not witness, or a wrong password, is refused (400, nothing recorded); signed by both, the count is recorded as
+    signed in person."""
     client.force_login(supervisor)
     dealer = staff(Role.DEALER)
     watcher = staff(Role.SURVEILLANCE)
     base = {"table": day_with_form.table_id, "method": "table_inventory", "reason": "daily", "counted_by": dealer.pk,
             "chips_1.00": 2, "counter_password": "pw-for-tests-1", "witness_password": "pw-for-tests-1"}
+    counts = BadBeatCount.objects.count()
     refused = client.post("/counts/", {**base, "witness": watcher.pk, "witness_kind": "second_department"})
     assert refused.status_code == 400 and "may not witness" in refused.content.decode()
     unsigned = client.post("/counts/", {**base, "witness": supervisor.pk, "witness_kind": "supervisor",
                                         "surveillance_recorded": "on", "witness_password": "wrong"})
     assert unsigned.status_code == 400 and "the count is not signed" in unsigned.content.decode()
+    assert BadBeatCount.objects.count() == counts
     signed = {**base, "witness": supervisor.pk, "witness_kind": "supervisor", "surveillance_recorded": "on"}
     asked = client.post("/counts/", signed)  # $2.00 counted, nothing recorded since the last form: confirm it first
     assert asked.status_code == 400 and "Variance $2.00" in asked.content.decode()
@@ -146,7 +152,7 @@ def test_count_page_records_a_form_and_refuses_an_ineligible_witness(client, sta
     assert BadBeatCount.objects.order_by("-pk").first().signed_in_person
 
 
-@pytest.mark.proves("14.19(d)1-signed")
+@pytest.mark.proves("14.19(d)1-signed", "14.19(f)3-contents")
 def test_14_19_d_1_a_counter_s_signature_locks_after_wrong_passwords(client, staff, supervisor, day_with_form):
     """Each wrong counter's password counts toward the dealer's lockout (apps.core.signatures); once locked out, the
     right password signs nothing either, the page stays the count form with the reason beside the field, and no
