@@ -22,8 +22,8 @@ SEEN_EVERY = timedelta(minutes=1)
 
 @transaction.atomic
 def issue_display_link(*, casino: Casino, kind: str, name: str, location: str = "", issued_by: User) -> DisplayLink:
-    """Issue a display link that opens one screen of `casino` with no sign-in: its jackpot display
-    (14.19(b)-current-amount, 14.19(i)1, 14.19(q)-notice) or its games-and-seats board (14.18), until revoked. Only
+    """Issue a display link that opens one screen of `casino` with no sign-in: its jackpot display (the amounts and
+    notices of its bad beat payouts) or its games-and-seats board, until revoked. Only
     an administrator of the casino issues one (`screens.add_displaylink`). The link's secret is random
     (secrets.token_urlsafe); its URL is `selectors.screen_path(link)`.
 

@@ -39,11 +39,11 @@ def test_no_jackpot_is_a_404(api, supervisor):
     assert api.get("/api/jackpot/").status_code == 404
 
 
-@pytest.mark.proves("14.19(b)-rules-posted")
+@pytest.mark.proves("14.19(b)-rules-posted", "14.19(b)-current-amount")
 def test_14_19_b_the_api_gives_every_payouts_posted_rules_and_accountings_record_only_to_who_may_read_it(
         api, staff, casino):
-    """Every bad beat payout the casino offers comes with its posted rules, the same to every role (as the rules page
-    posts them); accounting's record of it (balance, payable amount, reset reserve, contributions of all time) only
+    """Every bad beat payout the casino offers comes with its posted rules and the amount its display shows, the same
+    to every role (as the rules page and the display post them); accounting's record of it (balance, payable amount, reset reserve, contributions of all time) only
     to a role that may read it, null to a dealer and to a reading without a user. The published schema says the
     record is read-only and may be null."""
     from drf_spectacular.generators import SchemaGenerator
@@ -53,7 +53,8 @@ def test_14_19_b_the_api_gives_every_payouts_posted_rules_and_accountings_record
     from apps.badbeat.services import create_secondary_jackpot
 
     primary = JackpotFactory(casino=casino, balance=Decimal("1234.56"), reset_reserve=Decimal("100.00"),
-                             minimum_pot=Decimal("25.00"), reset_percentage=Decimal("12.5"))
+                             minimum_pot=Decimal("25.00"), reset_percentage=Decimal("12.5"),
+                             displayed_amount=Decimal("1200.00"))
     secondary = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand="full_house",
                                          funding=Funding.CONTRIBUTIONS, contribution_amount=Decimal("0.50"),
                                          maximum_contribution=Decimal("0.50"), minimum_pot=Decimal("10.00"))
@@ -71,6 +72,7 @@ def test_14_19_b_the_api_gives_every_payouts_posted_rules_and_accountings_record
             assert record["payable_amount"] is not None and record["contributions_total"] == "0.00"
     assert rules[Role.DEALER] == rules[Role.POKER_SHIFT_SUPERVISOR] == rules[Role.ACCOUNTING]
     posted = rules[Role.DEALER][primary.pk]
+    assert posted["displayed_amount"] == "1200.00"  # the amount the display shows, to every role (14.19(b))
     assert (posted["minimum_pot"], posted["reset_percentage"], posted["contribution_amount"]) == (
         "25.00", "12.50", "1.00")
     assert posted["qualifying"] == "losing hand four of a kind or better, at least 2 players dealt in"

@@ -138,12 +138,22 @@ def test_14_19_l_administrator_discontinues_into_another_payout(api, staff, clai
     other = create_secondary_jackpot(primary=claim.jackpot, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
                                      funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"),
                                      maximum_contribution=D("0.50"), minimum_pot=D("0"))
+    from drf_spectacular.generators import SchemaGenerator
+
     api.force_authenticate(staff(Role.ADMIN))
-    bad = api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": 999999, "reason": "Replaced."})
-    assert bad.status_code == 400 and "target" in bad.json()
-    done = api.post(f"/api/jackpots/{claim.jackpot_id}/discontinue/", {"target": other.pk, "reason": "Replaced."})
+    url = f"/api/jackpots/{claim.jackpot_id}/discontinue/"
+    reason = ("Replaced by the Mini payout. " * 11)[:300]  # the longest reason taken
+    for body, field in (({"target": 999999, "reason": "Replaced."}, "target"), ({"target": "the mini"}, "target"),
+                        ({"target": other.pk}, "reason"), ({"target": other.pk, "reason": reason + "."}, "reason")):
+        bad = api.post(url, body)
+        assert bad.status_code == 400 and field in bad.json(), (body, bad.json())
+    assert Jackpot.objects.get(pk=claim.jackpot_id).status == "active"
+    done = api.post(url, {"target": other.pk, "reason": reason})
     assert done.status_code == 200 and done.json()["balance"] == "1.00"
     assert Jackpot.objects.get(pk=claim.jackpot_id).status == "discontinued"
+    responses = SchemaGenerator().get_schema(request=None, public=True)["paths"][
+        "/api/jackpots/{id}/discontinue/"]["post"]["responses"]
+    assert "200" in responses and "201" not in responses
 
 
 @pytest.mark.proves("14.19(i)2")
