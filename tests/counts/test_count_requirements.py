@@ -104,6 +104,8 @@ def test_14_19_f_3_the_form_gives_its_time_table_chips_amount_and_who_counted_an
     assert line["counted_at"] == count.counted_at.isoformat() and line["table"] == "4"
     assert line["chips"] == "4x$0.25" and line["amount"] == "1.00"
     assert (line["dealer"], line["witness"]) == (people["dealer"].username, people["supervisor"].username)
+    printed = client.get(f"/accounting/forms/{count.gaming_day}/forms.pdf")  # the same forms, printed
+    assert printed["Content-Type"] == "application/pdf" and printed.content[:5] == b"%PDF-"
 
 
 @pytest.mark.proves("14.19(f)3-two-parts")
