@@ -151,9 +151,10 @@ def test_14_19_l_administrator_discontinues_into_another_payout(api, staff, clai
     done = api.post(url, {"target": other.pk, "reason": reason})
     assert done.status_code == 200 and done.json()["balance"] == "1.00"
     assert Jackpot.objects.get(pk=claim.jackpot_id).status == "discontinued"
-    responses = SchemaGenerator().get_schema(request=None, public=True)["paths"][
-        "/api/jackpots/{id}/discontinue/"]["post"]["responses"]
-    assert "200" in responses and "201" not in responses
+    operation = SchemaGenerator().get_schema(request=None, public=True)["paths"][
+        "/api/jackpots/{id}/discontinue/"]["post"]
+    assert "200" in operation["responses"] and "201" not in operation["responses"]
+    assert "JackpotOutput" in str(operation["responses"]["200"]) and "Discontinue" in str(operation["requestBody"])
 
 
 @pytest.mark.proves("14.19(i)2")

@@ -100,9 +100,15 @@ def test_14_19_h_the_days_page_receives_each_part_and_reconciles_once_the_day_ha
     too_soon = client.post(url, {"action": "reconcile"})
     assert too_soon.status_code == 400 and "A gaming day is reconciled once it has ended." in too_soon.content.decode()
     assert 'data-testid="reconcile-error"' in too_soon.content.decode() and not Reconciliation.objects.exists()
+    assert not too_soon.context["form"].is_bound  # the receipt form is not the one posted: no error of its own
+    tomorrow = client.get(f"/accounting/reconciliation/{day + timedelta(days=1)}/").content.decode()
+    assert 'data-testid="reconcile"' not in tomorrow  # a day to come is not offered either
 
     with time_machine.travel(timezone.now() + timedelta(days=1)):
         assert 'data-testid="reconcile"' in client.get(url).content.decode()
+        for action in ("delete", "withdraw", ""):  # not the page's: refused, the ended day not reconciled by them
+            assert client.post(url, {"action": action}).status_code == 400
+        assert not Reconciliation.objects.exists()
         done = client.post(url, {"action": "reconcile"})
         assert done.status_code == 302 and done["Location"] == url
         page = client.get(url)

@@ -331,9 +331,9 @@ class TestReconciliation:
             done = api.post("/api/reconciliations/", {"gaming_day": str(issued.gaming_day)}, format="json")
         assert done.status_code == 200, done.json()
         assert (done.json()["status"], done.json()["not_received"]) == ("variance", [issued.serial_number])
-        responses = SchemaGenerator().get_schema(request=None, public=True)["paths"]["/api/reconciliations/"]["post"][
-            "responses"]
-        assert "200" in responses and "201" not in responses
+        operation = SchemaGenerator().get_schema(request=None, public=True)["paths"]["/api/reconciliations/"]["post"]
+        assert "200" in operation["responses"] and "201" not in operation["responses"]
+        assert "Reconciliation" in str(operation["requestBody"]) and "Reconciliation" in str(operation["responses"])
 
     @pytest.mark.proves("14.19(h)-reconcile")
     def test_14_19_h_only_accounting_reconciles_and_an_unknown_serial_is_refused(self, table, people):
