@@ -13,10 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from apps.core.exceptions import DomainError
-
-from .models import Claim, ClaimStatus, Jackpot, JackpotStatus, ShareRole
-from .selectors import amount_to_freeze, judge_round, payout_shares, primary_paid_instead
+from .models import Claim, ClaimStatus, JackpotStatus, ShareRole
+from .selectors import amount_to_freeze, judge_round, payout_shares, primary_of, primary_paid_instead
 from .services import shared_payout
 
 
@@ -76,16 +74,9 @@ def _split(claim: Claim, amount: Decimal, verdict) -> tuple[PreviewShare, ...]:
                  for seat, role, value in parts)
 
 
-def _primary_of(jackpot: Jackpot) -> Jackpot:
-    """The primary payout a secondary one belongs to (every secondary names it, 14.19(m))."""
-    if jackpot.primary is None:
-        raise DomainError(f"The {jackpot.name} payout names no primary payout.", field="jackpot")
-    return jackpot.primary
-
-
 def _debited(claim: Claim) -> str:
     jackpot = claim.jackpot
-    return _primary_of(jackpot).name if jackpot.funded_from_primary else jackpot.name
+    return primary_of(jackpot).name if jackpot.funded_from_primary else jackpot.name
 
 
 def verification_preview(*, claim: Claim) -> PayoutPreview | None:
@@ -109,7 +100,7 @@ def verification_preview(*, claim: Claim) -> PayoutPreview | None:
     if primary_paid_instead(jackpot=jackpot, round_of_play=claim.round_of_play):
         return PayoutPreview(amount=None, note="This round also qualifies for the primary payout; the posted rule pays "
                                                "only the primary (14.19(m)2.i): verifying is refused.")
-    source = _primary_of(jackpot) if jackpot.funded_from_primary else jackpot
+    source = primary_of(jackpot) if jackpot.funded_from_primary else jackpot
     for payout in {jackpot.pk: jackpot, source.pk: source}.values():
         if payout.status != JackpotStatus.ACTIVE:
             return PayoutPreview(amount=None, note=f"The {payout.name} payout is "

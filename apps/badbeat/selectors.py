@@ -108,9 +108,14 @@ def primary_paid_instead(*, jackpot: Jackpot, round_of_play: RoundOfPlay,
         return False
     if qualifying is not None:
         return jackpot.primary_id in qualifying
+    return judge_round(jackpot=primary_of(jackpot), round_of_play=round_of_play).qualifies
+
+
+def primary_of(jackpot: Jackpot) -> Jackpot:
+    """The primary payout a secondary one belongs to. Raises DomainError (field jackpot) when it names none."""
     if jackpot.primary is None:
         raise DomainError(f"The {jackpot.name} payout names no primary payout.", field="jackpot")
-    return judge_round(jackpot=jackpot.primary, round_of_play=round_of_play).qualifies
+    return jackpot.primary
 
 
 def jackpot_of(*, casino: Casino) -> Jackpot | None:
