@@ -251,7 +251,8 @@ class Contribution(models.Model):
 
 class GamingDayContributions(models.Model):
     """A jackpot's contributions over one gaming day, kept as a running total beside the Contribution records, in
-    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)-reset): the day's total decides
+    their transaction and under the jackpot's row lock (14.19(c)-per-pot, 14.19(p)-reset; the record of the daily
+    contributions, 14.19(k)-official-record): the day's total decides
     each contribution's reset part without summing the day, and the daily reset documents it.
     `selectors.day_totals_agree` checks it against a re-derivation from the records."""
 

@@ -198,7 +198,7 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
         if amount < 0:
             raise DomainError("An amount counted is not negative.", field="amount")
         fits_column(BadBeatCount, "amount", amount, field="amount")
-        verify_transport(method=method, transported_by=transported_by)
+    verify_transport(method=method, transported_by=transported_by)
     counted_at = counted_at or timezone.now()
     gaming_day = gaming_day_of(casino=table.casino, moment=counted_at)
     hold_open_gaming_days(casino=table.casino, days=[gaming_day], what="a count", field="counted_at")
@@ -224,12 +224,22 @@ def record_count(*, table: PokerTable, method: str, counted_by: User, witness: U
 def verify_transport(*, method: str, transported_by: User | None) -> None:
     """Who carries a counted box: a representative of the casino security department carries the locked boxes from
     the tables to the cage (N.J.A.C. 13:69F-14.19(d)2-security-transports), or the locked container from the closed
-    table (14.19(d)1-transport). `transported_by` None: not recorded (the count is at the table). Raises
+    table (14.19(d)1-transport). A count returned to the table inventory (14.19(f), in lieu of (d) and (e)) is not
+    transported: it names no one. `transported_by` None: not recorded (the count is at the table). Raises
     DomainError (field "transported_by") naming the clause."""
-    if transported_by is not None and not transported_by.has_role(Role.SECURITY):
-        clause = "14.19(d)1" if method == CountMethod.CLOSED_TABLE else "14.19(d)2"
-        what = "the container" if method == CountMethod.CLOSED_TABLE else "the boxes to the cage"
+    if transported_by is None:
+        return
+    if method not in _TRANSPORTS:
+        raise DomainError("A count returned to the table inventory is not transported (14.19(f)): name no one who "
+                          "transported it.", field="transported_by")
+    if not transported_by.has_role(Role.SECURITY):
+        what, clause = _TRANSPORTS[method]
         raise DomainError(f"A representative of security transports {what} ({clause}).", field="transported_by")
+
+
+#: What is transported after a count by each method that transports one, and the clause that says so.
+_TRANSPORTS = {CountMethod.CLOSED_TABLE: ("the container", "14.19(d)1"),
+               CountMethod.CAGE: ("the boxes to the cage", "14.19(d)2")}
 
 
 def _issue_form_serial(*, casino_id: int) -> int:

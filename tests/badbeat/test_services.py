@@ -43,6 +43,106 @@ class TestContribution:
         assert contribution.amount == D("0.95")
         assert sum(p.amount for p in round_of_play.pots.all()) == D("94.05")
 
+    @pytest.mark.proves("14.19(c)-per-pot", "14.19(c)-after-rake")
+    def test_14_19_c_each_pot_contributes_to_the_primary_first_then_the_secondary_from_what_is_left(self):
+        """14.19(c): each pot, after the rake, contributes to every payout of the casino that collects, as its rules
+        say: the primary first, then a secondary funded by its own contribution from what the primary left. The
+        secondary here is older than the primary (its first primary discontinued into it, a new primary posted).
+        A pot below the primary's minimum contributes to the secondary alone: no record of nothing is kept."""
+        from apps.badbeat.models import Funding, QualifyingHand
+        from apps.badbeat.services import create_secondary_jackpot, post_jackpot_rules
+
+        table = RakeStructureFactory().table  # 10 % rake, capped at $5
+        first = JackpotFactory(casino=table.casino)
+        secondary = create_secondary_jackpot(
+            primary=first, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE, funding=Funding.CONTRIBUTIONS,
+            contribution_amount=None, contribution_percentage=D("5"), maximum_contribution=D("10.00"),
+            minimum_pot=D("0"))
+        Jackpot.objects.filter(pk=first.pk).update(status=JackpotStatus.DISCONTINUED, is_collecting=False)
+        primary = post_jackpot_rules(casino=table.casino, minimum_pot=D("20.00"), maximum_contribution=D("10.00"),
+                                     qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, contribution_percentage=D("10"))
+        assert secondary.pk < primary.pk
+
+        big = heads_up(table, pot_each="50.00")  # $100 pot, $5 rake: $95 left
+        assert [(c.jackpot_id, c.basis, c.amount) for c in Contribution.objects.filter(
+            round_of_play=big).order_by("pk")] == [
+            (primary.pk, D("95.00"), D("9.50")),  # 10 % of $95
+            (secondary.pk, D("85.50"), D("4.27"))]  # 5 % of the $85.50 the primary left, rounded down
+        assert sum(p.amount for p in big.pots.all()) == D("81.23")  # $95 less $13.77 set aside
+
+        small = heads_up(table, pot_each="7.50")  # $15 pot, below the primary's $20 minimum
+        assert RakeRecord.objects.get(round_of_play=small).amount == D("1.00")  # the rake as posted: whole dollars
+        assert [(c.jackpot_id, c.basis, c.amount) for c in Contribution.objects.filter(round_of_play=small)] == [
+            (secondary.pk, D("14.00"), D("0.70"))]
+        assert not Contribution.objects.filter(jackpot=first).exists()
+
+    @pytest.mark.proves("14.19(c)-per-pot", "14.19(c)-designated")
+    def test_14_19_c_in_one_batch_each_participating_pot_contributes_once(self):
+        """14.19(c): a batch of rounds from a table whose game does not take part in the bad beat payout and from one
+        whose game does, the non-participating first: each pot of the participating table contributes, once; the
+        other's none."""
+        from apps.feed.services import record_batch_of_rounds
+
+        inside = PokerTableFactory()
+        outside = PokerTableFactory(casino=inside.casino, bad_beat_participation=False)
+        jackpot = JackpotFactory(casino=inside.casino)
+
+        def a_pot(each: str) -> RoundIn:
+            return RoundIn(started_at=timezone.now(), board="Ah Kd 5c 9s 3h", players=[
+                PlayerIn(seat=1, contributed=D(each), hole_cards="As Ks"),
+                PlayerIn(seat=2, contributed=D(each), hole_cards="2c 7d")])
+
+        recorded = record_batch_of_rounds(rounds=[(outside, a_pot("50")), (inside, a_pot("50")),
+                                                  (outside, a_pot("40")), (inside, a_pot("15"))])
+        assert [(c.round_of_play_id, c.amount) for c in Contribution.objects.order_by("pk")] == [
+            (recorded[1].pk, D("1.00")), (recorded[3].pk, D("1.00"))]
+        jackpot.refresh_from_db()
+        assert jackpot.balance == D("2.00") == jackpot.contributions_total
+
+    @pytest.mark.proves("14.19(p)-reset", "14.19(k)-official-record")
+    def test_14_19_p_k_a_batch_keeps_the_reset_parts_and_the_daily_records_equal_to_the_contributions(self):
+        """14.19(p): over a gaming day the reset parts add up to the posted percentage of the day's contributions,
+        rounded down to the cent, each contribution's part following those before it in the same batch; the
+        balance takes the rest. 14.19(k): the record of each day's contributions (by jackpot, and by table) equals
+        the contributions themselves: amounts, reset parts and how many — re-derived here from the records."""
+        from datetime import timedelta
+
+        from django.db.models import Count, Sum
+
+        from apps.badbeat.models import GamingDayContributions, TableDayContributions
+        from apps.feed.services import record_batch_of_rounds
+
+        first = PokerTableFactory()
+        second = PokerTableFactory(casino=first.casino)
+        jackpot = JackpotFactory(casino=first.casino, contribution_amount=D("0.35"), maximum_contribution=D("0.35"),
+                                 reset_percentage=D("15"))
+        today, yesterday = timezone.now(), timezone.now() - timedelta(days=1)
+
+        def a_pot(when) -> RoundIn:
+            return RoundIn(started_at=when, board="Ah Kd 5c 9s 3h", players=[
+                PlayerIn(seat=1, contributed=D("20"), hole_cards="As Ks"),
+                PlayerIn(seat=2, contributed=D("20"), hole_cards="2c 7d")])
+
+        record_batch_of_rounds(rounds=[(first, a_pot(today)), (first, a_pot(today)), (second, a_pot(today)),
+                                       (first, a_pot(yesterday)), (second, a_pot(today)), (first, a_pot(today))])
+        # today: five contributions of $0.35 = $1.75; 15 % of it is $0.2625, so $0.26 set aside in parts of
+        # 0.05, 0.05, 0.05, 0.06, 0.05 (15 % of $0.35, $0.70, $1.05, $1.40, $1.75, each rounded down, less the one before)
+        by_day = {d.gaming_day: d for d in GamingDayContributions.objects.all()}
+        assert sorted((d.contributions, d.to_reset, d.count) for d in by_day.values()) == [
+            (D("0.35"), D("0.05"), 1), (D("1.75"), D("0.26"), 5)]
+        today_parts = Contribution.objects.filter(gaming_day=max(by_day)).order_by("pk").values_list("to_reset", flat=True)
+        assert list(today_parts) == [D("0.05"), D("0.05"), D("0.05"), D("0.06"), D("0.05")]
+        derived_days = {(r["gaming_day"]): (r["total"], r["reset"], r["n"]) for r in Contribution.objects.values(
+            "gaming_day").annotate(total=Sum("amount"), reset=Sum("to_reset"), n=Count("pk")).order_by()}
+        assert {day: (d.contributions, d.to_reset, d.count) for day, d in by_day.items()} == derived_days
+        by_table = {(t.table_id, t.gaming_day): (t.amount, t.count) for t in TableDayContributions.objects.all()}
+        assert by_table == {(r["table_id"], r["gaming_day"]): (r["total"], r["n"]) for r in Contribution.objects.values(
+            "table_id", "gaming_day").annotate(total=Sum("amount"), n=Count("pk")).order_by()}
+        assert sorted(by_table.values()) == [(D("0.35"), 1), (D("0.70"), 2), (D("1.05"), 3)]
+        jackpot.refresh_from_db()
+        assert (jackpot.contributions_total, jackpot.reset_reserve, jackpot.balance) == (
+            D("2.10"), D("0.31"), D("1.79"))
+
     @pytest.mark.proves("14.19(b)2-applied")
     def test_14_19_b_2_minimum_pot_edge(self):
         jackpot = JackpotFactory(minimum_pot=D("20.00"))

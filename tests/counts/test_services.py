@@ -450,7 +450,8 @@ def test_14_19_d_2_a_poker_supervisor_accounts_for_the_boxes_counted_at_the_cage
 def test_14_19_d_2_security_transports_the_boxes_to_the_cage(table, people):
     """14.19(d)2: a representative of security transports the boxes to the cage: a cage count that names the dealer
     as the one who carried them is refused naming the field and the boxes, and writes nothing; one carried by the
-    guard is recorded with the guard, as is one whose carrier is not recorded."""
+    guard is recorded with the guard, as is one whose carrier is not recorded. A count returned to the table
+    inventory instead (14.19(f)) is transported by no one: naming anyone is refused."""
     pot(table)
     for carrier in (people["dealer"], people["supervisor"]):
         with pytest.raises(DomainError, match=r"transports the boxes to the cage \(14\.19\(d\)2\)") as exc:
@@ -469,3 +470,10 @@ def test_14_19_d_2_security_transports_the_boxes_to_the_cage(table, people):
                              witness=people["supervisor"], witness_kind=WitnessKind.SUPERVISOR,
                              transported_by=carrier, recorded_by=people["clerk"])
         assert count.transported_by == carrier
+    # a count returned to the table inventory (14.19(f), in lieu of (d)) is carried by no one, not even security
+    for carrier in (people["guard"], people["dealer"]):
+        with pytest.raises(DomainError, match=r"table inventory is not transported \(14\.19\(f\)\)") as exc:
+            form(table, people, {"1": 1}, transported_by=carrier)
+        assert exc.value.field == "transported_by"
+    assert BadBeatCount.objects.filter(method=CountMethod.TABLE_INVENTORY).count() == 0
+    assert form(table, people, {"1": 1}).transported_by is None

@@ -208,9 +208,12 @@ class TestContributionsReachTheHost:
         assert message.body["amount"] == "1.00" and message.body["site_total"] == "1.00"
         assert message.acked_at is not None and '"kind":"contribution"' in calls[0][1]
 
+    @pytest.mark.proves("14.20(c)1")
     @pytest.mark.parametrize("continue_while_suspended", [False, True])
     def test_14_20_e_4_i_while_suspended_contributions_follow_the_agreement(self, at_site, casino,
                                                                            continue_while_suspended):
+        """14.20(c)1, 14.20(e)4: a casino suspended from the system takes contributions for it, and reports them,
+        only when the agreement says contributions continue while suspended."""
         system, me, host, _ = at_site
         BadBeatSystem.objects.filter(pk=system.pk).update(contributions_while_suspended=continue_while_suspended)
         assert refresh_status(system=system) == SystemStatus.SUSPENDED  # the host was never heard

@@ -48,11 +48,11 @@ class LockedJackpots:
 
 
 def lock_jackpots(*, rounds: Sequence[RoundOfPlay]) -> LockedJackpots:
-    """Row-lock every jackpot of the casinos of `rounds` whose game participates (14.19(c)-designated), once, in
+    """Row-lock every jackpot of the casinos of `rounds` whose game participates (`_participates`), once, in
     primary-key order (concurrent writers lock them in the same order: no deadlock, apps.core.writer), until the
     commit; nothing is locked when no round participates. One query, which also reads what the contribution needs
     beside them: each jackpot's contributions so far on each gaming day of the rounds (14.19(p)-reset) and the
-    multi-casino system's terms (SharedPayoutSystem.contribution_terms, 14.20(c)1). The contribution
+    multi-casino system's terms (`_system_terms`). The contribution
     (`take_contributions`) and the showdown check (`check_showdowns`) of the same rounds read them from here. Call
     inside the transaction that records the rounds (Django refuses `select_for_update` outside one)."""
     return _jackpots(rounds, for_update=True)
@@ -72,17 +72,21 @@ def _jackpots(rounds: Sequence[RoundOfPlay], *, for_update: bool) -> LockedJackp
     days = sorted({r.gaming_day for r in wanted})
     system = shared_payout_system()
     found = LockedJackpots()
-    funds, stops = set(), set()
     for jackpot in _LOCK(casino_ids, days, system=system, locked=for_update):
         found.jackpots.append(jackpot)
         for index, day in enumerate(days):
             found.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
-        if system is not None and getattr(jackpot, "funds_system"):  # noqa: B009 - the annotation's name, from the system
-            funds.add(jackpot.pk)
-            if getattr(jackpot, "system_stops"):  # noqa: B009
-                stops.add(jackpot.pk)
-    found.funds_system, found.system_stops = frozenset(funds), frozenset(stops)
+    if system is not None:
+        found.funds_system, found.system_stops = _system_terms(found.jackpots)
     return found
+
+
+def _system_terms(jackpots: list[Jackpot]) -> tuple[frozenset[int], frozenset[int]]:
+    """(the ids of the jackpots that fund a multi-casino system this casino takes part in, those of them whose
+    system is suspended here under an agreement that stops contributions meanwhile: N.J.A.C. 13:69F-14.20(c)1), as
+    the system's terms annotated them on the lock's query (SharedPayoutSystem.contribution_terms)."""
+    funds = frozenset(j.pk for j in jackpots if getattr(j, "funds_system"))  # noqa: B009 - the system's annotation
+    return funds, frozenset(j.pk for j in jackpots if j.pk in funds and getattr(j, "system_stops"))  # noqa: B009
 
 
 def _lock_query(casino_ids: list[int], days: list[date], *, system: SharedPayoutSystem | None,
@@ -134,43 +138,57 @@ def take_contributions(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[De
 
     rounds: rounds being recorded (pot_total, gaming_day, table, rotation_game set; their ids may come with the
     writer's flush: each contribution points at its round); after_rake: each round's pot less its rake; jackpots:
-    the rounds' jackpots as `lock_jackpots` locked them in this transaction. A round contributes when its game
-    participates as posted (the table's, or its rotation game's bad beat eligibility, 14.19(c)-designated) and its
-    pot reaches each jackpot's minimum (14.19(b)2-applied). For each collecting jackpot of the casino that takes its
-    own contributions (a primary, and a secondary funded by contributions, 14.19(m)1), primary first, a Contribution
-    is made with its reset part (14.19(p)-reset) and added to the balance. Each jackpot's running totals are kept
-    beside its records: of all time (`contributions_total`, on the jackpot), of the gaming day
-    (GamingDayContributions) and of each table's gaming day (TableDayContributions). A jackpot funding a multi-casino
-    system takes nothing while the system is suspended here, unless its agreement says contributions continue
-    (14.20(c)1, 14.20(e)4-notify). """
+    the rounds' jackpots as `lock_jackpots` locked them in this transaction. What each round owes each jackpot is
+    `_owed`'s (its game participating, its pot reaching the minimum, primary first); each is a Contribution of the
+    round, its table and gaming day, with the pot it was taken from. Its reset part and the jackpot's balances are
+    `_set_aside_reset`'s; the running totals of each jackpot's gaming day and of each table's gaming day are
+    `_running_totals`'. A jackpot funding a multi-casino system takes nothing while the system is suspended here,
+    unless its agreement says contributions continue (`_owed`)."""
     result = ContributionsTaken(taken=[ZERO] * len(rounds))
-    # each jackpot's contributions of the gaming day so far, read with the lock (the reset part depends on them)
-    day_totals = dict(jackpots.day_contributions)
-    changed: dict[int, Jackpot] = {}
     for index, (round_of_play, owed) in enumerate(zip(rounds, _owed(rounds, after_rake, jackpots), strict=True)):
         for jackpot, amount, explanation, after in owed:
-            key = (jackpot.pk, round_of_play.gaming_day)
-            before = day_totals.get(key, ZERO)
-            to_reset = reset_part(day_total_before=before, amount=amount, percentage=jackpot.reset_percentage)
-            day_totals[key] = before + amount
-            contribution = Contribution(jackpot=jackpot, round_of_play=round_of_play, table_id=round_of_play.table_id,
-                                        gaming_day=round_of_play.gaming_day, amount=amount, to_reset=to_reset,
-                                        basis=after, explanation=explanation)
-            result.records.append(contribution)
-            jackpot.balance += amount - to_reset
-            jackpot.reset_reserve += to_reset
-            jackpot.contributions_total += amount
-            changed[jackpot.pk] = jackpot
+            result.records.append(Contribution(
+                jackpot=jackpot, round_of_play=round_of_play, table_id=round_of_play.table_id,
+                gaming_day=round_of_play.gaming_day, amount=amount, basis=after, explanation=explanation))
             result.taken[index] += amount
-    result.jackpots = [changed[pk] for pk in sorted(changed)]
-    result.totals = [
+    result.jackpots = _set_aside_reset(result.records, jackpots)
+    result.totals = _running_totals(result.records)
+    return result
+
+
+def _set_aside_reset(records: Sequence[Contribution], jackpots: LockedJackpots) -> list[Jackpot]:
+    """Set each contribution's reset part (N.J.A.C. 13:69F-14.19(p)-reset) — its jackpot's posted percentage of the
+    gaming day's contributions so far with it, less that of those before it (`reset_part`), in order — and add it
+    to its jackpot: the part to the reset reserve, the rest to the balance, the whole to the contributions of all
+    time. The jackpots changed, in primary-key order (their locks' order); each gaming day's contributions before
+    these are those `lock_jackpots` read under the lock."""
+    day_totals = dict(jackpots.day_contributions)
+    changed: dict[int, Jackpot] = {}
+    for contribution in records:
+        jackpot = contribution.jackpot
+        key = (jackpot.pk, contribution.gaming_day)
+        before = day_totals.get(key, ZERO)
+        contribution.to_reset = reset_part(day_total_before=before, amount=contribution.amount,
+                                           percentage=jackpot.reset_percentage)
+        day_totals[key] = before + contribution.amount
+        jackpot.balance += contribution.amount - contribution.to_reset
+        jackpot.reset_reserve += contribution.to_reset
+        jackpot.contributions_total += contribution.amount
+        changed[jackpot.pk] = jackpot
+    return [changed[pk] for pk in sorted(changed)]
+
+
+def _running_totals(records: Sequence[Contribution]) -> list[Totals]:
+    """The running totals the contributions add to, kept beside them (N.J.A.C. 13:69F-14.19(k)-official-record: the
+    record of the daily contributions): each jackpot's gaming day (contributions, reset parts, how many) and each
+    table's gaming day of each jackpot (amount, how many)."""
+    return [
         Totals(TableDayContributions, ("jackpot_id", "table_id", "gaming_day"), [
             {"jackpot_id": c.jackpot_id, "table_id": c.table_id, "gaming_day": c.gaming_day, "amount": c.amount,
-             "count": 1} for c in result.records]),
+             "count": 1} for c in records]),
         Totals(GamingDayContributions, ("jackpot_id", "gaming_day"), [
             {"jackpot_id": c.jackpot_id, "gaming_day": c.gaming_day, "contributions": c.amount,
-             "to_reset": c.to_reset, "count": 1} for c in result.records])]
-    return result
+             "to_reset": c.to_reset, "count": 1} for c in records])]
 
 
 def contributions_owed(*, rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
@@ -188,7 +206,8 @@ def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
     explanation, the pot it was taken from), the casino's collecting jackpots (`_collecting`) in order, primary
     first, each from what the one before left of the pot."""
     collecting: dict[int, list[Jackpot]] = {}
-    for jackpot in sorted(_collecting(jackpots.jackpots), key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
+    for jackpot in sorted(_system_allows(_collecting(jackpots.jackpots), jackpots),
+                          key=lambda j: (j.kind != JackpotKind.PRIMARY, j.pk)):
         collecting.setdefault(jackpot.casino_id, []).append(jackpot)
     owed: list[list[tuple[Jackpot, Decimal, str, Decimal]]] = [[] for _ in rounds]
     for index, round_of_play in enumerate(rounds):
@@ -196,8 +215,6 @@ def _owed(rounds: Sequence[RoundOfPlay], after_rake: Sequence[Decimal],
             continue
         taken = ZERO
         for jackpot in collecting.get(round_of_play.table.casino_id, []):
-            if jackpot.pk in jackpots.system_stops:
-                continue  # the multi-casino system is suspended here and its agreement stops contributions (14.20)
             after = after_rake[index] - taken
             amount, explanation = compute_contribution(jackpot=jackpot, pot_total=round_of_play.pot_total,
                                                        after_rake=after)
@@ -214,6 +231,12 @@ def _collecting(jackpots: Sequence[Jackpot]) -> list[Jackpot]:
     contributions (not a secondary funded from a portion of the primary, which takes none)."""
     return [j for j in jackpots if j.is_collecting and j.status != JackpotStatus.DISCONTINUED
             and j.funding == Funding.CONTRIBUTIONS]
+
+
+def _system_allows(collecting: list[Jackpot], jackpots: LockedJackpots) -> list[Jackpot]:
+    """Those of `collecting` that take contributions now: all but a jackpot funding a multi-casino system suspended
+    here whose agreement stops contributions meanwhile (N.J.A.C. 13:69F-14.20(c)1; `jackpots.system_stops`)."""
+    return [j for j in collecting if j.pk not in jackpots.system_stops]
 
 
 def report_contributions(*, taken: ContributionsTaken, jackpots: LockedJackpots) -> None:
