@@ -496,19 +496,18 @@ def reconcile_gaming_day(*, casino: Casino, gaming_day: date, reconciled_by: Use
 
 def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None = None,
                      backfill: Backfill | None = None) -> GamingDayClose:
-    """Close one gaming day (N.J.A.C. 13:69F-14.19(p)-documented, 14.19(k)-official-record, 14.19(k)-daily);
-    idempotent: a closed day is returned as is. The close job and the command
+    """Close one gaming day: the official record of its contributions, with what is out of order (N.J.A.C.
+    13:69F-14.19(k)-official-record); idempotent: a closed day is returned as is. The close job and the command
     close every ended day in order (`close_gaming_days`); this closes one.
 
-    Documents each jackpot's reset amount of the day, and records what is out of order: tables whose
-    contributions were not all counted during the day (`_uncounted_tables`: every box or container is counted at
-    least once each gaming day), counts with a variance, jackpots whose display accounting did not adjust that day, displays not
-    adjusted since a supervisor verified a bad beat that day (14.19(k)-upon-verification), containers of
-    combined counts sealed that day that no cashier verified and the day's verifications with a variance (requirement
-    14.19(e)-aggregate), and any running total that differs from its records (the daily ledger check,
-    `selectors.ledger_check`). The close record
-    (casinos.GamingDayClose: who, when, these figures) is append-only. `backfill`: the backfill that filled the day
-    and closes it. Raises DomainError for a day that has not ended.
+    The figures (`_close_figures`): each jackpot's reset amount of the day, documented (`_documented_resets`); the
+    tables whose contributions were not all counted during the day (`_uncounted_tables`); counts with a variance;
+    the jackpots whose display accounting did not adjust that day (`_displays_not_adjusted`), and displays not
+    adjusted since a supervisor verified a bad beat that day (badbeat's `displays_not_adjusted_upon_verification`);
+    containers of combined counts sealed that day that no cashier verified and the day's verifications with a
+    variance (`_container_findings`); and any running total that differs from its records (the daily ledger check,
+    `selectors.ledger_check`). The close record (casinos.GamingDayClose: who, when, these figures) is append-only.
+    `backfill`: the backfill that filled the day and closes it. Raises DomainError for a day that has not ended.
     """
     if gaming_day >= current_gaming_day(casino=casino):
         raise DomainError(f"Gaming day {gaming_day:%Y-%m-%d} has not ended.", field="gaming_day")
@@ -523,18 +522,12 @@ def close_gaming_day(*, casino: Casino, gaming_day: date, closed_by: User | None
 
 def _close_figures(*, casino: Casino, gaming_day: date) -> dict:
     """What a day closes with (see close_gaming_day): JSON, amounts as text with cents."""
-    resets = []
-    for jackpot in live_jackpots(casino=casino):
-        reset = document_daily_reset(jackpot=jackpot, gaming_day=gaming_day)
-        if reset:
-            resets.append({"jackpot": jackpot.name, "contributions": f"{reset.contributions:.2f}",
-                           "percentage": f"{reset.percentage}", "amount": f"{reset.amount:.2f}"})
+    resets = _documented_resets(casino=casino, gaming_day=gaming_day)
     uncounted = _uncounted_tables(casino=casino, gaming_day=gaming_day)
     variances = [{"table": c.table.number, "serial_number": c.serial_number, "variance": f"{c.variance:.2f}"}
                  for c in BadBeatCount.objects.filter(casino=casino, gaming_day=gaming_day).exclude(
                      variance=0).select_related("table")]
-    not_adjusted = [j.name for j in live_jackpots(casino=casino)
-                    if not j.display_adjustments.filter(gaming_day=gaming_day).exists()]
+    not_adjusted = _displays_not_adjusted(casino=casino, gaming_day=gaming_day)
     # each display of a bad beat verified during the day that accounting has not adjusted since the verification
     # (14.19(k) upon a verification: apps.badbeat.selectors.displays_not_adjusted_upon_verification)
     not_adjusted_upon_verification = [item.figures() for item in displays_not_adjusted_upon_verification(
@@ -550,6 +543,26 @@ def _close_figures(*, casino: Casino, gaming_day: date) -> dict:
             "containers_not_verified": not_verified, "container_variances": container_variances,
             "in_order": not (uncounted or variances or not_adjusted or problems or not_verified
                              or container_variances or not_adjusted_upon_verification)}
+
+
+def _documented_resets(*, casino: Casino, gaming_day: date) -> list[dict]:
+    """Each live jackpot's reset amount of `gaming_day`, documented (N.J.A.C. 13:69F-14.19(p)-documented:
+    `document_daily_reset`) and listed for the close: [{"jackpot": name, "contributions", "percentage", "amount"}],
+    amounts as text with cents; a jackpot with no reset record for the day is not listed."""
+    resets = []
+    for jackpot in live_jackpots(casino=casino):
+        reset = document_daily_reset(jackpot=jackpot, gaming_day=gaming_day)
+        if reset:
+            resets.append({"jackpot": jackpot.name, "contributions": f"{reset.contributions:.2f}",
+                           "percentage": f"{reset.percentage}", "amount": f"{reset.amount:.2f}"})
+    return resets
+
+
+def _displays_not_adjusted(*, casino: Casino, gaming_day: date) -> list[str]:
+    """The names of the casino's live jackpots whose display accounting did not adjust and verify during
+    `gaming_day` (N.J.A.C. 13:69F-14.19(k)-daily: at least once each gaming day), in the jackpots' order."""
+    return [j.name for j in live_jackpots(casino=casino)
+            if not j.display_adjustments.filter(gaming_day=gaming_day).exists()]
 
 
 def _uncounted_tables(*, casino: Casino, gaming_day: date) -> list[dict]:
