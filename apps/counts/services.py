@@ -238,8 +238,8 @@ def verify_transport(*, method: str, transported_by: User | None) -> None:
 
 
 #: What is transported after a count by each method that transports one, and the clause that says so.
-_TRANSPORTS = {CountMethod.CLOSED_TABLE: ("the container", "14.19(d)1"),
-               CountMethod.CAGE: ("the boxes to the cage", "14.19(d)2")}
+_TRANSPORTS: dict[str, tuple[str, str]] = {CountMethod.CLOSED_TABLE: ("the container", "14.19(d)1"),
+                                           CountMethod.CAGE: ("the boxes to the cage", "14.19(d)2")}
 
 
 def _issue_form_serial(*, casino_id: int) -> int:

@@ -157,3 +157,32 @@ def test_14_19_k_the_days_close_names_each_display_accounting_did_not_adjust_tha
         close = close_gaming_day(casino=casino, gaming_day=round_of_play.gaming_day)
     assert close.summary["displays_not_adjusted"] == [forgotten.name]
     assert close.summary["in_order"] is False
+
+
+@pytest.mark.proves("14.19(k)-daily")
+def test_14_19_k_an_adjustment_counts_for_the_gaming_day_it_is_made_in(casino, people):
+    """14.19(k): accounting adjusts and verifies each display at least once each gaming day. An adjustment is recorded
+    in the gaming day it is made in, with the amount it set: that day's close does not name the display, the next
+    day's close does until accounting adjusts it again that day. An adjustment for a reason that is not one of the
+    listed ones is refused and records nothing."""
+    from apps.badbeat.models import DisplayAdjustment
+
+    jackpot = JackpotFactory(casino=casino, minimum_pot=D("0"))
+    first = pot(PokerTableFactory(casino=casino))
+    jackpot.refresh_from_db()
+    with pytest.raises(DomainError) as wrong:
+        adjust_display(jackpot=jackpot, displayed_amount=payable_amount(jackpot=jackpot), adjusted_by=people["clerk"],
+                       supervisor_present=people["supervisor"], reason="weekly")
+    assert wrong.value.field == "reason" and not DisplayAdjustment.objects.exists()
+    adjustment = adjust_display(jackpot=jackpot, displayed_amount=D("1.00"), adjusted_by=people["clerk"],
+                                supervisor_present=people["supervisor"])
+    jackpot.refresh_from_db()
+    assert (adjustment.gaming_day, adjustment.displayed_amount, jackpot.displayed_amount) == (
+        first.gaming_day, D("1.00"), D("1.00"))
+    with time_machine.travel(timezone.now() + timedelta(days=1)):
+        assert close_gaming_day(casino=casino, gaming_day=first.gaming_day).summary["displays_not_adjusted"] == []
+        second = pot(PokerTableFactory(casino=casino))
+    assert second.gaming_day == first.gaming_day + timedelta(days=1)
+    with time_machine.travel(timezone.now() + timedelta(days=2)):
+        close = close_gaming_day(casino=casino, gaming_day=second.gaming_day)
+    assert close.summary["displays_not_adjusted"] == [jackpot.name] and close.summary["in_order"] is False
