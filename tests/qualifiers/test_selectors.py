@@ -113,3 +113,36 @@ def test_14_19_p_the_comparison_reads_the_demos_history_and_jackpot(demo_room):
     assert looser.days_between_hits < loose.days_between_hits
     assert loose.days_between_hits == pytest.approx(1 / loose.probability / history.rounds_per_day)
     assert loose.expected_at_next_hit > jackpot.balance
+
+
+@pytest.mark.proves("14.19(c)-designated")
+def test_14_19_c_the_history_reads_only_rounds_of_games_that_take_part(casino):
+    """14.19(c): only pots at tables (games) designated for the bad beat payout contribute, so the designer's history
+    counts only their rounds: hold 'em at a table that takes part and at a mixed-game table whose rotation's hold 'em
+    takes part; not hold 'em at a table that does not, nor the rotation's stud, which does not take part."""
+    from apps.feed.services import PlayerIn, RoundIn
+    from apps.tables.models import BettingStructure, Game
+    from apps.tables.services import create_table, open_table
+    from tests.factories import JackpotFactory, PokerTableFactory
+
+    JackpotFactory(casino=casino)
+    inside = PokerTableFactory(casino=casino, game=Game.HOLDEM)
+    outside = PokerTableFactory(casino=casino, game=Game.HOLDEM, bad_beat_participation=False)
+    fixed = BettingStructure.FIXED_LIMIT
+    mixed = open_table(table=create_table(casino=casino, number=70, seats=8, rotation_name="H.S.", rounds_per_game=8,
+                                          rotation=[
+        {"game": Game.HOLDEM, "betting_structure": fixed, "small_blind": "10", "big_blind": "20",
+         "minimum_wager": "20", "maximum_wager": "40", "bad_beat_participation": True},
+        {"game": Game.STUD, "betting_structure": fixed, "ante": "3", "bring_in": "5", "minimum_wager": "20",
+         "maximum_wager": "40"}]))
+
+    def dealt(game=None, holes=("As Ks", "2c 7d"), board="Ah Kd 5c 9s 3h") -> RoundIn:
+        return RoundIn(started_at=timezone.now(), board=board, game=game, players=[
+            PlayerIn(seat=i + 1, contributed=D("30"), hole_cards=h) for i, h in enumerate(holes)])
+
+    record_batch_of_rounds(rounds=[
+        (inside, dealt()), (inside, dealt()), (outside, dealt()), (mixed, dealt(Game.HOLDEM)),
+        (mixed, dealt(Game.STUD, holes=("9c 9d Ah 9h Ks 2c 3d", "Qs Qd Jc Jd 4s 5h 6c"), board=""))])
+    history = room_history(casino=casino, game="holdem")
+    assert (history.rounds, history.table_days, history.all_rounds) == (3, 2, 3)
+    assert RoundOfPlay.objects.filter(table__casino=casino).count() == 5
