@@ -378,7 +378,7 @@ def test_14_12_f_the_draws_of_each_draw_game(game, draws, hands):
 def test_14_12_f_2_in_a_draw_game_discards_reshuffled_may_be_dealt_again():
     """14.12(f)2: when the deck runs short the discards are reshuffled and dealt again, so in a draw game a folded
     hand's card may be found in another player's final hand (refused as a duplicate in hold 'em, where no card is
-    dealt twice)."""
+    dealt twice); two hands held to the end still never share a card."""
     draw = _draw_table("draw_high", 41)
     players = [PlayerIn(seat=1, contributed=D("2"), hole_cards="As Ad 7c 8c 9h", folded=True),
                PlayerIn(seat=2, contributed=D("4"), hole_cards="As Ks Qs Js 2s",
@@ -386,6 +386,12 @@ def test_14_12_f_2_in_a_draw_game_discards_reshuffled_may_be_dealt_again():
                PlayerIn(seat=3, contributed=D("4"), hole_cards="Kd Kh Kc 4c 5d", draws=(DrawIn(),))]
     round_of_play = record_round_of_play(table=draw, round_in=round_in(players))
     assert round_of_play.players.get(seat=2).awarded > 0
+    # only discards and folded hands are reshuffled: two hands held to the end never share a card
+    with pytest.raises(DomainError, match="Duplicate") as exc:
+        record_round_of_play(table=draw, round_in=round_in([
+            PlayerIn(seat=1, contributed=D("4"), hole_cards="As Ad 7c 8c 9h"),
+            PlayerIn(seat=2, contributed=D("4"), hole_cards="As Ks Qs Js 2s")]))
+    assert exc.value.field == "players" and RoundOfPlay.objects.count() == 1
     holdem = PokerTableFactory()
     with pytest.raises(DomainError, match="Duplicate"):
         record_round_of_play(table=holdem, round_in=round_in([

@@ -304,10 +304,10 @@ def _verify_players(table: PokerTable, players: Sequence[PlayerIn]) -> None:
 
 
 def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple], tuple, tuple[tuple, ...]]:
-    """Every known card parsed; unknown, duplicate or wrongly counted cards refused with the field at fault, e.g.
-    two hole cards in hold 'em (14.10(e)-two-cards), four in Omaha (14.11(d)-four-cards), five in draw, at most five
-    on the board. In a draw game a discarded card may be dealt again after the discards are reshuffled (14.12(f)2).
-    Returns (hole cards by seat, the board, the run boards).
+    """Every known card parsed; unknown, duplicate or wrongly counted cards refused with the field at fault: the hole
+    cards the game deals each player (`_hole_cards`), at most five on the board, no card dealt twice (`_dealt_once`:
+    in a draw game a discarded card may be dealt again after the discards are reshuffled). Returns (hole cards by
+    seat, the board, the run boards).
 
     A hand run more than once gives `boards`: two or three full boards in a game with a flop, which share the
     cards dealt before the all-in (none, the flop, or the flop and the turn) and differ in every card after it; no
@@ -330,23 +330,9 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
         if player.draws or player.dealt_cards:
             _verify_draws(game, player, where)
             _verify_draw_cards(player, where)
-        if not player.hole_cards:
-            continue
-        try:
-            cards = hands.parse_cards(player.hole_cards)
-        except hands.HandError as exc:
-            raise DomainError(f"Seat {player.seat}: {exc}", field=f"{where}.hole_cards") from exc
-        if len(cards) not in holding:
-            raise DomainError(f"Seat {player.seat}: {game.value} players hold {' or '.join(map(str, holding))} "
-                              f"cards, got {len(cards)}.", field=f"{where}.hole_cards")
-        hole[str(player.seat)] = cards
-    # in a draw game the discards and folded hands may be reshuffled and dealt again: the hands held to the end
-    # are distinct; elsewhere every card dealt is
-    folded = {str(p.seat) for p in round_in.players if p.folded} if game in DRAWS else set()
-    try:
-        hands.check_distinct(board, *(cards for seat, cards in hole.items() if seat not in folded))
-    except hands.HandError as exc:
-        raise DomainError(str(exc), field="players") from exc
+        if player.hole_cards:
+            hole[str(player.seat)] = _hole_cards(game, player, where, holding)
+    _dealt_once(game, round_in, board, hole)
     if boards:
         try:
             shared = hands.verify_run_boards(boards, *hole.values())
@@ -354,6 +340,31 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
             raise DomainError(str(exc), field="boards") from exc
         _verify_no_betting_after_the_run(round_in, shared)
     return hole, board, boards
+
+
+def _hole_cards(game: hands.Game, player: PlayerIn, where: str, holding: tuple[int, ...]) -> tuple:
+    """A player's hole cards, parsed: as many as the game deals each player (`holding`, CARD_COUNTS) — two in hold
+    'em (N.J.A.C. 13:69F-14.10(e)-two-cards), four in Omaha (14.11(d)-four-cards), five in draw. Raises DomainError
+    (field `where`.hole_cards) for a card that does not parse or a count the game does not deal."""
+    try:
+        cards = hands.parse_cards(player.hole_cards)
+    except hands.HandError as exc:
+        raise DomainError(f"Seat {player.seat}: {exc}", field=f"{where}.hole_cards") from exc
+    if len(cards) not in holding:
+        raise DomainError(f"Seat {player.seat}: {game.value} players hold {' or '.join(map(str, holding))} "
+                          f"cards, got {len(cards)}.", field=f"{where}.hole_cards")
+    return cards
+
+
+def _dealt_once(game: hands.Game, round_in: RoundIn, board: tuple, hole: dict[str, tuple]) -> None:
+    """No card dealt twice: the board and every hand are distinct, except that in a draw game the discards and the
+    folded hands may be reshuffled and dealt again (N.J.A.C. 13:69F-14.12(f)2-reshuffle), so there only the hands
+    held to the end are distinct. `hole`: hole cards by seat. Raises DomainError (field "players")."""
+    folded = {str(p.seat) for p in round_in.players if p.folded} if game in DRAWS else set()
+    try:
+        hands.check_distinct(board, *(cards for seat, cards in hole.items() if seat not in folded))
+    except hands.HandError as exc:
+        raise DomainError(str(exc), field="players") from exc
 
 
 #: The betting round of the all-in of a hand run more than once, by the cards the runs share: before the flop (none
