@@ -70,8 +70,26 @@ def test_14_3_b_2_and_6_wheel_is_the_lowest_straight_and_straight_flush():
 
 @pytest.mark.proves("14.3(b)6-no-wrap")
 def test_14_3_b_6_no_wrap_around():
+    """14.3(b)6: the ace is high (A-K-Q-J-10) or low (5-4-3-2-A) in a straight, never in the middle of one. Of the
+    thirteen runs of five ranks around the ace, the ten from 5-high to ace-high are straights (straight flushes when
+    suited) ranked by their top card, and the three that turn the corner (J-Q-K-A-2, Q-K-A-2-3, K-A-2-3-4) are none:
+    high-card hands (flushes when suited). A rank twice is no straight either."""
+    ranks = "23456789TJQKA"
+    runs = [[ranks[(start + k) % 13] for k in range(5)] for start in range(13)]
+    turning = [run for run in runs if "A" in run[1:4]]
+    assert [" ".join(run) for run in turning] == ["J Q K A 2", "Q K A 2 3", "K A 2 3 4"]
+    straights = sorted((run for run in runs if run not in turning), key=lambda run: run[-1] != "5")  # the wheel first
+    for run in turning:
+        assert value(" ".join(f"{r}{s}" for r, s in zip(run, "cdhsc", strict=True))).category is C.HIGH_CARD, run
+        assert value(" ".join(f"{r}h" for r in run)).category is C.FLUSH, run
+    mixed = [value(" ".join(f"{r}{s}" for r, s in zip(run, "cdhsc", strict=True))) for run in straights]
+    suited = [value(" ".join(f"{r}s" for r in run)) for run in straights]
+    assert [v.category for v in mixed] == [C.STRAIGHT] * 10
+    assert [v.category for v in suited] == [C.STRAIGHT_FLUSH] * 9 + [C.ROYAL_FLUSH]
+    assert all(a < b for a, b in zip(mixed, mixed[1:])) and all(a < b for a, b in zip(suited, suited[1:]))
     assert value("Qc Kd Ah 2s 3c").category is C.HIGH_CARD
     assert value("Jc Qd Kh As 2c").category is C.HIGH_CARD
+    assert value("Jc Qd Kh Ks Tc").category is C.ONE_PAIR  # four ranks in a row and one twice: a pair
 
 
 @pytest.mark.proves("14.3(b)3", "14.3(b)4", "14.3(b)8")
@@ -153,9 +171,10 @@ def test_14_3_a_suits_are_equal_in_rank():
 
 @pytest.mark.long
 @pytest.mark.proves("14.3(b)1", "14.3(b)2", "14.3(b)3", "14.3(b)4", "14.3(b)5", "14.3(b)6-straight",
-                    "14.3(b)7", "14.3(b)8", "14.3(b)9")
+                    "14.3(b)6-no-wrap", "14.3(b)7", "14.3(b)8", "14.3(b)9")
 def test_full_enumeration_of_the_2598960_five_card_hands():
-    """Category counts derived by combinatorics, not by the code under test."""
+    """Category counts derived by combinatorics, not by the code under test (the ten straights of each kind: no
+    straight turns the corner at the ace, 14.3(b)6)."""
     counts = Counter(evaluate_five_card_high(hand).category.name for hand in combinations(DECK, 5))
     assert dict(counts) == five_card_category_counts()
 
