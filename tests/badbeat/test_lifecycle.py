@@ -369,6 +369,47 @@ class TestReset:
         assert total == D("4.37")
         assert sum(parts) == D("0.65")  # floor(15 % of $4.37 = $0.6555), whatever the order of the parts
 
+    @pytest.mark.proves("14.19(p)-reset")
+    def test_14_19_p_only_a_payout_won_from_its_own_fund_is_seeded_from_its_reserve(self, table, casino, staff,
+                                                                                    supervisor):
+        """14.19(p): the reset amount set aside funds the next payout once the payout is won. A secondary paid from a
+        portion of the primary leaves the primary's reserve where it is (the primary was not won); the primary won,
+        its whole reserve moves to its balance, recorded as the payout's reset seed; won again with nothing set aside
+        since, nothing is seeded."""
+        from apps.badbeat.models import ResetSeed
+
+        primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND, minimum_pot=D("0"),
+                                 minimum_players_dealt=4, reset_percentage=D("10"))
+        secondary = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                             funding=Funding.PRIMARY_PORTION, primary_portion_percentage=D("10"))
+        fund(primary, table, rounds=20)
+        clerk = staff(Role.ACCOUNTING)
+
+        def won(hands, board):
+            claim = Claim.objects.get(round_of_play=play(table, board=board, hands=hands))
+            claim = verify_claim(claim=claim, supervisor=supervisor)
+            record_payout(claim=claim, method="cash", location="cage", delivered_by=clerk, recorded_by=supervisor)
+            primary.refresh_from_db()
+            return claim
+
+        # a full house loses to four nines: the secondary, paid from the primary's fund, is won
+        reserve = Jackpot.objects.get(pk=primary.pk).reset_reserve
+        claim = won(["6h 2c", "9s 9c", "Ac Kd", "2d 3d"], "9h 9d 6s 6c 2h")
+        assert claim.jackpot_id == secondary.pk and claim.payout.debited_id == primary.pk
+        assert primary.reset_reserve == reserve + D("0.10") > 0 and not ResetSeed.objects.exists()
+        # four nines lose to a straight flush: the primary is won and seeded with its reserve
+        reserve = Jackpot.objects.get(pk=primary.pk).reset_reserve
+        balance = primary.balance
+        claim = won(QUADS_BEATEN["hands"], QUADS_BEATEN["board"])
+        seed = ResetSeed.objects.get()
+        assert claim.jackpot_id == primary.pk and (seed.payout, seed.jackpot_id) == (claim.payout, primary.pk)
+        assert primary.reset_reserve == 0 and seed.amount == reserve + D("0.10")  # the round's own part with it
+        assert primary.balance == seed.amount and balance > 0
+        # won again, nothing set aside since (its pot below a minimum posted meanwhile): no seed
+        Jackpot.objects.filter(pk=primary.pk).update(minimum_pot=D("1000.00"))
+        won(QUADS_BEATEN["hands"], QUADS_BEATEN["board"])
+        assert primary.reset_reserve == 0 and ResetSeed.objects.count() == 1
+
     @pytest.mark.proves("14.19(p)-documented")
     def test_14_19_p_daily_reset_documented_at_close(self, casino, table):
         from apps.counts.services import close_gaming_day

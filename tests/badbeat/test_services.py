@@ -102,8 +102,8 @@ class TestContribution:
     @pytest.mark.proves("14.19(p)-reset", "14.19(k)-official-record")
     def test_14_19_p_k_a_batch_keeps_the_reset_parts_and_the_daily_records_equal_to_the_contributions(self):
         """14.19(p): over a gaming day the reset parts add up to the posted percentage of the day's contributions,
-        rounded down to the cent, each contribution's part following those before it in the same batch; the
-        balance takes the rest. 14.19(k): the record of each day's contributions (by jackpot, and by table) equals
+        rounded down to the cent, each contribution's part following those before it in the same batch or in the
+        day's earlier transactions; the balance takes the rest. 14.19(k): the record of each day's contributions (by jackpot, and by table) equals
         the contributions themselves: amounts, reset parts and how many — re-derived here from the records."""
         from datetime import timedelta
 
@@ -125,11 +125,14 @@ class TestContribution:
 
         record_batch_of_rounds(rounds=[(first, a_pot(today)), (first, a_pot(today)), (second, a_pot(today)),
                                        (first, a_pot(yesterday)), (second, a_pot(today)), (first, a_pot(today))])
+        for _ in range(3):  # yesterday's day goes on in transactions of their own: each reads the day's total so far
+            record_round_of_play(table=first, round_in=a_pot(yesterday))
         # today: five contributions of $0.35 = $1.75; 15 % of it is $0.2625, so $0.26 set aside in parts of
-        # 0.05, 0.05, 0.05, 0.06, 0.05 (15 % of $0.35, $0.70, $1.05, $1.40, $1.75, each rounded down, less the one before)
+        # 0.05, 0.05, 0.05, 0.06, 0.05 (15 % of $0.35, $0.70, $1.05, $1.40, $1.75, each rounded down, less the one before);
+        # yesterday: four, $1.40, $0.21 set aside (0.05, 0.05, 0.05, 0.06)
         by_day = {d.gaming_day: d for d in GamingDayContributions.objects.all()}
         assert sorted((d.contributions, d.to_reset, d.count) for d in by_day.values()) == [
-            (D("0.35"), D("0.05"), 1), (D("1.75"), D("0.26"), 5)]
+            (D("1.40"), D("0.21"), 4), (D("1.75"), D("0.26"), 5)]
         today_parts = Contribution.objects.filter(gaming_day=max(by_day)).order_by("pk").values_list("to_reset", flat=True)
         assert list(today_parts) == [D("0.05"), D("0.05"), D("0.05"), D("0.06"), D("0.05")]
         derived_days = {(r["gaming_day"]): (r["total"], r["reset"], r["n"]) for r in Contribution.objects.values(
@@ -138,10 +141,10 @@ class TestContribution:
         by_table = {(t.table_id, t.gaming_day): (t.amount, t.count) for t in TableDayContributions.objects.all()}
         assert by_table == {(r["table_id"], r["gaming_day"]): (r["total"], r["n"]) for r in Contribution.objects.values(
             "table_id", "gaming_day").annotate(total=Sum("amount"), n=Count("pk")).order_by()}
-        assert sorted(by_table.values()) == [(D("0.35"), 1), (D("0.70"), 2), (D("1.05"), 3)]
+        assert sorted(by_table.values()) == [(D("0.70"), 2), (D("1.05"), 3), (D("1.40"), 4)]
         jackpot.refresh_from_db()
         assert (jackpot.contributions_total, jackpot.reset_reserve, jackpot.balance) == (
-            D("2.10"), D("0.31"), D("1.79"))
+            D("3.15"), D("0.47"), D("2.68"))
 
     @pytest.mark.proves("14.19(b)2-applied")
     def test_14_19_b_2_minimum_pot_edge(self):

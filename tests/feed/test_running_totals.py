@@ -33,6 +33,7 @@ def a_round(rng: random.Random, started_at, dead: bool = False) -> RoundIn:
                    dead_reason="misdeal" if dead else "")
 
 
+@pytest.mark.proves("14.19(p)-reset", "14.19(k)-official-record")
 @pytest.mark.django_db(transaction=True)
 def test_32_writers_keep_every_running_total_equal_to_its_records():
     casino = CasinoFactory()

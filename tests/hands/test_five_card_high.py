@@ -1,6 +1,6 @@
 """Five-card high poker, N.J.A.C. 13:69F-14.3(a), (b), (d), and hold'em's best five of seven, 14.10(j)."""
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 import pytest
@@ -86,7 +86,7 @@ def test_14_3_b_6_no_wrap_around():
     suited = [value(" ".join(f"{r}s" for r in run)) for run in straights]
     assert [v.category for v in mixed] == [C.STRAIGHT] * 10
     assert [v.category for v in suited] == [C.STRAIGHT_FLUSH] * 9 + [C.ROYAL_FLUSH]
-    assert all(a < b for a, b in zip(mixed, mixed[1:])) and all(a < b for a, b in zip(suited, suited[1:]))
+    assert all(a < b for a, b in pairwise(mixed)) and all(a < b for a, b in pairwise(suited))
     assert value("Qc Kd Ah 2s 3c").category is C.HIGH_CARD
     assert value("Jc Qd Kh As 2c").category is C.HIGH_CARD
     assert value("Jc Qd Kh Ks Tc").category is C.ONE_PAIR  # four ranks in a row and one twice: a pair

@@ -85,6 +85,28 @@ def notices_to(site, kind):
             if m.body["kind"] == kind]
 
 
+@pytest.mark.proves("14.19(p)-reset")
+def test_14_19_p_the_hosts_pool_takes_each_contribution_less_its_reset_part(host_system):
+    """14.19(p), at the host of a multi-casino system: each site's contribution goes to the pool but for its reset
+    part, which goes to the reset reserve (the fixture's hundred: $9,000.00 and $1,000.00); a message applied twice
+    is applied once; the site's running total is kept when the message carries one, and left as it was when not."""
+    from apps.multicasino.models import Site
+
+    system, _, a, b = host_system
+    body = {"reference": "x1", "amount": "3.50", "to_reset": "0.35", "gaming_day": "2026-11-23", "site_total": "5003.50"}
+    entry = apply_contribution(site=a, body=body)
+    assert (entry.site, entry.amount, entry.to_reset) == (a, D("3.50"), D("0.35"))
+    assert apply_contribution(site=a, body=body) is None
+    system.refresh_from_db()
+    assert (system.pool, system.reset_reserve) == (D("9003.15"), D("1000.35"))
+    assert Site.objects.get(pk=a.pk).reported_total == D("5003.50")
+    before = Site.objects.get(pk=b.pk).reported_total
+    apply_contribution(site=b, body={"reference": "x2", "amount": "1.00", "gaming_day": "2026-11-23"})  # no part
+    system.refresh_from_db()
+    assert (system.pool, system.reset_reserve) == (D("9004.15"), D("1000.35"))
+    assert Site.objects.get(pk=b.pk).reported_total == before
+
+
 class TestHostOrdersClaims:
     @pytest.mark.proves("14.20(e)4-two-claims", "14.20(e)4-notify")
     def test_14_20_e_4_first_received_is_frozen_second_is_answered_not_dropped(self, host_system):
@@ -127,7 +149,7 @@ class TestHostOrdersClaims:
         assert receive(headers=again[0], raw=again[1])[0] == 200
         assert SystemClaim.objects.get().arrival == 1 and Notice.objects.count() == 1
 
-    @pytest.mark.proves("14.20(e)4-document", "14.20(e)4-notify")
+    @pytest.mark.proves("14.20(e)4-document", "14.20(e)4-notify", "14.19(p)-reset")
     def test_14_20_e_4_iii_payout_leaves_the_pool_once_reset_seeds_and_every_casino_is_told(self, host_system):
         system, _, a, b = host_system
         headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)

@@ -76,15 +76,18 @@ def _jackpots(rounds: Sequence[RoundOfPlay], *, for_update: bool) -> LockedJackp
         found.jackpots.append(jackpot)
         for index, day in enumerate(days):
             found.day_contributions[(jackpot.pk, day)] = getattr(jackpot, f"day_{index}") or ZERO
-    if system is not None:
-        found.funds_system, found.system_stops = _system_terms(found.jackpots)
+    found.funds_system, found.system_stops = _system_terms(found.jackpots, system)
     return found
 
 
-def _system_terms(jackpots: list[Jackpot]) -> tuple[frozenset[int], frozenset[int]]:
+def _system_terms(jackpots: list[Jackpot], system: SharedPayoutSystem | None
+                  ) -> tuple[frozenset[int], frozenset[int]]:
     """(the ids of the jackpots that fund a multi-casino system this casino takes part in, those of them whose
     system is suspended here under an agreement that stops contributions meanwhile: N.J.A.C. 13:69F-14.20(c)1), as
-    the system's terms annotated them on the lock's query (SharedPayoutSystem.contribution_terms)."""
+    the system's terms annotated them on the lock's query (SharedPayoutSystem.contribution_terms); none without a
+    system."""
+    if system is None:
+        return frozenset(), frozenset()
     funds = frozenset(j.pk for j in jackpots if getattr(j, "funds_system"))  # noqa: B009 - the system's annotation
     return funds, frozenset(j.pk for j in jackpots if j.pk in funds and getattr(j, "system_stops"))  # noqa: B009
 

@@ -38,8 +38,8 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
                   recorded_by: User) -> Payout | Claim:
     """Record the delivery of a verified payout (N.J.A.C. 13:69F-14.19(i)2, (j)): in cash, a cash equivalent or
     chips, at the table or the cage, delivered by security or accounting. The amount leaves the jackpot (or,
-    for a secondary funded from the primary, the primary, 14.19(m)2-deducted); a primary that is won is then seeded
-    with its reset reserve (14.19(p)-reset). Returns the Payout; for a payout shared with other casinos (14.20), the
+    for a secondary funded from the primary, the primary, 14.19(m)2-deducted); a payout won from its own fund is then
+    seeded with its reset reserve (`_seed_next_payout`). Returns the Payout; for a payout shared with other casinos (14.20), the
     claim, which the system's pool pays. Raises DomainError naming the field."""
     if method not in PayoutMethod.values:
         raise DomainError(f"Choose one of {', '.join(PayoutMethod.labels)}.", field="method")
@@ -70,10 +70,7 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     payout = Payout.objects.create(claim=claim, debited=debited, amount=amount, method=method, location=location,
                                    delivered_by=delivered_by, recorded_by=recorded_by, gaming_day=today)
     debited.balance -= amount
-    if debited.pk == jackpot.pk and debited.reset_reserve > 0:
-        ResetSeed.objects.create(jackpot=debited, payout=payout, amount=debited.reset_reserve)
-        debited.balance += debited.reset_reserve
-        debited.reset_reserve = ZERO
+    _seed_next_payout(won=jackpot, debited=debited, payout=payout)
     debited.save(update_fields=["balance", "reset_reserve", "updated_at"])
     if not jackpot.claims.filter(status=ClaimStatus.VERIFIED).exclude(pk=claim.pk).exists():
         Jackpot.objects.filter(pk=jackpot.pk).update(status=JackpotStatus.ACTIVE)
@@ -82,6 +79,17 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     claim.notifications.filter(acknowledged_at__isnull=True).update(acknowledged_by=delivered_by,
                                                                     acknowledged_at=timezone.now())
     return payout
+
+
+def _seed_next_payout(*, won: Jackpot, debited: Jackpot, payout: Payout) -> None:
+    """A payout won from its own fund seeds the next one with its reset reserve (N.J.A.C. 13:69F-14.19(p)-reset): the
+    reserve moves to the balance, recorded as a ResetSeed of `payout`; nothing moves when the reserve is empty, or
+    when `debited`, the fund that paid, is not the payout `won` (a secondary funded from a portion of the primary:
+    the primary was not won). Changes `debited` in memory; the caller saves it under its lock."""
+    if debited.pk == won.pk and debited.reset_reserve > 0:
+        ResetSeed.objects.create(jackpot=debited, payout=payout, amount=debited.reset_reserve)
+        debited.balance += debited.reset_reserve
+        debited.reset_reserve = ZERO
 
 
 @transaction.atomic

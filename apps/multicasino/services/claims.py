@@ -235,8 +235,8 @@ def record_system_payout(*, claim: Claim, method: str, location: str, delivered_
 
 def apply_payout(*, site: Site, body: dict, now: datetime) -> SystemClaim | None:
     """At the host, under the system's row lock: a payout delivered at `site` leaves the pool once (one payout
-    movement per claim); when no other claim is pending, the reset reserve seeds the next payout (14.19(p)-reset);
-    every casino is told (14.20(e)4-notify). None for a claim the host never had pending (logged, nothing
+    movement per claim); when no other claim is pending, the reset reserve seeds the next payout
+    (`_seed_next_payout`); every casino is told (14.20(e)4-notify). None for a claim the host never had pending (logged, nothing
     changes)."""
     system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
     claim = SystemClaim.objects.filter(site=site, reference=str(body["reference"])).first()
@@ -256,14 +256,22 @@ def apply_payout(*, site: Site, body: dict, now: datetime) -> SystemClaim | None
     claim.payout_method, claim.payout_location = body["payout_method"], body["payout_location"]
     claim.delivered_by, claim.authorised_by = body["delivered_by"][:150], body["authorised_by"][:150]
     claim.save()
+    _seed_next_payout(system=system, claim=claim)
+    system.save(update_fields=["pool", "reset_reserve", "updated_at"])
+    issue_notice(system=system, claim=claim, kind=NoticeKind.PAID, now=now)
+    return claim
+
+
+def _seed_next_payout(*, system: BadBeatSystem, claim: SystemClaim) -> None:
+    """At the host, once no claim of the system is pending, its reset reserve seeds the next payout (N.J.A.C.
+    13:69F-14.19(p)-reset): moved to the pool, recorded as a reset-seed movement of `claim`, the one just paid;
+    nothing moves while another claim is pending or when the reserve is empty. Changes `system` in memory; the
+    caller saves it under its lock."""
     if not system.claims.filter(status=SystemClaimStatus.PENDING).exists() and system.reset_reserve > 0:
         PoolMovement.objects.create(system=system, claim=claim, kind=PoolMovementKind.RESET_SEED,
                                     amount=system.reset_reserve)
         system.pool += system.reset_reserve
         system.reset_reserve = ZERO
-    system.save(update_fields=["pool", "reset_reserve", "updated_at"])
-    issue_notice(system=system, claim=claim, kind=NoticeKind.PAID, now=now)
-    return claim
 
 
 @transaction.atomic
