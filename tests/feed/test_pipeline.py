@@ -118,7 +118,8 @@ def test_bad_input_is_refused_with_the_field_and_nothing_is_stored(players, boar
 @pytest.mark.proves("14.10(e)-two-cards", "14.11(d)-four-cards")
 def test_14_10_e_and_14_11_d_each_player_holds_the_games_hole_cards_no_more_no_fewer(game, holding, board):
     """Hold 'em deals each player two cards (14.10(e)), Omaha four (14.11(d)): a round reporting a player with one
-    card fewer or one more is refused on that player's hole cards, nothing stored; the right number is recorded."""
+    card fewer or one more, or one that is no card, is refused on that player's hole cards, nothing stored; the right
+    number is recorded."""
     table = PokerTableFactory(game=game)
     deck = iter("Ts Tc Td Th 9c 9d".split())
     n = len(holding[0].split())
@@ -131,6 +132,12 @@ def test_14_10_e_and_14_11_d_each_player_holds_the_games_hole_cards_no_more_no_f
         assert exc.value.field == "players[0].hole_cards"
         assert f"hold {n} cards, got {count}" in exc.value.message
         assert not RoundOfPlay.objects.exists() and not RoundPlayer.objects.exists()
+    with pytest.raises(DomainError) as exc:  # the right number, one of which is no card
+        record_round_of_play(table=table, round_in=round_in([
+            PlayerIn(seat=1, contributed=D("2"), hole_cards=holding[0]),
+            PlayerIn(seat=2, contributed=D("2"), hole_cards=" ".join(["Xx", *holding[1].split()[1:]]))], board=board))
+    assert exc.value.field == "players[1].hole_cards" and exc.value.message.startswith("Seat 2: ")
+    assert not RoundOfPlay.objects.exists()
     players = [PlayerIn(seat=1, contributed=D("2"), hole_cards=holding[0]),
                PlayerIn(seat=2, contributed=D("2"), hole_cards=holding[1])]
     recorded = record_round_of_play(table=table, round_in=round_in(players, board=board))
