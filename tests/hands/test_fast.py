@@ -120,8 +120,12 @@ def test_badugi_agrees_with_pokerkit_on_reference_hands():
 
 
 @pytest.mark.long
+@pytest.mark.proves("14.11(h)1", "14.11(h)2", "14.11(h)3")
 def test_omaha_high_and_eight_or_better_low_agree_with_pokerkit():
-    """OMAHA_REFERENCE_HANDS random Omaha hands (the module's docstring), high and eight-or-better low."""
+    """OMAHA_REFERENCE_HANDS random Omaha hands (the module's docstring), high and eight-or-better low, by the batch
+    path the room's odds and imports use, against pokerkit's: each side the best five of two hole cards and three of
+    the board, chosen apart (14.11(h)1), the same cards free to serve both (14.11(h)2) and an ace low in the low while
+    high in the high (14.11(h)3); a low made only when eight or better."""
     deal = deals(6, OMAHA_REFERENCE_HANDS, 9)
     hole, board = deal[:, :4], deal[:, 4:]
     highs = fast.omaha_high_scores(hole, board)

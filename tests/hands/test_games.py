@@ -355,6 +355,8 @@ def test_14_11_h_1_two_different_fives_each_with_two_hole_and_three_board_cards(
     result = award_pots("omaha_hilo8", [Pot(D("40"), ("1", "2"))], {"1": hole, "2": P("Qh Qc 9s 9h")}, board)
     assert result.pots[0].high_winners == result.pots[0].low_winners == ("1",)
     assert result.awards == {"1": D("40")}
+    # the same hole cards with a nine among the board's lowest three: 9-7-3-2-A is no eight-or-better low
+    assert best_hands("omaha_hilo8", hole, P("Ks 3c 7h 9d Qd")).low is None
 
 
 @pytest.mark.proves("14.12(h)2", "14.12A(l)")
