@@ -382,7 +382,7 @@ class TestReset:
                                  minimum_players_dealt=4, reset_percentage=D("10"))
         secondary = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
                                              funding=Funding.PRIMARY_PORTION, primary_portion_percentage=D("10"))
-        fund(primary, table, rounds=20)
+        fund(primary, table, rounds=5)  # $0.50 set aside: a reserve under a dollar seeds as a larger one does
         clerk = staff(Role.ACCOUNTING)
 
         def won(hands, board):
@@ -403,7 +403,7 @@ class TestReset:
         claim = won(QUADS_BEATEN["hands"], QUADS_BEATEN["board"])
         seed = ResetSeed.objects.get()
         assert claim.jackpot_id == primary.pk and (seed.payout, seed.jackpot_id) == (claim.payout, primary.pk)
-        assert primary.reset_reserve == 0 and seed.amount == reserve + D("0.10")  # the round's own part with it
+        assert primary.reset_reserve == 0 and seed.amount == reserve + D("0.10") == D("0.70")  # the round's part too
         assert primary.balance == seed.amount and balance > 0
         # won again, nothing set aside since (its pot below a minimum posted meanwhile): no seed
         Jackpot.objects.filter(pk=primary.pk).update(minimum_pot=D("1000.00"))

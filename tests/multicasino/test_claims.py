@@ -107,6 +107,35 @@ def test_14_19_p_the_hosts_pool_takes_each_contribution_less_its_reset_part(host
     assert Site.objects.get(pk=b.pk).reported_total == before
 
 
+@pytest.mark.proves("14.19(p)-reset")
+def test_14_19_p_the_hosts_reserve_seeds_the_next_payout_once_no_claim_is_pending(host_system):
+    """14.19(p), at the host: the reset reserve seeds the next payout only once no claim of the system is pending. A
+    payout while another claim waits moves nothing; the last pending one paid, the whole reserve (here under a
+    dollar) moves to the pool as one reset-seed movement of that claim; a payout with the reserve empty moves none."""
+    from apps.multicasino.models import PoolMovementKind
+    from apps.multicasino.services.claims import apply_payout
+
+    system, _, a, b = host_system
+    BadBeatSystem.objects.filter(pk=system.pk).update(reset_reserve=D("0.60"))
+
+    def pending(site, reference, amount):
+        return SystemClaim.objects.create(system=system, site=site, status=SystemClaimStatus.PENDING,
+                                          amount=D(amount), **{**claim_body(reference, verified_at=T0),
+                                                               "verified_at": T0})
+
+    def pay(site, claim):
+        apply_payout(site=site, now=T0, body={
+            "reference": claim.reference, "amount": f"{claim.amount:.2f}", "paid_at": T0.isoformat(),
+            "payout_method": "cash", "payout_location": "table", "delivered_by": "Gail", "authorised_by": "Ada"})
+        system.refresh_from_db()
+        return list(PoolMovement.objects.filter(kind=PoolMovementKind.RESET_SEED).values_list("claim_id", "amount"))
+
+    first, second = pending(a, 1, "100.00"), pending(b, 2, "50.00")
+    assert pay(a, first) == [] and (system.pool, system.reset_reserve) == (D("8900.00"), D("0.60"))
+    assert pay(b, second) == [(second.pk, D("0.60"))] and (system.pool, system.reset_reserve) == (D("8850.60"), 0)
+    assert pay(a, pending(a, 3, "10.00")) == [(second.pk, D("0.60"))] and system.pool == D("8840.60")
+
+
 class TestHostOrdersClaims:
     @pytest.mark.proves("14.20(e)4-two-claims", "14.20(e)4-notify")
     def test_14_20_e_4_first_received_is_frozen_second_is_answered_not_dropped(self, host_system):
