@@ -59,10 +59,15 @@ def test_14_11_f_exactly_two_hole_and_three_board_cards():
 
 @pytest.mark.proves("14.11(h)2")
 def test_14_11_h_the_ace_both_ways_and_the_same_five_for_high_and_low():
-    """14.11(h)2: the same five cards (a wheel) make both the high hand (a straight) and the low hand."""
+    """14.11(h)2: the same five cards (a wheel) make both the high hand (a straight) and the low hand; a grouping is
+    a low only when eight or better."""
     hand = best_hands("omaha_hilo8", parse_cards("As 2s Kd Kc"), parse_cards("3h 4h 5c Qd Jc"))
     assert hand.high.category.label == "Straight" and hand.low.category is LowCategory.FIVE_LOW
     assert set(hand.high.cards) == set(hand.low.cards)
+    # a grouping serves as the low only when it is eight or better: A-2-3-4-8 is a low, A-2-3-4-9 none
+    assert best_hands("omaha_hilo8", parse_cards("As 2s Kd Kc"), parse_cards("3h 4h 8c Qd Jc")).low.category is (
+        LowCategory.EIGHT_LOW)
+    assert best_hands("omaha_hilo8", parse_cards("As 2s Kd Kc"), parse_cards("3h 4h 9c Qd Jc")).low is None
 
 
 @pytest.mark.proves("14.11(h)3")
@@ -74,6 +79,9 @@ def test_14_11_h_3_the_ace_high_in_the_high_hand_and_low_in_the_low_hand_at_once
     assert hand.low.category is LowCategory.EIGHT_LOW
     ace = parse_cards("As")[0]
     assert ace in hand.high.cards and ace in hand.low.cards
+    # with a nine where the eight was, the ace still makes the high hand but no low: 9-4-3-2-A is no eight or better
+    nine = best_hands("omaha_hilo8", parse_cards("As 2d Ks Qh"), parse_cards("3s 4h 9d 9s Jc"))
+    assert nine.low is None and ace in nine.high.cards
 
 
 @pytest.mark.proves("14.11(g)-high-takes-all")
