@@ -93,10 +93,29 @@ def test_high_agrees_with_treys_on_reference_hands(size, seed):
 @pytest.mark.parametrize(("scores", "reference"), [
     (lambda h: fast.ace_to_five_low_scores(h), RegularLowHand),
     (fast.deuce_to_seven_scores, StandardLowHand)], ids=["ace_to_five_low", "deuce_to_seven_low"])
+@pytest.mark.proves("14.3(e)-suits")
 def test_lows_agree_with_pokerkit_on_reference_hands(scores, reference):
+    """The batch path's A-5 and deuce-to-seven lows order REFERENCE_HANDS random hands as pokerkit's do, ties
+    included: pokerkit ranks no suit above another (14.3(e)), so neither does the order that agrees with it."""
     hands = deals(3, N, 5)
     refs = [reference(text(h)) for h in hands.tolist()]
     assert same_order(scores(hands), lambda i: refs[i]) == 0
+
+
+@pytest.mark.parametrize(("rule_set", "reference"), [
+    ("ace_to_five_low", RegularLowHand), ("deuce_to_seven_low", StandardLowHand)])
+@pytest.mark.proves("14.3(e)-suits")
+def test_the_readable_lows_agree_with_pokerkit(rule_set, reference):
+    """The full evaluation of A-5 and deuce-to-seven lows (`evaluate`, what a showdown's hands are recorded with)
+    orders 4,000 random hands as pokerkit's do, ties included: pokerkit ranks no suit above another (14.3(e)), so
+    neither does the order that agrees with it."""
+    from apps.hands.cards import parse_cards
+
+    hands = deals(11, 4000, 5).tolist()
+    values = [evaluate(rule_set, parse_cards(text(h))) for h in hands]
+    rank = {key: i for i, key in enumerate(sorted({v.key for v in values}))}
+    refs = [reference(text(h)) for h in hands]
+    assert same_order(np.array([rank[v.key] for v in values]), lambda i: refs[i]) == 0
 
 
 def test_eight_or_better_qualifier_in_the_batch_path():
