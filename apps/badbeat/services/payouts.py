@@ -39,8 +39,8 @@ def record_payout(*, claim: Claim, method: str, location: str, delivered_by: Use
     """Record the delivery of a verified payout (N.J.A.C. 13:69F-14.19(i)2, (j)): in cash, a cash equivalent or
     chips, at the table or the cage, delivered by security or accounting. The amount leaves the jackpot (or,
     for a secondary funded from the primary, the primary, 14.19(m)2-deducted); a payout won from its own fund is then
-    seeded with its reset reserve (`_seed_next_payout`). Returns the Payout; for a payout shared with other casinos (14.20), the
-    claim, which the system's pool pays. Raises DomainError naming the field."""
+    seeded with its reset reserve (`_seed_next_payout`). Returns the Payout; for a payout shared with other casinos
+    (14.20), the claim, which the system's pool pays. Raises DomainError naming the field."""
     if method not in PayoutMethod.values:
         raise DomainError(f"Choose one of {', '.join(PayoutMethod.labels)}.", field="method")
     if location not in PayoutLocation.values:

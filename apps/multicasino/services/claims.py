@@ -236,8 +236,8 @@ def record_system_payout(*, claim: Claim, method: str, location: str, delivered_
 def apply_payout(*, site: Site, body: dict, now: datetime) -> SystemClaim | None:
     """At the host, under the system's row lock: a payout delivered at `site` leaves the pool once (one payout
     movement per claim); when no other claim is pending, the reset reserve seeds the next payout
-    (`_seed_next_payout`); every casino is told (14.20(e)4-notify). None for a claim the host never had pending (logged, nothing
-    changes)."""
+    (`_seed_next_payout`); every casino is told (14.20(e)4-notify). None for a claim the host never had pending
+    (logged, nothing changes)."""
     system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
     claim = SystemClaim.objects.filter(site=site, reference=str(body["reference"])).first()
     if claim is None or claim.status not in (SystemClaimStatus.PENDING, SystemClaimStatus.PAID):
