@@ -17,8 +17,9 @@ lines the mutation removes and adds (indentation stripped), so it stays the same
 second mutant with the same hash in the same definition gets "-2", and so on, in cosmic-ray's order.
 
 Equivalent mutants. A surviving mutant that no test could kill (it behaves as the code does) is explained in
-equivalent_mutants.toml, one `[[mutant]]` each: `requirement` (its id, or "*" for every requirement the
-definition implements), `id` (as above) and `reason` (why it is equivalent, in words; required). The matrix reads
+equivalent_mutants.toml, one `[[mutant]]` each: `requirement` (its id, a list of ids the same reason holds for,
+or "*" for every requirement the definition implements), `id` (as above) and `reason` (why it is equivalent, in
+words; required). The matrix reads
 the reasons when it is built, so writing one needs no new run.
 
 The results file (mutants.json, written by the runner; a run for some requirements keeps the others' results):
@@ -185,20 +186,24 @@ def mutant_ids(mutants: Iterable[tuple[str, str, str, str]]) -> list[str]:
 
 def load_equivalents(path: Path = EQUIVALENT_FILE) -> dict[tuple[str, str], str]:
     """{(requirement id or "*", mutant id): reason} of an equivalent_mutants.toml ({} when the file is missing).
-    ValueError for an entry without a requirement, an id or a reason, or listed twice."""
+    An entry's `requirement` is one id, "*", or a list of ids the same reason holds for (one key each).
+    ValueError for an entry without a requirement, an id or a reason, or a mutant listed twice for a requirement."""
     if not path.is_file():
         return {}
     with path.open("rb") as fh:
         data = tomllib.load(fh)
     found: dict[tuple[str, str], str] = {}
     for entry in data.get("mutant", []):
-        key = (str(entry.get("requirement", "")).strip(), str(entry.get("id", "")).strip())
+        named = entry.get("requirement", "")
+        requirements = [str(r).strip() for r in (named if isinstance(named, list) else [named])]
+        mutant = str(entry.get("id", "")).strip()
         reason = str(entry.get("reason", "")).strip()
-        if not all(key) or not reason:
+        if not requirements or not all(requirements) or not mutant or not reason:
             raise ValueError(f"{path.name}: every [[mutant]] needs a requirement, an id and a reason: {entry}")
-        if key in found:
-            raise ValueError(f"{path.name}: mutant {key[1]} of {key[0]} is listed twice.")
-        found[key] = reason
+        for requirement in requirements:
+            if (requirement, mutant) in found:
+                raise ValueError(f"{path.name}: mutant {mutant} of {requirement} is listed twice.")
+            found[(requirement, mutant)] = reason
     return found
 
 

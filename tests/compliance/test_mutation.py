@@ -21,6 +21,7 @@ from apps.compliance.mutation import (
     code_ranges,
     definition_range,
     load_equivalents,
+    load_results,
     mutant_ids,
     private_helpers,
     touched_requirements,
@@ -272,6 +273,31 @@ def test_an_equivalent_mutant_needs_a_reason(tmp_path):
     path = tmp_path / "equivalent_mutants.toml"
     path.write_text('[[mutant]]\nrequirement = "27.3(b)6"\nid = "x"\n')
     with pytest.raises(ValueError, match="a reason"):
+        load_equivalents(path)
+
+
+def test_one_reason_may_explain_a_mutant_for_several_requirements(tmp_path):
+    """A list of requirements under one [[mutant]] gives each of them the reason, and none other; the same mutant
+    listed again for one of them is refused as a duplicate."""
+    path = tmp_path / "equivalent_mutants.toml"
+    path.write_text('[[mutant]]\nrequirement = ["14.11(h)1", "14.11(h)2"]\nid = "apps/hands/games.py:_best:ab"\n'
+                    'reason = "Same hand by contract."\n')
+    assert load_equivalents(path) == {("14.11(h)1", "apps/hands/games.py:_best:ab"): "Same hand by contract.",
+                                      ("14.11(h)2", "apps/hands/games.py:_best:ab"): "Same hand by contract."}
+    survivor = {"id": "apps/hands/games.py:_best:ab", "operator": "core/ReplaceComparisonOperator_Is_IsNot",
+                "diff": ""}
+    results = tmp_path / "mutants.json"
+    results.write_text(json.dumps({"run": {}, "requirements": {
+        rid: {"mutants": 3, "killed": 2, "survivors": [survivor]} for rid in ("14.11(h)1", "14.11(h)3")}}))
+    loaded = load_results(results, load_equivalents(path))[0]
+    assert loaded["14.11(h)1"].equivalent == 1 and loaded["14.11(h)1"].clean
+    assert loaded["14.11(h)3"].survived == 1 and not loaded["14.11(h)3"].clean  # not named: still unexplained
+    path.write_text(path.read_text() + '[[mutant]]\nrequirement = "14.11(h)2"\nid = "apps/hands/games.py:_best:ab"\n'
+                    'reason = "Again."\n')
+    with pytest.raises(ValueError, match="listed twice"):
+        load_equivalents(path)
+    path.write_text('[[mutant]]\nrequirement = []\nid = "x"\nreason = "None named."\n')
+    with pytest.raises(ValueError, match="needs a requirement"):
         load_equivalents(path)
 
 
