@@ -368,7 +368,7 @@ def deuce_to_seven_scores(cards: np.ndarray) -> np.ndarray:
 
 def omaha_low8_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     """Best eight-or-better A-5 low score per row of Omaha high-low (two hole and three board cards,
-    14.11(f), 14.11(g)-qualifier, 14.11(h), 14.9(j)-qualifier); -1 where no qualifying low can be made."""
+    14.11(f), 14.11(g)-qualifier, 14.11(h)); -1 where no qualifying low can be made."""
     cards = np.concatenate([np.asarray(hole, dtype=np.int64), np.asarray(board, dtype=np.int64)], axis=1)
     fives = cards[:, np.array(_OMAHA)].reshape(-1, 5)
     best: np.ndarray = ace_to_five_low_scores(fives, qualifier=8).reshape(len(cards), len(_OMAHA)).max(axis=1)

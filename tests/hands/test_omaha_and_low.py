@@ -46,6 +46,48 @@ def test_14_9_j_eight_or_better_qualifier():
     assert not low("8c 8d 3h 2s Ac", "ace_to_five_low_8").qualifies
 
 
+@pytest.mark.proves("14.9(j)-qualifier")
+def test_14_9_j_seven_card_stud_high_low_takes_the_best_qualifying_low_of_any_five():
+    """N.J.A.C. 13:69F-14.9(j): in seven-card stud high-low split eight or better a low may hold no pair and no card
+    above the eight; the player's low is the best such five of the seven cards (a lower five that does not qualify
+    is passed over), or none, and then the high hand takes the whole pot."""
+    hand = best_hands("stud_hilo8", parse_cards("Ac 2d 3h 4s 5c 6d 7h"))
+    assert format_cards(hand.low.cards) == "5c 4s 3h 2d Ac" and hand.low.qualifies  # the wheel, of seven
+    eight = best_hands("stud_hilo8", parse_cards("Kd Kh 8c 4s 3h 2d Ac")).low
+    assert eight is not None and {c.rank.symbol for c in eight.cards} == {"8", "4", "3", "2", "A"}
+    assert best_hands("stud_hilo8", parse_cards("Ac 2d 3h 4s 9c Kd Kh")).low is None  # a nine is no eight
+    assert best_hands("stud_hilo8", parse_cards("Ac Ad 2h 2s 3c 3d 9h")).low is None  # three ranks to eight, paired
+    paired = best_hands("stud_hilo8", parse_cards("Ac Ad 2h 3s 4c 8d 9h")).low  # the second ace is left out
+    assert paired is not None and len({c.rank for c in paired.cards}) == 5
+    result = award_pots("stud_hilo8", [Pot(D("100"), ("1", "2"))],
+                        {"1": parse_cards("Kc Kd Kh 9s 9c Qd Jh"), "2": parse_cards("Ac 2d 3h 4s 9d Th Js")})
+    assert result.awards == {"1": D("100")}  # no qualifying low: the high takes all
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.proves("14.9(j)-qualifier")
+def test_seven_card_stud_eight_or_better_lows_agree_with_pokerkit(seed):
+    """Random seven-card stud hands: a qualifying low is made exactly when pokerkit's EightOrBetterLowHand can be
+    formed from the seven cards, and the lows made order as pokerkit's do (a test-only reference)."""
+    from pokerkit import EightOrBetterLowHand
+
+    rng = random.Random(100 + seed)
+    ours, theirs = [], []
+    for _ in range(1500):
+        cards = rng.sample(DECK, 7)
+        ours.append(best_hands("stud_hilo8", cards).low)
+        try:
+            theirs.append(EightOrBetterLowHand.from_game(format_cards(cards).replace(" ", "")))
+        except ValueError:
+            theirs.append(None)
+    assert [o is None for o in ours] == [t is None for t in theirs]
+    made = [i for i, o in enumerate(ours) if o is not None]
+    assert len(made) > 200  # about one seven-card hand in five makes an eight-or-better low
+    order = sorted(made, key=lambda i: ours[i])
+    for a, b in zip(order, order[1:], strict=False):
+        assert _cmp(ours[a], ours[b]) == _cmp(theirs[a], theirs[b])
+
+
 @pytest.mark.proves("14.11(f)-two-and-three")
 def test_14_11_f_exactly_two_hole_and_three_board_cards():
     # four spades in the hand and a spade-free board: no flush, because only two hole cards play
