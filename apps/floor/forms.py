@@ -11,7 +11,7 @@ POSTING = ("game", "betting_structure", "small_blind", "big_blind", "minimum_wag
 
 class TableOpenForm(forms.Form):
     """Open a table as posted or with another game and limits (a single-game table; a mixed-game table opens with
-    its posted rotation), with its seats and the dealer in the box (N.J.A.C. 13:69F-14.8, 14.17-limits-posted,
+    its posted rotation), with its seats and the dealer in the box (N.J.A.C. 13:69F-14.17-limits-posted,
     14.17-raises-posted). The game's fields start at what is posted; an empty one keeps it; `changes()` gives only
     what differs from it."""
 

@@ -21,7 +21,7 @@ from .rankings import (
 
 
 class Game(StrEnum):
-    """Permissible games, N.J.A.C. 13:69F-14.8 plus 14.12A and 14.12B. Single draw deuce to seven is five-card
+    """Permissible games, N.J.A.C. 13:69F-14.8(a) plus 14.12A and 14.12B. Single draw deuce to seven is five-card
     draw (14.12) with the hand ranked as in triple draw deuce to seven (14.12A(l))."""
 
     HOLDEM = "holdem"

@@ -74,7 +74,7 @@ def casino_tables(request):
 
 class TablesApi(generics.ListAPIView):
     """GET: the poker tables of the user's casino by number, in pages (`?limit=` up to 200, `?offset=`), filtered by
-    `game` and `is_open`. POST: a supervisor creates a table (14.8, 14.17-limits-posted, 14.17-raises-posted), a
+    `game` and `is_open`. POST: a supervisor creates a table (14.17-limits-posted, 14.17-raises-posted), a
     mixed-game table with its `rotation`; a number the casino already has is a 409 with the table's `existing_id`."""
 
     Input = PokerTableInput

@@ -14,7 +14,7 @@ from apps.core.fields import MoneyField
 
 
 class Game(models.TextChoices):
-    """Permissible poker games, N.J.A.C. 13:69F-14.8 plus 14.12A and 14.12B. Values are the engine's."""
+    """Permissible poker games, N.J.A.C. 13:69F-14.8(a) plus 14.12A and 14.12B. Values are the engine's."""
 
     HOLDEM = "holdem", "Texas hold 'em (high)"
     OMAHA = "omaha", "Omaha (high)"

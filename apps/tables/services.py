@@ -62,15 +62,22 @@ def verify_straddles_and_bomb_pot(*, game: str, big_blind: Decimal, straddles: s
 def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
                                maximum_wager: Decimal | None, kill_option: str = KillOption.NONE,
                                kill_pot_minimum: Decimal | None = None) -> None:
-    """Check a table's posted configuration: a game of N.J.A.C. 13:69F-14.8, its seats (`verify_seats`), a maximum
-    wager not below the minimum wager, and a kill only where it is offered (`verify_kill`). Wagers are Decimal
-    dollars. Raises DomainError naming the field."""
-    if game not in SEAT_MAXIMUM:
-        raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.", field="game")
+    """Check a table's posted configuration: a game 13:69F permits (`verify_permitted_game`), its seats
+    (`verify_seats`), a maximum wager not below the minimum wager, and a kill only where it is offered
+    (`verify_kill`). Wagers are Decimal dollars. Raises DomainError naming the field."""
+    verify_permitted_game(game)
     verify_seats(game=game, seats=seats)
     if maximum_wager is not None and maximum_wager < minimum_wager:
         raise DomainError("The maximum wager may not be below the minimum wager (14.17).", field="maximum_wager")
     verify_kill(game=game, kill_option=kill_option, kill_pot_minimum=kill_pot_minimum)
+
+
+def verify_permitted_game(game: object, *, field: str = "game") -> str:
+    """`game` if 13:69F authorises it (N.J.A.C. 13:69F-14.8(b)): one of `Game`'s values, the games of 14.8(a), 14.12A
+    and 14.12B. Raises DomainError naming `field` ("game", "rotation[2].game") for any other."""
+    if not isinstance(game, str) or game not in SEAT_MAXIMUM:
+        raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.", field=field)
+    return game
 
 
 def verify_seats(*, game: str, seats: int) -> None:
@@ -121,8 +128,8 @@ def verify_counting_shuffler(*, uses_automated_shuffler: bool, approval: str) ->
 
 
 def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
-    """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.8, 14.17-limits-posted, 14.17-raises-posted)
-    and return its entries normalised.
+    """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.17-limits-posted, 14.17-raises-posted): each
+    game one 13:69F permits (`verify_permitted_game`); return its entries normalised.
 
     games: [{"game", "betting_structure", "minimum_wager", "maximum_wager", "small_blind", "big_blind", "ante",
     "bring_in", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante"}, ...] in
@@ -140,10 +147,7 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
         unknown = set(entry) - set(POSTING_FIELDS)
         if unknown:
             raise DomainError(f"Not a posted limit: {', '.join(sorted(unknown))}.", field=f"{where}.{sorted(unknown)[0]}")
-        game = entry.get("game")
-        if game not in SEAT_MAXIMUM:
-            raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.",
-                              field=f"{where}.game")
+        game = verify_permitted_game(entry.get("game"), field=f"{where}.game")
         structure = entry.get("betting_structure", BettingStructure.FIXED_LIMIT)
         if structure not in BettingStructure.values:
             raise DomainError(f"Choose one of {', '.join(BettingStructure.values)}.", field=f"{where}.betting_structure")
@@ -183,7 +187,7 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
 def create_table(*, casino: Casino, number: int, game: str = Game.HOLDEM, seats: int | None = None,
                  minimum_wager: Decimal | None = None, maximum_wager: Decimal | None = None,
                  rotation: list[dict] | None = None, rotation_name: str = "", **posted: object) -> PokerTable:
-    """Create a table with its posted game and limits (N.J.A.C. 13:69F-14.8, 14.17-limits-posted,
+    """Create a table with its posted game and limits (N.J.A.C. 13:69F-14.17-limits-posted,
     14.17-raises-posted), or a mixed-game table with `rotation_name` and its `rotation` (see verify_rotation; the
     table's own game is then the rotation's first). Without `seats`, the table offers 9 seats or its game's maximum
     when smaller (the smallest of the rotation's). Raises DomainError naming the field; AlreadyRecorded (409, the
@@ -255,7 +259,7 @@ def _numbered(*, casino_id: int, number: int, table_id: int | None = None) -> It
 @transaction.atomic
 def post_rotation(*, table: PokerTable, rotation_name: str, games: list[dict],
                   rounds_per_game: int | None = None) -> PokerTable:
-    """Post (or change) a table's rotation of games (N.J.A.C. 13:69F-14.8, 14.17-limits-posted, 14.17-raises-posted);
+    """Post (or change) a table's rotation of games (N.J.A.C. 13:69F-14.17-limits-posted, 14.17-raises-posted);
     the sign follows. A game already dealt keeps its record (its limits change); a game dropped from the rotation
     after rounds were dealt in it is refused. Raises DomainError naming the field."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
@@ -335,14 +339,13 @@ def _opening_of(table: PokerTable) -> tuple[str, str]:
 def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None = None,
                at: datetime | None = None, **changes: Any) -> PokerTable:
     """Open a closed table for play, as posted or with `changes` to its posting (a single-game table's game, betting
-    structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C. 13:69F-14.8,
-    14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum, 14.12A(b)-seat-maximum,
-    14.12B(b)-seat-maximum, 14.13(b)-seat-maximum, 14.13A(b)-seat-maximum, 14.17-limits-posted), with `dealer` in the
-    box (a dealer of the table's casino); `by` is who opens it (None for the system). Records a TableStatusChange
-    (opened) with the game, limits, seats and dealer it opened with.
-
-    Raises TableStateConflict (409) when the table is open already, DomainError naming the field for a bad change or
-    dealer (a mixed-game table posts its games with its rotation: apps.tables.services.post_rotation)."""
+    structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C.
+    13:69F-14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum,
+    14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum, 14.13(b)-seat-maximum, 14.13A(b)-seat-maximum,
+    14.17-limits-posted), with `dealer` in the box (a dealer of the table's casino); `by` is who opens it (None
+    for the system). Records a TableStatusChange (opened) with the game, limits, seats and dealer it opened
+    with. Raises TableStateConflict (409) when the table is open already, DomainError naming the field for a bad
+    change or dealer (a mixed-game table posts its games with its rotation: apps.tables.services.post_rotation)."""
     table = PokerTable.objects.select_for_update().get(pk=table.pk)
     if table.is_open:
         raise TableStateConflict(f"Table {table.number} is open already.", field="table")

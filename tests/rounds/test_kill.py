@@ -91,6 +91,35 @@ def test_with_no_minimum_posted_every_pot_won_whole_places_the_kill(table):
     assert current_kill(table=table).seat == 2
 
 
+@pytest.mark.proves("14.11(i)-moves")
+def test_14_11_i_the_kill_moves_only_to_a_player_who_wins_an_entire_qualifying_pot(table):
+    """14.11(i): the kill moves to the next player who wins an entire pot of the qualifying amount ($60.00 here).
+    Seat 2 winning a $59.97 pot whole does not take it from seat 1 (the short pot collects it); winning exactly $60.00
+    whole does. With no minimum posted, a 50-cent pot won whole moves it; a seat awarded $0.00 beside the winner
+    (the odd cent of a tie elsewhere) does not stop it; a round with nothing in the pot moves it to no one."""
+    play(table, "20", SCOOP, 1)
+    play(table, "19.99", SCOOP_2, 2)                             # seat 2 wins $59.97 whole: short of the amount
+    assert current_kill(table=table) is None
+    play(table, "20", SCOOP, 3)
+    play(table, "20", SCOOP_2, 4)                                # seat 2 wins exactly $60.00 whole: it moves
+    assert current_kill(table=table).seat == 2
+    assert [(r.move, r.seat) for r in KillRecord.objects.order_by("pk")] == [
+        (KillMove.PLACED, 1), (KillMove.COLLECTED, None), (KillMove.PLACED, 1), (KillMove.MOVED, 2)]
+    table.kill_pot_minimum = None
+    table.save()
+    tiny = play(table, "0.25", {1: SCOOP[1], 2: SCOOP[2]}, 5)   # seat 1 wins a 50-cent pot whole
+    assert current_kill(table=table).seat == 1
+    assert KillRecord.objects.get(round_of_play=tiny).move == KillMove.MOVED
+    play(table, "0", {1: SCOOP[1], 2: SCOOP[2]}, 6)             # nothing in the pot: nobody won it
+    assert current_kill(table=table) is None or current_kill(table=table).seat == 1
+    later = play(table, "0", {1: SCOOP[1], 2: SCOOP[2]}, 7)     # no kill out: nothing recorded for it
+    play(table, "0.25", {1: SCOOP[1], 2: SCOOP[2]}, 6.5)        # seat 1 holds the kill again before it
+    assert current_kill(table=table).seat == 1
+    move_kill_button(round_of_play=later, table=table, awards={"1": D("0.00"), "2": D("0.50")})
+    moved = current_kill(table=table)
+    assert (moved.seat, moved.move) == (2, KillMove.MOVED)
+
+
 def test_no_kill_offered_no_records(casino):
     table = PokerTableFactory(casino=casino, game=Game.OMAHA_HILO8, seats=10)
     play(table, "20", SCOOP, 1)

@@ -1,5 +1,6 @@
 """Only the games 13:69F permits are offered (N.J.A.C. 13:69F-14.8(b)): a table of any other game, or a mixed-game
-table with one in its rotation, is refused naming the field, and nothing is written."""
+table with one in its rotation, is refused naming the field, by the API and by the service behind it, and nothing is
+written."""
 from decimal import Decimal
 
 import pytest
@@ -25,8 +26,13 @@ def test_14_8_b_a_game_13_69f_does_not_permit_is_refused(api, supervisor, casino
         {"game": "holdem", "minimum_wager": "2", "big_blind": "2", "small_blind": "1"},
         {"game": game, "minimum_wager": "2"}]}
     response = api.post("/api/tables/", rotation, format="json")
-    assert response.status_code == 400 and "rotation" in response.json()
+    assert response.status_code == 400 and "game" in response.json()["rotation"]["1"]
     with pytest.raises(DomainError) as refused:
         create_table(casino=casino, number=14, game=game, seats=6, minimum_wager=Decimal("2"))
     assert refused.value.field == "game"
+    for other in (game, None, 7):  # the service refuses what the API's choices would: any game not of 13:69F
+        with pytest.raises(DomainError) as refused:
+            create_table(casino=casino, number=15, seats=6, rotation_name="Mix", rotation=[
+                {"game": "holdem", "minimum_wager": "2"}, {"game": other, "minimum_wager": "2"}])
+        assert refused.value.field == "rotation[1].game" and "permissible games" in refused.value.message
     assert not PokerTable.objects.exists()

@@ -118,7 +118,7 @@ def verify_rounds(*, rounds: Sequence[tuple[PokerTable, RoundIn]]) -> list[Verif
 
 
 def verify_round(*, table: PokerTable, round_in: RoundIn, backfill: Backfill | None = None) -> VerifiedRound:
-    """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.8, 14.9 to 14.13A). The
+    """Step 1: check a round of play against its table, without writing (N.J.A.C. 13:69F-14.9 to 14.13A). The
     game must be one the table deals (its game, or a game of its rotation; a mixed-game table needs the round to name
     it); two players at least and no more than the table seats (`_verify_seats`); amounts in dollars and cents, the
     betting rounds adding up, a dead blind and a straddle within what the player put in; the cards known, distinct,
@@ -198,7 +198,7 @@ def _verify_shown(players: Sequence[PlayerIn], out: frozenset[str], hole: dict[s
 # --- step 1 in detail -------------------------------------------------------------------------------------------
 
 def _posting(table: PokerTable, round_in: RoundIn) -> GamePosting:
-    """The game, as posted at the table, a round was dealt in (14.8)."""
+    """The game, as posted at the table (its game, or one of its rotation), a round was dealt in."""
     postings = table.posted_games()
     if round_in.game is None:
         if table.is_mixed:
