@@ -148,27 +148,118 @@ def _leave_table(deck: Deck) -> None:
     deck.status, deck.table, deck.in_use = DeckStatus.REMOVED, None, False
 
 
+def _check_shuffler_count(*, kind: DeckEventKind, table: PokerTable | None) -> None:
+    """A count recorded as the table's counting shuffler's (N.J.A.C. 13:69F-14.6(e)4-counting-shuffler): a count
+    only, at a table whose automated shuffler is recorded as approved to count (PokerTable.counting_shuffler_approval).
+    Raises DomainError (field "by_shuffler")."""
+    if kind != DeckEventKind.COUNTED:
+        raise DomainError("A shuffler records counts only.", field="by_shuffler")
+    if table is None or not table.counting_shuffler_approval:
+        where = f"Table {table.number}'s shuffler" if table is not None else "The deck's table"
+        raise DomainError(f"{where} is not recorded as a shuffler approved to count the cards as it shuffles "
+                          "(N.J.A.C. 13:69F-14.6(e)4): count the deck by hand.", field="by_shuffler")
+
+
+def _check_round(*, round_of_play: RoundOfPlay, table: PokerTable | None, kind: DeckEventKind,
+                 card_count: int | None) -> None:
+    """An event recorded with the round it happened in: a round of the deck's table; a count of other than 52 cards
+    during a round only with the round called dead (N.J.A.C. 13:69F-14.15(g)-dead: missing or extra cards found, the
+    round is dead and every chip returned). Raises DomainError (field "round_of_play")."""
+    if round_of_play.table_id != (table.pk if table else None):
+        raise DomainError("That round was played at another table.", field="round_of_play")
+    if kind == DeckEventKind.COUNTED and card_count != FULL_DECK and not round_of_play.is_dead:
+        raise DomainError("Missing or extra cards during a round: the round is called dead and every chip "
+                          "returned (N.J.A.C. 13:69F-14.15(g)); record it as dead first.", field="round_of_play")
+
+
+def _put_in_use(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+                note: str) -> tuple[list[str], str]:
+    """A deck put in use at its table: the table's other deck in use rotated out, a `rotated_out` event recorded for
+    it (N.J.A.C. 13:69F-14.2(a)-stored: one deck in play, the other standing by); the deck's 6-hour clock started
+    the first time it is used (14.2(b)-six-hours: opened_at, never moved again) and its in-use clock now; the table's
+    wrong-count alerts raised until now cleared, a replacement deck being in use (14.6(e)4-wrong-count,
+    14.15(g)-deck-replaced). Returns (the deck's fields to save, the note)."""
+    for other in Deck.objects.select_for_update().filter(table=table, in_use=True).exclude(pk=deck.pk):
+        other.in_use = False
+        other.save(update_fields=["in_use"])
+        DeckEvent.objects.create(deck=other, kind=DeckEventKind.ROTATED_OUT, at=at, table=table, by=by,
+                                 note=f"Rotated out for deck {deck.serial}.")
+    deck.in_use, deck.in_use_since = True, at
+    deck.opened_at = deck.opened_at or at
+    DeckAlert.objects.filter(table=table, kind=AlertKind.WRONG_COUNT, cleared_at=None,
+                             raised_at__lte=at).update(cleared_at=at)
+    return ["in_use", "in_use_since", "opened_at"], note
+
+
+def _sorted(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+            note: str) -> tuple[list[str], str]:
+    """A deck placed into suit and sequence: its 3-hour clock restarts (N.J.A.C. 13:69F-14.2(b)-three-hours), and,
+    all 52 cards being seen, its 15-minute count clock (14.6(e)4-every-fifteen-minutes); its 6-hour clock does not
+    (14.2(b)-six-hours). Returns (the deck's fields to save, the note)."""
+    deck.last_sorted_at = deck.last_counted_at = at
+    return ["last_sorted_at", "last_counted_at"], note
+
+
+def _counted(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+             note: str) -> tuple[list[str], str]:
+    """A deck counted (by the dealer, or the table's approved counting shuffler): 52 cards restart its 15-minute
+    count clock (N.J.A.C. 13:69F-14.6(e)4-every-fifteen-minutes); any other number pulls it: removed from the table,
+    the count noted and a wrong-count alert raised at the table, one open alert a deck (14.6(e)4-wrong-count; found
+    during a round, the deck is replaced, 14.15(g)-deck-replaced). Returns (the deck's fields to save, the note)."""
+    if card_count == FULL_DECK:
+        deck.last_counted_at = at
+        return ["last_counted_at"], note
+    _leave_table(deck)
+    DeckAlert.objects.get_or_create(table=table, deck=deck, kind=AlertKind.WRONG_COUNT, cleared_at=None,
+                                    defaults={"raised_at": at})
+    return ["status", "table", "in_use"], (note + " " if note else "") + f"{card_count} cards found: deck removed (14.6(e)4)."
+
+
+def _rotated_out(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+                 note: str) -> tuple[list[str], str]:
+    deck.in_use = False
+    return ["in_use"], note
+
+
+def _out_of_play(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+                 note: str) -> tuple[list[str], str]:
+    _leave_table(deck)
+    return ["status", "table", "in_use"], note
+
+
+def _destroyed(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+               note: str) -> tuple[list[str], str]:
+    deck.status = DeckStatus.DESTROYED
+    return ["status"], note
+
+
+def _noted(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
+           note: str) -> tuple[list[str], str]:
+    return [], note
+
+
+#: What each event does to the deck (inspected, verified and spread are recorded only).
+_EVENTS = {
+    DeckEventKind.INSPECTED: _noted, DeckEventKind.VERIFIED: _noted, DeckEventKind.SPREAD: _noted,
+    DeckEventKind.PUT_IN_USE: _put_in_use, DeckEventKind.ROTATED_OUT: _rotated_out, DeckEventKind.SORTED: _sorted,
+    DeckEventKind.COUNTED: _counted, DeckEventKind.CHANGED: _out_of_play, DeckEventKind.REMOVED: _out_of_play,
+    DeckEventKind.DESTROYED: _destroyed,
+}
+
+
 @transaction.atomic
 def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = None,
                       card_count: int | None = None, note: str = "",
                       round_of_play: RoundOfPlay | None = None, by_shuffler: bool = False) -> DeckEvent:
-    """Record one event of a deck at its table and move its clocks.
+    """Record one event of a deck at its table and move its clocks; returns the DeckEvent.
 
-    put_in_use starts the 6-hour clock the first time (14.2(b)-three-hours, 14.2(b)-six-hours), rotates the table's
-    other deck out (14.2(a)-stored) and clears the table's wrong-count alerts raised before it (the replacement deck is
-    in use); sorted (placed into suit and sequence) restarts the 3-hour clock (14.2(b)-three-hours, 14.2(b)-six-hours)
-    and, all 52 cards being seen, the 15-minute count clock (14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count,
-    14.6(e)4-counting-shuffler); counted needs `card_count`: 52 restarts the count clock, any other number pulls the
-    deck: removed from the table, a wrong-count alert raised (14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count,
-    14.6(e)4-counting-shuffler; the pages ask the person recording it to confirm first, forms.DeckEventForm); a wrong
-    count during a round goes with that round, which must have been called dead (14.15(g)-dead, 14.15(g)-deck-replaced);
-    changed/removed take the deck out of play; destroyed ends it. Raises DomainError (role, state, input).
-
-    by_shuffler: the count is the table's counting shuffler's, made as it shuffled the deck and recorded by `by`
-    from it (14.6(e)4-counting-shuffler): it moves the count clock, and pulls a deck of the wrong count, as a
-    dealer's count does. Refused (field "by_shuffler") for any event but a count, and at a table whose shuffler is
-    not recorded as an approved counting shuffler (PokerTable.counting_shuffler_approval).
-    """
+    Checked first: the kind (received and assigned have their own services), who may record it (EVENT_ROLES), the
+    deck's state (at a table; `destroyed` only once removed from play), a deck inspected before it is verified, a
+    count's `card_count`, a count by the table's counting shuffler (`by_shuffler`, `_check_shuffler_count`) and the
+    round it happened in (`round_of_play`, `_check_round`). Then the event does its work (`_EVENTS`): put in use
+    (`_put_in_use`), sorted (`_sorted`), counted (`_counted`; the pages ask the person recording a wrong count to
+    confirm first, forms.DeckEventForm), rotated out, changed or removed (out of play), destroyed. Raises DomainError
+    (role, state, input) naming the field, and writes nothing then."""
     try:
         kind = DeckEventKind(kind)
     except ValueError as exc:
@@ -191,53 +282,10 @@ def record_deck_event(*, deck: Deck, kind: str, by: User, at: datetime | None = 
     if kind == DeckEventKind.COUNTED and card_count is None:
         raise DomainError("Give the number of cards counted.", field="card_count")
     if by_shuffler:
-        if kind != DeckEventKind.COUNTED:
-            raise DomainError("A shuffler records counts only.", field="by_shuffler")
-        if table is None or not table.counting_shuffler_approval:
-            where = f"Table {table.number}'s shuffler" if table is not None else "The deck's table"
-            raise DomainError(f"{where} is not recorded as a shuffler approved to count the cards as it shuffles "
-                              "(N.J.A.C. 13:69F-14.6(e)4): count the deck by hand.", field="by_shuffler")
+        _check_shuffler_count(kind=kind, table=table)
     if round_of_play is not None:
-        if round_of_play.table_id != (table.pk if table else None):
-            raise DomainError("That round was played at another table.", field="round_of_play")
-        if kind == DeckEventKind.COUNTED and card_count != FULL_DECK and not round_of_play.is_dead:
-            raise DomainError("Missing or extra cards during a round: the round is called dead and every chip "
-                              "returned (N.J.A.C. 13:69F-14.15(g)); record it as dead first.", field="round_of_play")
-
-    fields: list[str] = []
-    if kind == DeckEventKind.PUT_IN_USE:
-        for other in Deck.objects.select_for_update().filter(table=table, in_use=True).exclude(pk=deck.pk):
-            other.in_use = False
-            other.save(update_fields=["in_use"])
-            DeckEvent.objects.create(deck=other, kind=DeckEventKind.ROTATED_OUT, at=at, table=table, by=by,
-                                     note=f"Rotated out for deck {deck.serial}.")
-        deck.in_use, deck.in_use_since = True, at
-        deck.opened_at = deck.opened_at or at
-        fields += ["in_use", "in_use_since", "opened_at"]
-        DeckAlert.objects.filter(table=table, kind=AlertKind.WRONG_COUNT, cleared_at=None,
-                                 raised_at__lte=at).update(cleared_at=at)  # a replacement deck is in use there
-    elif kind == DeckEventKind.ROTATED_OUT:
-        deck.in_use = False
-        fields.append("in_use")
-    elif kind == DeckEventKind.SORTED:
-        deck.last_sorted_at = deck.last_counted_at = at
-        fields += ["last_sorted_at", "last_counted_at"]
-    elif kind == DeckEventKind.COUNTED:
-        if card_count == FULL_DECK:
-            deck.last_counted_at = at
-            fields.append("last_counted_at")
-        else:
-            _leave_table(deck)
-            fields += ["status", "table", "in_use"]
-            note = (note + " " if note else "") + f"{card_count} cards found: deck removed (14.6(e)4)."
-            DeckAlert.objects.get_or_create(table=table, deck=deck, kind=AlertKind.WRONG_COUNT, cleared_at=None,
-                                            defaults={"raised_at": at})
-    elif kind in (DeckEventKind.CHANGED, DeckEventKind.REMOVED):
-        _leave_table(deck)
-        fields += ["status", "table", "in_use"]
-    elif kind == DeckEventKind.DESTROYED:
-        deck.status = DeckStatus.DESTROYED
-        fields.append("status")
+        _check_round(round_of_play=round_of_play, table=table, kind=kind, card_count=card_count)
+    fields, note = _EVENTS[kind](deck, table, by, at, card_count, note)
     if fields:
         deck.save(update_fields=fields)
     return DeckEvent.objects.create(deck=deck, kind=kind, at=at, table=table, by=by, card_count=card_count,
