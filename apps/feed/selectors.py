@@ -23,9 +23,8 @@ def table_for_hand(*, hand: ParsedHand, tables: Sequence[PokerTable], fixed: boo
                    ) -> tuple[PokerTable | None, str]:
     """The table a PHH hand is recorded at, or (None, why not).
 
-    A table deals the hand's game when it is its game or a game of its rotation and
-    seats the hand's players (14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum,
-    14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum, 14.13(b)-seat-maximum, 14.13A(b)-seat-maximum). Among those: first a
+    A table deals the hand's game when it is its game or a game of its rotation and seats the hand's players (no more
+    than its games seat, PokerTable.seat_maximum). Among those: first a
     table that posts the hand's forced bets and limits, then, for a straddled hand, one whose game allows a straddle
     (verify_round checks where and how many), then one of the same betting structure, then a single-game table before a
     mixed-game one, then the lowest number. A closed table takes no hand unless not `open_only` (an administrator's

@@ -82,14 +82,26 @@ def verify_permitted_game(game: object, *, field: str = "game") -> str:
 
 def verify_seats(*, game: str, seats: int) -> None:
     """The seats a table of `game` (a known game, SEAT_MAXIMUM's key) posts: at least 2, for two players at least
-    (N.J.A.C. 13:69F-14.6(b)-two-to-eleven), and no more than the game's maximum: hold'em 11
-    (14.10(b)-seat-maximum), Omaha 10 (14.11(b)-seat-maximum), seven-card stud 9 (14.9(b)-seat-maximum), five-card
-    draw 8 (14.12(b)-seat-maximum), triple draw 7 (14.12A(b)-seat-maximum), badugi 9 (14.12B(b)-seat-maximum),
-    five-card stud 8 (14.13(b)-seat-maximum), mambo stud 11 (14.13A(b)-seat-maximum). Raises DomainError (field
-    "seats") naming the game's clause."""
+    (N.J.A.C. 13:69F-14.6(b)-two-to-eleven), and no more than the game's maximum (`_check_seat_maximum`). Raises
+    DomainError (field "seats") naming the game's clause."""
+    if seats < 2:
+        raise _seats_refused(game)
+    _check_seat_maximum(game=game, seats=seats)
+
+
+def _check_seat_maximum(*, game: str, seats: int) -> None:
+    """No more seats than the game seats players: hold'em 11 (N.J.A.C. 13:69F-14.10(b)-seat-maximum), Omaha 10
+    (14.11(b)-seat-maximum), seven-card stud 9 (14.9(b)-seat-maximum), five-card draw 8 (14.12(b)-seat-maximum),
+    triple draw 7 (14.12A(b)-seat-maximum), badugi 9 (14.12B(b)-seat-maximum), five-card stud 8
+    (14.13(b)-seat-maximum), mambo stud 11 (14.13A(b)-seat-maximum). Raises DomainError (field "seats") naming the
+    game's clause."""
+    if seats > SEAT_MAXIMUM[game][0]:
+        raise _seats_refused(game)
+
+
+def _seats_refused(game: str) -> DomainError:
     maximum, clause = SEAT_MAXIMUM[game]
-    if seats < 2 or seats > maximum:
-        raise DomainError(f"This game seats 2 to {maximum} players (N.J.A.C. 13:69F-{clause}).", field="seats")
+    return DomainError(f"This game seats 2 to {maximum} players (N.J.A.C. 13:69F-{clause}).", field="seats")
 
 
 def verify_kill(*, game: str, kill_option: str, kill_pot_minimum: Decimal | None) -> None:
@@ -127,6 +139,18 @@ def verify_counting_shuffler(*, uses_automated_shuffler: bool, approval: str) ->
     return approval
 
 
+def _check_rotation_seats(*, game: str, seats: int) -> None:
+    """A mixed-game table's seats within the maximum of each game of its rotation, so of its smallest: hold'em 11
+    (N.J.A.C. 13:69F-14.10(b)-seat-maximum), Omaha 10 (14.11(b)-seat-maximum), seven-card stud 9
+    (14.9(b)-seat-maximum), five-card draw 8 (14.12(b)-seat-maximum), triple draw 7 (14.12A(b)-seat-maximum), badugi
+    9 (14.12B(b)-seat-maximum), five-card stud 8 (14.13(b)-seat-maximum), mambo stud 11 (14.13A(b)-seat-maximum).
+    Raises DomainError (field "seats") naming the game and its clause."""
+    maximum, clause = SEAT_MAXIMUM[game]
+    if seats > maximum:
+        raise DomainError(f"{Game(game).label} seats at most {maximum} players (N.J.A.C. 13:69F-{clause}): a "
+                          f"mixed-game table seats no more than its smallest game.", field="seats")
+
+
 def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
     """Check a mixed-game table's posted rotation (N.J.A.C. 13:69F-14.17-limits-posted, 14.17-raises-posted): each
     game one 13:69F permits (`verify_permitted_game`); return its entries normalised.
@@ -134,10 +158,8 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
     games: [{"game", "betting_structure", "minimum_wager", "maximum_wager", "small_blind", "big_blind", "ante",
     "bring_in", "raise_cap", "bad_beat_participation", "straddles", "maximum_straddles", "bomb_pot_ante"}, ...] in
     the order dealt; at least two; a game may appear twice only in different betting structures (no-limit and limit
-    hold 'em). The table's seats may not exceed the smallest seat maximum of the games (14.9(b)-seat-maximum,
-    14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum, 14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum,
-    14.13(b)-seat-maximum, 14.13A(b)-seat-maximum); straddles and bomb pots as verify_straddles_and_bomb_pot allows
-    them. Raises DomainError naming the field, e.g. "rotation[2].game". """
+    hold 'em). The table's seats may not exceed the smallest seat maximum of the games (`_check_rotation_seats`);
+    straddles and bomb pots as verify_straddles_and_bomb_pot allows them. Raises DomainError naming the field, e.g. "rotation[2].game". """
     if len(games) < 2:
         raise DomainError("A rotation deals at least two games; a table of one game posts it as its game.",
                           field="rotation")
@@ -155,10 +177,7 @@ def verify_rotation(*, games: list[dict], seats: int) -> list[dict]:
             raise DomainError(f"{Game(game).label} is already in the rotation in this betting structure.",
                               field=f"{where}.game")
         seen.add((game, structure))
-        maximum, clause = SEAT_MAXIMUM[game]
-        if seats > maximum:
-            raise DomainError(f"{Game(game).label} seats at most {maximum} players (N.J.A.C. 13:69F-{clause}): a "
-                              f"mixed-game table seats no more than its smallest game.", field="seats")
+        _check_rotation_seats(game=game, seats=seats)
         if entry.get("minimum_wager") is None:
             raise DomainError("Give the posted minimum wager (14.17).", field=f"{where}.minimum_wager")
         amounts = {}
@@ -339,10 +358,8 @@ def _opening_of(table: PokerTable) -> tuple[str, str]:
 def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None = None,
                at: datetime | None = None, **changes: Any) -> PokerTable:
     """Open a closed table for play, as posted or with `changes` to its posting (a single-game table's game, betting
-    structure, limits, forced bets, or its seats: checked as update_table checks them, N.J.A.C.
-    13:69F-14.9(b)-seat-maximum, 14.10(b)-seat-maximum, 14.11(b)-seat-maximum, 14.12(b)-seat-maximum,
-    14.12A(b)-seat-maximum, 14.12B(b)-seat-maximum, 14.13(b)-seat-maximum, 14.13A(b)-seat-maximum,
-    14.17-limits-posted), with `dealer` in the box (a dealer of the table's casino); `by` is who opens it (None
+    structure, limits, forced bets, or its seats: checked as update_table checks them, the seats by verify_seats;
+    N.J.A.C. 13:69F-14.17-limits-posted), with `dealer` in the box (a dealer of the table's casino); `by` is who opens it (None
     for the system). Records a TableStatusChange (opened) with the game, limits, seats and dealer it opened
     with. Raises TableStateConflict (409) when the table is open already, DomainError naming the field for a bad
     change or dealer (a mixed-game table posts its games with its rotation: apps.tables.services.post_rotation)."""
