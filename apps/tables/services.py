@@ -73,8 +73,8 @@ def verify_table_configuration(*, game: str, seats: int, minimum_wager: Decimal,
 
 
 def verify_permitted_game(game: object, *, field: str = "game") -> str:
-    """`game` if 13:69F authorises it (N.J.A.C. 13:69F-14.8(b)): one of `Game`'s values, the games of 14.8(a), 14.12A
-    and 14.12B. Raises DomainError naming `field` ("game", "rotation[2].game") for any other."""
+    """`game` if 13:69F authorises it (N.J.A.C. 13:69F-14.8(b)): one of `Game`'s values, the games the subchapter
+    lists. Raises DomainError naming `field` ("game", "rotation[2].game") for any other."""
     if not isinstance(game, str) or game not in SEAT_MAXIMUM:
         raise DomainError(f"Unknown game {game!r}; N.J.A.C. 13:69F-14.8 lists the permissible games.", field=field)
     return game

@@ -33,7 +33,7 @@ class PhhError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A PHH variant code and the New Jersey game it is dealt as (N.J.A.C. 13:69F-14.8(a), 14.12A, 14.12B).
+    """A PHH variant code and the New Jersey game it is dealt as (a `Game`).
 
     family: "board" (hold 'em, Omaha: a button and community cards), "stud" (up-cards and a bring-in) or "draw"
     (a button and draws); draws: how many draws the game has.
