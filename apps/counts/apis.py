@@ -176,8 +176,7 @@ class LateCorrectionApi(IdempotentPostMixin, APIView):
 # --- containers of combined counts and the cage's verification (requirement 14.19(e)-aggregate) ---------------------
 
 class CombinedCountOutput(serializers.ModelSerializer):
-    """A count of a box at a closed table whose contents went into the container (14.19(d)1-closed-table,
-    14.19(d)1-transport)."""
+    """A count of a box at a closed table whose contents went into the container security carried to the cage."""
 
     id = serializers.IntegerField(source="count.id")
     table = serializers.IntegerField(source="count.table.number", help_text="Table number.")

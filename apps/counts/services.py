@@ -94,8 +94,9 @@ def _check_people(*, method: str, counted_by: User, witness: User, witness_kind:
     if counted_by.pk == witness.pk:
         raise DomainError("The witness cannot be the person who counts.", field="witness")
     if method == CountMethod.CLOSED_TABLE:
+        _check_closed_table(table)
         _check_closed_table_people(counted_by=counted_by, witness=witness, witness_kind=witness_kind,
-                                   surveillance_recorded=surveillance_recorded, table=table)
+                                   surveillance_recorded=surveillance_recorded)
     elif method == CountMethod.CAGE:
         _check_cage_people(counted_by=counted_by, witness=witness, witness_kind=witness_kind)
     elif method == CountMethod.TABLE_INVENTORY:
@@ -105,14 +106,18 @@ def _check_people(*, method: str, counted_by: User, witness: User, witness_kind:
         raise DomainError(f"Choose one of {', '.join(CountMethod.values)}.", field="method")
 
 
-def _check_closed_table_people(*, counted_by: User, witness: User, witness_kind: str, surveillance_recorded: bool,
-                               table: PokerTable) -> None:
-    """The box of a table counted at the table (N.J.A.C. 13:69F-14.19(d)1-closed-table: the table is closed;
-    14.19(d)1-people: by a poker dealer, in the presence of a poker supervisor, recorded by surveillance). Raises
-    DomainError naming the field."""
+def _check_closed_table(table: PokerTable) -> None:
+    """The box of a table counted at the table is counted once the table is closed (N.J.A.C.
+    13:69F-14.19(d)1-closed-table). Raises DomainError (field "table")."""
     if table.is_open:
         raise DomainError(f"Table {table.number} is open: count its box at a closed table (14.19(d)1).",
                           field="table")
+
+
+def _check_closed_table_people(*, counted_by: User, witness: User, witness_kind: str,
+                               surveillance_recorded: bool) -> None:
+    """The box of a table counted at the closed table by a poker dealer, in the presence of a poker supervisor,
+    recorded by surveillance (N.J.A.C. 13:69F-14.19(d)1-people). Raises DomainError naming the field."""
     if not counted_by.has_role(Role.DEALER):
         raise DomainError("A poker dealer counts the box (14.19(d)1).", field="counted_by")
     if witness_kind != WitnessKind.SUPERVISOR or not witness.has_role(Role.POKER_SHIFT_SUPERVISOR):

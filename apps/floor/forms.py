@@ -51,8 +51,8 @@ class TableOpenForm(forms.Form):
 
 
 class TableCloseForm(forms.Form):
-    """Close a table: why, the drop box removed for the count (14.19(d)1-closed-table), the decks collected
-    (14.2(a)-two-decks)."""
+    """Close a table: why, the drop box removed for the count, the decks collected, the players gone (what
+    apps.tables.services.close_table asks)."""
 
     reason = forms.CharField(max_length=300)
     drop_box_removed = forms.BooleanField(label="Drop box removed for the count (14.19(d)1)")

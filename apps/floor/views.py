@@ -58,10 +58,9 @@ class TableView(PermissionPageMixin, TemplateView):
     """A table: its posted game, limits and rake, and its rounds of play newest first in keyset pages; `?tab=history`
     shows who changed the table, its rotation and its rake, who opened and closed it, when, from what to what
     (apps.floor.history). POST (the poker shift supervisor and floorpersons, tables.open_close_table): `action=open`
-    (seats, dealer in the box) or `action=close` (reason, drop box removed for the count 14.19(d)1-closed-table, decks
-    collected 14.2(a)-two-decks; a contribution container with contributions not yet counted is listed and refuses the
-    closing until a count of it is recorded, 14.19(f)1-closing); then back to the page, or the page again with the
-    form's errors (400)."""
+    (seats, dealer in the box) or `action=close` (reason, drop box removed for the count, decks collected; a
+    contribution container with contributions not yet counted is listed and refuses the closing until a count of it
+    is recorded: close_table's checks); then back to the page, or the page again with the form's errors (400)."""
 
     required_perm = "tables.view_pokertable"
     perms_by_method = {"POST": "tables.open_close_table"}

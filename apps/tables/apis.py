@@ -219,10 +219,9 @@ class TableOpenApi(_TableStatusApi):
 
 class TableCloseApi(_TableStatusApi):
     """POST: a poker shift supervisor or floorperson closes an open table with a `reason`, confirming the drop box
-    removed for the count (14.19(d)1-closed-table) and, when decks are still at the table, that they are collected
-    (14.2(a)-two-decks; else a 400 listing them). A table whose contribution container holds contributions not yet
-    counted closes once a count of it is recorded (N.J.A.C. 13:69F-14.19(f)1-closing; else a 400 under
-    `container_counted` naming the amount). Recorded on the table's history; a round, a time charge or a seat there is
+    removed for the count and, when decks are still at the table, that they are collected (else a 400 listing them).
+    A table whose contribution container holds contributions not yet counted closes once a count of it is recorded
+    (else a 400 under `container_counted` naming the amount): close_table's checks. Recorded on the table's history; a round, a time charge or a seat there is
     then refused. Honours Idempotency-Key; 409 when the table is closed already."""
 
     @extend_schema(request=TableCloseInput, responses={201: TableStatusChangeOutput})

@@ -12,7 +12,7 @@ from apps.casinos.models import Casino, User
 from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.roles import Role
 
-from .closing import keepers
+from .closing import closing_blocked, keepers
 from .models import (
     SEAT_MAXIMUM,
     BettingStructure,
@@ -379,22 +379,38 @@ def open_table(*, table: PokerTable, by: User | None = None, dealer: User | None
     return table
 
 
+def _check_nothing_blocks(table: PokerTable) -> None:
+    """Refuse the closing of `table` while an app lists something of its own there that no confirmation takes away
+    (apps.tables.closing.closing_blocked): the chips of its contribution container not yet counted, which are
+    counted upon the table's closing, so before it closes (N.J.A.C. 13:69F-14.19(f)1-closing). Raises DomainError
+    under the app's field ("container_counted") naming what is there and what to do."""
+    for field, what in closing_blocked(table).items():
+        raise DomainError(f"Still at table {table.number}: {what}", field=field)
+
+
+def _check_drop_box_removed(drop_box_removed: bool) -> None:
+    """The closing confirms the drop box was removed for the count, which is made at the closed table (N.J.A.C.
+    13:69F-14.19(d)1-closed-table). Raises DomainError (field "drop_box_removed")."""
+    if not drop_box_removed:
+        raise DomainError("Confirm the drop box was removed for the count (N.J.A.C. 13:69F-14.19(d)1).",
+                          field="drop_box_removed")
+
+
 @transaction.atomic
 def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: User | None = None,
                 decks_collected: bool = False, players_unseated: bool = False,
                 at: datetime | None = None) -> PokerTable:
     """Close an open table; `reason` (1 to 300 characters) says why, `by` who closes it (None for the system).
 
-    A closed table keeps no decks (14.2(a)-two-decks keeps two at each open table) and seats no one. The apps above
-    say what is still at the table (apps.tables.closing: the decks app's decks, in use or standing by; the seats
-    app's players): while anything is, the closing is refused with its list, unless its confirmation is given —
-    `decks_collected` (the dealer or floorperson has collected them) and `players_unseated` (the players have left or
-    moved) — and then each app records it (the decks removed from the table, the seats vacated), by `by`, who is then
-    required. What no confirmation takes away refuses the closing until it is dealt with first (apps.counts: the
-    chips in a table's contribution container not yet counted, N.J.A.C. 13:69F-14.19(f)1-closing "upon table closing":
-    the field "container_counted" names the uncounted amount; record the count, then close). `drop_box_removed` confirms
-    the drop box was removed for the count, which takes place at a closed table (N.J.A.C.
-    13:69F-14.19(d)1-closed-table); it is required. Records a TableStatusChange (closed) with the reason, the decks
+    A closed table keeps no decks (14.2(a)-two-decks keeps two at each open table) and seats no one. What no
+    confirmation takes away refuses the closing until it is dealt with first (`_check_nothing_blocks`: the chips of
+    its contribution container not yet counted). The apps above say what else is still at the table
+    (apps.tables.closing: the decks app's decks, in use or standing by; the seats app's players): while anything is,
+    the closing is refused with its list, unless its confirmation is given — `decks_collected` (the dealer or
+    floorperson has collected them) and `players_unseated` (the players have left or moved) — and then each app
+    records it (the decks removed from the table, the seats vacated), by `by`, who is then required.
+    `drop_box_removed` confirms the drop box was removed for the count (`_check_drop_box_removed`); it is required.
+    Records a TableStatusChange (closed) with the reason, the decks
     collected, the seats vacated and the confirmation. A round, a time charge or a seat at the closed table is then
     refused (apps.feed, apps.rake, apps.seats).
 
@@ -412,22 +428,19 @@ def close_table(*, table: PokerTable, reason: str, drop_box_removed: bool, by: U
         raise DomainError("At most 300 characters.", field="reason")
     confirmed = {"decks_collected": decks_collected, "players_unseated": players_unseated}
     at = at or timezone.now()
+    _check_nothing_blocks(table)
     left: dict[str, list[str]] = {}
     for keeper in keepers():
-        items = keeper.still_at(table)
+        items = keeper.still_at(table) if keeper.collect is not None else []
         if not items:
             continue
-        if keeper.collect is None:
-            raise DomainError(f"Still at table {table.number}: {', '.join(items)}. {keeper.ask}.", field=keeper.field)
         if not confirmed.get(keeper.field):
             raise DomainError(f"Still at table {table.number}: {', '.join(items)}. {keeper.ask} and confirm.",
                               field=keeper.field)
         if by is None:
             raise DomainError("A person collects what is still at the table: close it signed in.", field=keeper.field)
         left[keeper.field] = items
-    if not drop_box_removed:
-        raise DomainError("Confirm the drop box was removed for the count (N.J.A.C. 13:69F-14.19(d)1).",
-                          field="drop_box_removed")
+    _check_drop_box_removed(drop_box_removed)
     for keeper in keepers():
         if keeper.field in left and by is not None and keeper.collect is not None:
             keeper.collect(table, by, at)

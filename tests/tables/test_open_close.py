@@ -137,6 +137,21 @@ class TestServices:
         with pytest.raises(TableStateConflict):
             close_table(table=opened, by=supervisor, reason="again", drop_box_removed=True)
 
+    @pytest.mark.proves("14.19(d)1-closed-table")
+    def test_14_19_d_1_the_closing_confirms_the_drop_box_removed_for_the_count(self, supervisor, opened):
+        """N.J.A.C. 13:69F-14.19(d)1: the box is counted at the closed table, so the closing confirms the drop box was
+        removed for the count: without the confirmation the table stays open and nothing is recorded; with it the
+        closing is recorded with the confirmation."""
+        with pytest.raises(DomainError) as refused:
+            close_table(table=opened, by=supervisor, reason="End of the game", drop_box_removed=False)
+        assert refused.value.field == "drop_box_removed" and "14.19(d)1" in refused.value.message
+        opened.refresh_from_db()
+        assert opened.is_open and not TableStatusChange.objects.exists()
+        close_table(table=opened, by=supervisor, reason="End of the game", drop_box_removed=True)
+        change = TableStatusChange.objects.get()
+        assert change.kind == TableStatusKind.CLOSED and change.drop_box_removed
+        assert not PokerTable.objects.get(pk=opened.pk).is_open
+
     def test_opening_records_what_it_opened_with(self, supervisor, closed):
         """N.J.A.C. 13:69F-14.8, 14.17: the opening keeps the game and limits posted."""
         open_table(table=closed, by=supervisor, seats=6)
