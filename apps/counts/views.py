@@ -47,7 +47,7 @@ def _day(request, value: str | None = None) -> date:
 @role_policy(read="counts.view_counts", write="counts.record_count")
 def counts(request):
     """The gaming day's counts and forms, the tables whose contribution container is full to its posted capacity (a
-    count due now, N.J.A.C. 13:69F-14.19(f)1-full), and the form to record one (14.19(d)-place, 14.19(e)-cashier-counts,
+    count due now, `containers_full`), and the form to record one (14.19(d)-place, 14.19(e)-cashier-counts,
     14.19(f)). `?tab=history` (with `&count=ID`, one count's) shows how each count and form of the day was recorded and
     each part received: who, when, what (apps.counts.history)."""
     casino = request.user.casino

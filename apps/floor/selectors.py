@@ -93,8 +93,8 @@ class TableTile:
     totals, and its bad beat claims waiting for verification (14.19(i)) and verified claims whose payout is still to be
     delivered (`payouts`, 14.19(i)1, 2), the irregularities reported there that nobody has resolved (`irregularities`,
     14.15) and its open seats while players wait for its game (`waited_for`, 14.18). `container_full`: its contribution
-    container has reached its posted capacity, a count is due (N.J.A.C. 13:69F-14.19(f)1-full), on an open or a closed
-    table; None otherwise. A closed table has only `table` (and `container_full`)."""
+    container has reached its posted capacity, a count is due (apps.counts.selectors.containers_full), on an open or
+    a closed table; None otherwise. A closed table has only `table` (and `container_full`)."""
 
     table: PokerTable
     board: TableRow | None = None
@@ -257,8 +257,8 @@ def floor_summary(*, casino: Casino, gaming_day: date, now: datetime | None = No
     (through the rotation board) and their seats apps.seats.selectors.seats_of, as on the seats board and the room's
     screens. Also what else needs a person: the irregularities nobody has resolved (14.15), the open seats while
     players wait for their game (`seats_waited_for`, 14.18), the contribution containers full to their posted
-    capacity (`containers_full`: "count due: container full", N.J.A.C. 13:69F-14.19(f)1-full; two queries when a table
-    posts a capacity, none otherwise) and the displays accounting has still to adjust upon a supervisor's
+    capacity (`containers_full`: "count due: container full"; two queries when a table posts a capacity, none
+    otherwise) and the displays accounting has still to adjust upon a supervisor's
     verification of a bad beat since the previous gaming day began (`adjustments_upon_verification`,
     14.19(k)-upon-verification; one query)."""
     now = now or timezone.now()
