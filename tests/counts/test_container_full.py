@@ -89,7 +89,10 @@ def test_14_19_f_1_the_floor_and_the_counts_page_show_the_count_due(client, casi
     assert 'data-testid="containers-full"' in counts and "Count due: container full ($3.00 uncounted" in counts
 
 
+@pytest.mark.proves("14.19(f)1-full")
 def test_a_capacity_is_above_zero_or_not_posted(tables, api, supervisor):
+    """The capacity a count is due at (14.19(f)1-full) is posted above $0.00, or not at all (no container): $0.00 is
+    refused on its field by the service and the API, $250.00 is posted."""
     container, box = tables
     with pytest.raises(DomainError) as refused:
         update_table(table=container, contribution_container_capacity=D("0.00"))
