@@ -198,7 +198,7 @@ class AggregateCountVerificationOutput(serializers.ModelSerializer):
 
 
 class CombinedContainerOutput(serializers.ModelSerializer):
-    """A locked container of the contents of boxes counted at closed tables (14.19(d)1-transport): its aggregate (the
+    """A locked container of the contents of boxes counted at closed tables: its aggregate (the
     sum of its counts, Decimal dollars), its counts, and the cashier's verification at the cage (null until
     verified)."""
 
@@ -220,7 +220,7 @@ class ContainersNewestFirst(NewestFirstPagination):
 class CountContainersApi(IdempotentPostMixin, generics.ListAPIView):
     """GET the casino's containers of combined counts, newest first in keyset pages; POST: a poker shift supervisor
     records the contents of boxes counted at closed tables combined in one locked container, carried to the cage by a
-    representative of security (14.19(d)1-transport, requirement 14.19(e)-aggregate). A count already in a container:
+    representative of security (requirement 14.19(e)-aggregate; combine_counts). A count already in a container:
     409."""
 
     class Input(serializers.Serializer):

@@ -329,7 +329,7 @@ CONTAINER_LIST_LIMIT = 100
 def counts_to_combine(*, casino: Casino, limit: int = CONTAINER_LIST_LIMIT) -> QuerySet[BadBeatCount]:
     """The counts of `casino` made at a closed poker table in its open gaming days (today's, and yesterday's until it
     is closed) that are in no container yet: what poker room personnel may combine in a container for the cage
-    (apps.counts.services.combine_counts, N.J.A.C. 13:69F-14.19(d)1-transport). Newest first, at most `limit`, read
+    (apps.counts.services.combine_counts, requirement 14.19(e)-aggregate). Newest first, at most `limit`, read
     through the counts' gaming-day index."""
     today = current_gaming_day(casino=casino)
     days = [day for day in (today - timedelta(days=1), today) if is_gaming_day_open(casino=casino, gaming_day=day)]

@@ -285,13 +285,25 @@ def _already_combined(ids: list[int]) -> AlreadyRecorded | None:
                            "of a box go into one container.", field="counts", existing_id=combined.container_id)
 
 
+def _check_container_transporter(*, casino: Casino, combined_by: User, transported_by: User) -> None:
+    """The locked container is carried to the cage by a representative of the casino's security department
+    (N.J.A.C. 13:69F-14.19(d)1-transport), not the person who combined it. Raises DomainError (field
+    "transported_by")."""
+    if transported_by.casino_id != casino.pk or not transported_by.has_role(Role.SECURITY):
+        raise DomainError("A representative of security of this casino transports the container (14.19(d)1).",
+                          field="transported_by")
+    if transported_by.pk == combined_by.pk:
+        raise DomainError("The representative of security who transports the container is not the person who "
+                          "combined it.", field="transported_by")
+
+
 @transaction.atomic
 def combine_counts(*, casino: Casino, count_ids: Collection[int], combined_by: User, transported_by: User,
                    sealed_at: datetime | None = None) -> CombinedContainer:
     """Record a locked container into which poker room personnel combined the contents of bad beat payout boxes
     counted at closed poker tables, for a representative of security to carry to the cashiers' cage, where a cashier
-    verifies its aggregate count (`verify_aggregate_count`). Requirement 14.19(e)-aggregate; the counts themselves
-    and the transport, N.J.A.C. 13:69F-14.19(d)1-transport.
+    verifies its aggregate count (`verify_aggregate_count`). Requirement 14.19(e)-aggregate; who carries it,
+    `_check_container_transporter`.
 
     count_ids: ids of BadBeatCount, 1 to MAX_COUNTS_PER_CONTAINER (a repeat is read once): each a count of `casino`
     made at a closed poker table (method closed_table), at or before `sealed_at`, in a gaming day still open, and in
@@ -311,12 +323,7 @@ def combine_counts(*, casino: Casino, count_ids: Collection[int], combined_by: U
     if combined_by.casino_id != casino.pk or not combined_by.has_role(Role.POKER_SHIFT_SUPERVISOR, Role.FLOORPERSON):
         raise DomainError("Poker room personnel (a poker shift supervisor or a floorperson of this casino) combine the "
                           "contents of the boxes in the container (14.19(e)).", field="combined_by")
-    if transported_by.casino_id != casino.pk or not transported_by.has_role(Role.SECURITY):
-        raise DomainError("A representative of security of this casino transports the container (14.19(d)1).",
-                          field="transported_by")
-    if transported_by.pk == combined_by.pk:
-        raise DomainError("The representative of security who transports the container is not the person who "
-                          "combined it.", field="transported_by")
+    _check_container_transporter(casino=casino, combined_by=combined_by, transported_by=transported_by)
     now = timezone.now()
     sealed_at = sealed_at or now
     if timezone.is_naive(sealed_at) or sealed_at > now:

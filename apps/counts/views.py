@@ -202,7 +202,7 @@ def forms_export(request, day: str, fmt: str):
 def containers(request):
     """Containers of combined counts (requirement 14.19(e)-aggregate): the counts made at closed tables that are in
     no container yet, with the form a poker shift supervisor records a locked container of their contents with (and
-    the representative of security who carries it to the cage, N.J.A.C. 13:69F-14.19(d)1-transport); the containers
+    the representative of security who carries it to the cage); the containers
     awaiting the cashier's verification at the cage (for htmx polling, that part alone); and every container, newest
     first in keyset pages. A refused container comes back (400) with the form as posted and the error beside its
     field."""

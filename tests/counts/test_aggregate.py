@@ -152,6 +152,22 @@ class TestCombineCounts:
             assert refused.value.status_code == 400
         assert nothing_written()
 
+    @pytest.mark.proves("14.19(d)1-transport")
+    def test_14_19_d_1_a_representative_of_security_carries_the_container(self, casino, boxes, people):
+        """N.J.A.C. 13:69F-14.19(d)1: the locked container goes to the cage with a representative of the casino's
+        security department: a dealer, a security officer of another casino, and the person who combined the
+        container (even one who also holds the security role) are each refused on `transported_by`, writing nothing;
+        the casino's guard is recorded as carrying it."""
+        both = StaffFactory(casino=casino, roles=[Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY])
+        for changes in ({"transported_by": people["dealer"]},
+                        {"transported_by": StaffFactory(casino=CasinoFactory(), roles=[Role.SECURITY])},
+                        {"combined_by": both, "transported_by": both}):
+            with pytest.raises(DomainError) as refused:
+                combine(boxes, people, **changes)
+            assert refused.value.field == "transported_by" and "security" in refused.value.message
+        assert nothing_written()
+        assert combine(boxes, people, combined_by=both).transported_by == people["guard"]
+
     @pytest.mark.proves("14.19(e)-aggregate")
     def test_14_19_e_a_count_of_another_casino_is_refused(self, boxes, people):
         elsewhere = CasinoFactory()
