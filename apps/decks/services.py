@@ -174,21 +174,33 @@ def _check_round(*, round_of_play: RoundOfPlay, table: PokerTable | None, kind: 
 
 def _put_in_use(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
                 note: str) -> tuple[list[str], str]:
-    """A deck put in use at its table: the table's other deck in use rotated out, a `rotated_out` event recorded for
-    it (N.J.A.C. 13:69F-14.2(a)-stored: one deck in play, the other standing by); the deck's 6-hour clock started
-    the first time it is used (14.2(b)-six-hours: opened_at, never moved again) and its in-use clock now; the table's
-    wrong-count alerts raised until now cleared, a replacement deck being in use (14.6(e)4-wrong-count,
-    14.15(g)-deck-replaced). Returns (the deck's fields to save, the note)."""
+    """A deck put in use at its table (`_into_play`; the table's wrong-count alerts cleared,
+    `_clear_wrong_count_alerts`): the first time it is used its 3-hour and 6-hour clocks start, from `opened_at`,
+    which no later use moves (N.J.A.C. 13:69F-14.2(b)-three-hours, 14.2(b)-six-hours); its 15-minute count clock runs
+    from now while it is in use (14.6(e)4-every-fifteen-minutes). Returns (the deck's fields to save, the note)."""
+    _into_play(deck=deck, table=table, by=by, at=at)
+    deck.in_use_since = at
+    deck.opened_at = deck.opened_at or at
+    _clear_wrong_count_alerts(table=table, at=at)
+    return ["in_use", "in_use_since", "opened_at"], note
+
+
+def _into_play(*, deck: Deck, table: PokerTable | None, by: User, at: datetime) -> None:
+    """`deck` in use at its table and the table's other deck in use rotated out, stored, a `rotated_out` event
+    recorded for it (N.J.A.C. 13:69F-14.2(a)-stored: while one deck is in use the other is stored)."""
     for other in Deck.objects.select_for_update().filter(table=table, in_use=True).exclude(pk=deck.pk):
         other.in_use = False
         other.save(update_fields=["in_use"])
         DeckEvent.objects.create(deck=other, kind=DeckEventKind.ROTATED_OUT, at=at, table=table, by=by,
                                  note=f"Rotated out for deck {deck.serial}.")
-    deck.in_use, deck.in_use_since = True, at
-    deck.opened_at = deck.opened_at or at
+    deck.in_use = True
+
+
+def _clear_wrong_count_alerts(*, table: PokerTable | None, at: datetime) -> None:
+    """The wrong-count alerts raised at `table` until `at` cleared: a replacement deck is in use there (N.J.A.C.
+    13:69F-14.6(e)4-wrong-count: the deck counted wrong was removed; 14.15(g)-deck-replaced)."""
     DeckAlert.objects.filter(table=table, kind=AlertKind.WRONG_COUNT, cleared_at=None,
                              raised_at__lte=at).update(cleared_at=at)
-    return ["in_use", "in_use_since", "opened_at"], note
 
 
 def _sorted(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
@@ -203,12 +215,20 @@ def _sorted(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_c
 def _counted(deck: Deck, table: PokerTable | None, by: User, at: datetime, card_count: int | None,
              note: str) -> tuple[list[str], str]:
     """A deck counted (by the dealer, or the table's approved counting shuffler): 52 cards restart its 15-minute
-    count clock (N.J.A.C. 13:69F-14.6(e)4-every-fifteen-minutes); any other number pulls it: removed from the table,
-    the count noted and a wrong-count alert raised at the table, one open alert a deck (14.6(e)4-wrong-count; found
-    during a round, the deck is replaced, 14.15(g)-deck-replaced). Returns (the deck's fields to save, the note)."""
+    count clock (N.J.A.C. 13:69F-14.6(e)4-every-fifteen-minutes); any other number pulls it (`_pull_deck`,
+    14.6(e)4-wrong-count). Returns (the deck's fields to save, the note)."""
     if card_count == FULL_DECK:
         deck.last_counted_at = at
         return ["last_counted_at"], note
+    return _pull_deck(deck=deck, table=table, at=at, card_count=card_count, note=note)
+
+
+def _pull_deck(*, deck: Deck, table: PokerTable | None, at: datetime, card_count: int | None,
+               note: str) -> tuple[list[str], str]:
+    """A deck counted other than 52 cards removed from its table, the count added to the event's note, and a
+    wrong-count alert raised at the table until a replacement deck is in use there, one open alert a deck (N.J.A.C.
+    13:69F-14.6(e)4-wrong-count; found during a round, the deck is replaced, 14.15(g)-deck-replaced). Returns (the
+    deck's fields to save, the note)."""
     _leave_table(deck)
     DeckAlert.objects.get_or_create(table=table, deck=deck, kind=AlertKind.WRONG_COUNT, cleared_at=None,
                                     defaults={"raised_at": at})

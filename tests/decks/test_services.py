@@ -208,7 +208,19 @@ class TestWrongCountDuringARound:
             with pytest.raises(DomainError, match=r"14.15\(g\)"):
                 record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=played)
             dead = record_round_of_play(table=table, round_in=round_in(dead_reason="Deck R-1 counted 53 cards"))
-            event = record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=dead)
+            event = record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer, round_of_play=dead,
+                                      note="Found as the pot was pushed.")
         assert event.round_of_play == dead and dead.is_dead
+        assert event.note == "Found as the pot was pushed. 53 cards found: deck removed (14.6(e)4)."
         opened.refresh_from_db()
-        assert opened.status == DeckStatus.REMOVED
+        assert (opened.status, opened.table, opened.in_use) == (DeckStatus.REMOVED, None, False)  # out of play
+        alert = DeckAlert.objects.get(kind=AlertKind.WRONG_COUNT, cleared_at=None)
+        assert (alert.table, alert.deck) == (table, opened)
+        # the deck is replaced: the table's other deck put in use clears the alert raised before it
+        replacement = table.decks.get(serial="B-1")
+        with time_machine.travel(T0 + timedelta(minutes=12), tick=False):
+            record_deck_event(deck=replacement, kind="put_in_use", by=dealer)
+        alert.refresh_from_db()
+        assert alert.cleared_at == T0 + timedelta(minutes=12)
+        replacement.refresh_from_db()
+        assert replacement.in_use and replacement.status == DeckStatus.AT_TABLE
