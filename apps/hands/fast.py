@@ -229,8 +229,7 @@ def two_plus_three_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
     exactly three of its five board cards (shape (n, 5)); int64 array of shape (n,).
 
     Omaha high (h = 4, 14.11(f)) and a hold'em hand whose both hole cards must play (h = 2, a bad beat's
-    qualifying requirement, in apps.hands.odds). Scores as `high_score`, exactly (14.3(b)-order, 14.3(d)-kicker,
-    14.3(d)-tie)."""
+    qualifying requirement, in apps.hands.odds). Scores as `high_score`, exactly."""
     hole = np.asarray(hole)
     return two_plus_three_deal_scores(hole.reshape(len(hole), 1, hole.shape[1]), board)[:, 0]
 
