@@ -317,11 +317,10 @@ def split_runs(amount: Decimal, runs: int, odd_chip: Decimal = Decimal("0.01")) 
 def award_runs(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                boards: Sequence[Sequence[Card]], *, odd_chip: Decimal = Decimal("0.01"),
                showdowns: Sequence[Mapping[Seat, ShowdownHand]] | None = None) -> Settlement:
-    """Award the pots of a hand run two or three times (14.7(c)4, 14.10(j)-winner, 14.11(f), 14.11(g)-qualifier,
-    14.11(g)-high-takes-all).
+    """Award the pots of a hand run two or three times (14.7(c)4).
 
-    `pots`: the pots as they are awarded, the rake and the bad beat contribution already taken from them once
-    (14.14, 14.19(c)-after-rake). Each pot and side pot is split into equal shares, one per run (`split_runs`: the
+    `pots`: the pots as they are awarded, the rake and the bad beat contribution already taken from them once (by
+    the money path). Each pot and side pot is split into equal shares, one per run (`split_runs`: the
     excess to the first run); each run's share goes to the winners of that run's board, as `award_pots` awards it, with
     that run's own odd chips. `showdowns`: each run's best hands when already ranked. The settlement's pots are the pots
     given, their awards summed over the runs, their winners those of any run (first run first); `runs` holds each run's

@@ -145,8 +145,8 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     """Take the posted rake of each round of play (N.J.A.C. 13:69F-14.14), as the dealer collects it (14.6(e)8): what to
     record (RakeTaken), nothing written here.
 
-    The rake is the first thing taken from the pot and side pots, before the bad beat contribution
-    (14.19(c)-after-rake); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1-ten-percent,
+    The rake is the first thing taken from the pot and side pots, before the bad beat contribution (the money path
+    takes that next); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1-ten-percent,
     14.14(b)1-per-betting-round, 14.14(d)). At a mixed-game table each game may post its own rake (the table's applies
     otherwise); one that posts "no flop, no drop" takes nothing from a round that ended before the flop
     (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per round, also when nothing is taken, so that every
