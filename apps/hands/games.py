@@ -216,7 +216,8 @@ LOW_GAMES = frozenset({Game.STUD_LOW, Game.DRAW_LOW, Game.TRIPLE_DRAW_27, Game.S
 
 
 def best_hands(game: Game | str, hole: Sequence[Card], board: Sequence[Card] = ()) -> ShowdownHand:
-    """The best high and, where the game has one, low hand of a player at the showdown.
+    """The best high and, where the game has one, low hand of a player at the showdown, found from the cards given
+    and nothing else: no player's statement of a hand's value is taken (N.J.A.C. 13:69F-14.3(g)).
 
     Raises RuleSetError for an unknown game, CardCountError for the wrong number of cards for the game,
     DuplicateCardError for a card seen twice.

@@ -147,7 +147,7 @@ def _made(showdown: Mapping[Seat, ShowdownHand], seats: Sequence[Seat], *, low: 
 
 def showdown_hands(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                    board: Sequence[Card] = ()) -> dict[Seat, ShowdownHand]:
-    """The best hands (14.3) of every seat that contests a pot (one with two or more eligible seats), by seat.
+    """The best hands (`best_hands`) of every seat that contests a pot (one with two or more eligible seats), by seat.
     Raises HandError for a contender without cards, or cards that do not fit the game."""
     contested = {seat for pot in pots if len(pot.eligible) > 1 for seat in pot.eligible}
     showdown: dict[Seat, ShowdownHand] = {}
@@ -161,7 +161,7 @@ def showdown_hands(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, S
 def award_pots(game: Game | str, pots: Sequence[Pot], hands: Mapping[Seat, Sequence[Card]],
                board: Sequence[Card] = (), *, odd_chip: Decimal = Decimal("0.01"),
                showdown: Mapping[Seat, ShowdownHand] | None = None) -> Settlement:
-    """Award each pot to its winners as the engine ranks the hands (14.3, 14.10(j)-winner, 14.11(f),
+    """Award each pot to its winners as the engine ranks the hands (14.10(j)-winner, 14.11(f),
     14.11(g)-qualifier).
 
     A pot with one eligible seat goes to it without a showdown. In a low game the best low takes the pot

@@ -67,7 +67,7 @@ _POT_FIELDS = tuple(f.name for f in fields(PotRow) if f.name != "awards")
 
 def seats_and_pots(*, round_of_play: RoundOfPlay, seats: Sequence[SeatRow],
                    pots: Sequence[PotRow]) -> tuple[list[RoundPlayer], list[Pot], list[PotAward]]:
-    """The records of a round's seats, its pots and the chips pushed from each pot (14.7(c)4, 14.3), unsaved, for the
+    """The records of a round's seats, its pots and the chips pushed from each pot (14.7(c)4), unsaved, for the
     writer that records the round (apps.core.writer): (seats in seat order, pots in order, awards). The round keeps
     them as written (`written_players`, `written_pots`, each pot's `written_awards`) for the answer that recorded
     it."""

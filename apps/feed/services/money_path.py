@@ -3,10 +3,10 @@
 The money of every round of play enters here. `record_batch_of_rounds` is the one money path, read top to bottom:
 
     1. verify the round: players, cards, the game of the table or of its rotation    (14.6, 14.8, 14.9-14.13A)
-    2. build the pots and side pots, give back the uncalled bet, rank the showdown    (14.7(c)4, 14.14(d), 14.3)
+    2. build the pots and side pots, give back the uncalled bet, rank the showdown    (14.7(c)4, 14.14(d))
     3. take the rake                                     rake.services.take_rake       (14.14)
     4. take the bad beat contribution, after the rake    badbeat.services.take_contributions  (14.19(c)-after-rake)
-    5. award the pots (a hand run more than once: each pot split per run); the kill   (14.3, 14.10(j)-winner,
+    5. award the pots (a hand run more than once: each pot split per run); the kill   (14.10(j)-winner,
     14.11(i)-placed, 14.11(i)-moves, 14.11(i)-collected)
     6. record the deck dealt                             decks.services.record_round_decks    (14.2(d)3)
     7. check the showdown for a bad beat                 badbeat.services.check_showdowns     (14.19(i))
@@ -237,7 +237,7 @@ def _settle(verified: Sequence[VerifiedRound], recorded: Sequence[RoundOfPlay],
 def _award(v: VerifiedRound, round_of_play: RoundOfPlay, deducted: Decimal) -> hands.Settlement:
     """Step 5: the rake and contribution come out of the main pot first, then the side pots in order; each pot goes
     to its winners, the last player left or the best hands at the showdown (14.6(d), 14.6(e)5-award), as the engine
-    ranks the hands (14.3, 14.10(j)-winner, 14.10(j)-board-plays, 14.11(f), 14.11(g)-qualifier,
+    ranks the hands (14.10(j)-winner, 14.10(j)-board-plays, 14.11(f), 14.11(g)-qualifier,
     14.11(g)-high-takes-all). A hand run more than once: the rake and the contribution are taken once, from the pots,
     before each pot is split into one share per run and each share awarded on its run's board (apps.hands.award_runs:
     the odd chip of the split to the first run)."""

@@ -145,7 +145,7 @@ def verify_round(*, table: PokerTable, round_in: RoundIn, backfill: Backfill | N
 def build_round(round_: VerifiedRound) -> None:
     """Step 2: the main pot and side pots from what each player put in (14.7(c)4), the uncalled bet given back
     (14.14(d)), dead money (antes posted dead, dead blinds) in the main pot unmatched, and the best hands of the
-    players who contest a pot (14.3), on `round_` — on each run's board for a hand run more than once. A dead round
+    players who contest a pot, on `round_` — on each run's board for a hand run more than once. A dead round
     has none. Raises DomainError when a contender's cards are missing or cannot make the game's hand, or a hand run
     more than once has nobody contesting the pot (field `boards`)."""
     if round_.dead:
