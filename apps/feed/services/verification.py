@@ -311,8 +311,7 @@ def _verify_cards(game: hands.Game, round_in: RoundIn) -> tuple[dict[str, tuple]
 
     A hand run more than once gives `boards`: two or three full boards in a game with a flop, which share the
     cards dealt before the all-in (none, the flop, or the flop and the turn) and differ in every card after it; no
-    card twice across the hole cards and every board (one deck deals every run, 14.2(a)-one-deck:
-    apps.hands.verify_run_boards); its `board` is then empty or the first run's, and no player put anything in after
+    card twice across the hole cards and every board (one deck deals every run: apps.hands.verify_run_boards); its `board` is then empty or the first run's, and no player put anything in after
     the betting round of the all-in. """
     holding, most_on_board = CARD_COUNTS[game]
     try:
