@@ -23,11 +23,14 @@ def new_table(**overrides):
 def test_seat_maximum_per_game(api, supervisor, game, maximum, clause):
     """Each game's table seats at most the players its section allows: 14.9(b) seven-card stud 9, 14.10(b) hold 'em
     11, 14.11(b) Omaha 10, 14.12(b) five-card draw 8, 14.12A(b) triple draw 7, 14.12B(b) badugi 9, 14.13(b) five-card
-    stud 8, 14.13A(b) mambo stud 11; one seat more is refused naming the clause. The table shows the game's maximum;
-    a mixed-game table with the game in its rotation (beside one seating 11) is held to it the same way."""
+    stud 8, 14.13A(b) mambo stud 11; one seat more is refused naming the clause, fewer are posted. The table shows the
+    game's maximum; a mixed-game table with the game in its rotation (beside one seating 11) is held to it the same
+    way."""
     api.force_authenticate(supervisor)
     created = api.post("/api/tables/", new_table(game=game, seats=maximum), format="json")
     assert created.status_code == 201 and created.json()["seat_maximum"] == maximum
+    fewer = api.post("/api/tables/", new_table(number=16, game=game, seats=maximum - 2), format="json")
+    assert fewer.status_code == 201 and fewer.json()["seats"] == maximum - 2  # fewer seats than the most: posted
     refused = api.post("/api/tables/", new_table(number=13, game=game, seats=maximum + 1), format="json")
     assert refused.status_code == 400
     assert clause in refused.json()["seats"][0]
@@ -36,6 +39,7 @@ def test_seat_maximum_per_game(api, supervisor, game, maximum, clause):
     mixed = {"number": 14, "seats": maximum, "rotation_name": "Mix", "rotation": rotation}
     created = api.post("/api/tables/", mixed, format="json")
     assert created.status_code == 201 and created.json()["seat_maximum"] == maximum
+    assert api.post("/api/tables/", mixed | {"number": 17, "seats": maximum - 2}, format="json").status_code == 201
     refused = api.post("/api/tables/", mixed | {"number": 15, "seats": maximum + 1}, format="json")
     assert refused.status_code == 400 and clause in refused.json()["seats"][0]
 
