@@ -47,6 +47,132 @@ def text(row):
     return "".join(NAMES[c] for c in row)
 
 
+# --- every table entry: the whole deck of five-card hands, every multiset of six and seven ranks -------------------
+
+@pytest.fixture(scope="module")
+def every_five():
+    """All 2,598,960 five-card hands (card ids, shape (n, 5)) and each hand's class under a rule that reads only
+    ranks and whether the five share a suit: `ranks` (its sorted ranks as one int) and `flush`, found here by plain
+    arithmetic, not by the module under test."""
+    rows = np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    ranks = (np.sort(rows // 4, axis=1).astype(np.int64) * 13 ** np.arange(5)).sum(axis=1)
+    flush = (rows % 4 == rows[:, :1] % 4).all(axis=1)
+    return rows, ranks, flush
+
+
+def _ordered_by_class(scores, classes, readable):
+    """Every hand of a class scores the same as its first; the classes, each read once by `readable(row)`, are in
+    the same order by score as by the readable value, ties included. Returns (the classes' first rows, the number of
+    classes)."""
+    _, first, inverse = np.unique(classes, return_index=True, return_inverse=True)
+    class_scores = scores[first]
+    assert np.array_equal(scores, class_scores[inverse.ravel()]), "hands of one class score differently"
+    values = [readable(i) for i in first]
+    assert same_order(class_scores, lambda i: values[i]) == 0
+    return first, len(first)
+
+
+def _cards(row):
+    from apps.hands.cards import parse_cards
+
+    return parse_cards(text(row))
+
+
+@pytest.mark.proves("14.3(b)-order", "14.3(d)-kicker", "14.3(d)-tie")
+def test_every_five_card_hand_scores_as_the_full_evaluation(every_five):
+    """Each of the 2,598,960 five-card hands gets the score of its class (its ranks, and whether it is a flush: no
+    suit counts for more, 14.3(a)), and the 7,462 classes are ordered by score exactly as `evaluate` orders them,
+    ties included: the order of the categories (14.3(b)-order) and, within one, the highest card not in the other
+    hand deciding (14.3(d)-kicker), identical hands tying (14.3(d)-tie). Every entry of the five-card rank table and
+    of the flush table for five cards is read."""
+    rows, ranks, flush = every_five
+    scores = fast.high_scores(rows)
+    first, classes = _ordered_by_class(scores, ranks * 2 + flush, lambda i: evaluate("five_card_high", _cards(rows[i])))
+    assert classes == 7462
+    assert [fast.high_score(r) for r in rows[first].tolist()] == scores[first].tolist()
+    assert [fast.category_of(s).name for s in scores[first[::97]].tolist()] == [
+        evaluate("five_card_high", _cards(rows[i])).category.name for i in first[::97]]
+
+
+def _rank_multisets(size):
+    """Every multiset of `size` ranks (0-12) with at most four of a rank, as sorted rows."""
+    return np.array([m for m in combinations_with_replacement(range(13), size)
+                     if max(Counter(m).values()) <= 4], dtype=np.int64)
+
+
+def _six_and_seven_card_hands(size, seed):
+    """Hands of `size` cards (6 or 7) that read every entry of the tables: one for every multiset of ranks, suited
+    in turn so that no five share a suit (18,395 of six, 49,205 of seven); and one for every set of five or more
+    ranks of one suit (the flush table's entries of 5 to `size` ranks), that suit turning with the set, the other
+    cards at random from the other suits. Each row shuffled, so any card may be a hole card."""
+    rng = np.random.default_rng(seed)
+    multisets = _rank_multisets(size)
+    plain = multisets * 4 + np.arange(size) % 4           # repeated ranks are adjacent: they take different suits
+    suited = []
+    for k in range(5, size + 1):
+        for n, ranks in enumerate(combinations(range(13), k)):
+            suit = n % 4
+            others = rng.permutation([c for c in range(52) if c % 4 != suit])[:size - k]
+            suited.append([r * 4 + suit for r in ranks] + others.tolist())
+    rows = np.concatenate([plain, np.array(suited, dtype=np.int64)])
+    assert len({tuple(sorted(r)) for r in rows.tolist()}) == len(rows) and (np.sort(rows, axis=1)[:, 1:] > np.sort(
+        rows, axis=1)[:, :-1]).all()  # real hands: no card twice
+    return rng.permuted(rows, axis=1), len(multisets)
+
+
+@pytest.mark.proves("14.10(j)-best-hand", "14.3(b)-order", "14.3(d)-kicker", "14.3(d)-tie")
+def test_six_and_seven_cards_score_their_best_five():
+    """The score of six or seven cards is the best score of any five of them (14.10(j)-best-hand: hold 'em's two hole
+    cards and five community cards in any combination), for every multiset of ranks and every flush of five to seven
+    cards: the batch path, the per-hand path, the unrolled seven-card path and hold 'em's deal path alike. With the
+    five-card scores proven on every hand above, each of these is the full evaluation's best five."""
+    for size, expected in ((6, 18_395), (7, 49_205)):
+        rows, multisets = _six_and_seven_card_hands(size, seed=size)
+        assert multisets == expected
+        scores = fast.high_scores(rows)
+        assert scores.tolist() == _by_every_five(rows, list(combinations(range(size), 5))).tolist()
+        assert [fast.high_score(r) for r in rows.tolist()] == scores.tolist()
+        if size == 7:
+            assert [fast.seven_card_high(*r) for r in rows.tolist()] == scores.tolist()
+            assert fast.holdem_high_scores(rows[:, None, :2], rows[:, 2:])[:, 0].tolist() == scores.tolist()
+
+
+@pytest.mark.proves("14.3(e)-suits", "14.3(e)-ace-low", "14.3(f)-inverse", "14.3(f)-straights-flushes",
+                    "14.9(j)-qualifier")
+def test_every_five_card_hand_has_the_full_evaluations_ace_to_five_low(every_five):
+    """Each of the 2,598,960 five-card hands gets the A-5 low score of its ranks alone, whatever its suits
+    (14.3(e)-suits; a flush or straight counts for nothing, 14.3(f)-straights-flushes), and the 6,175 multisets of
+    ranks are ordered by score exactly as `evaluate("ace_to_five_low")` orders them (the ace lowest, 14.3(e)-ace-low;
+    the inverse of the high ranking, 14.3(f)-inverse). With the eight-or-better qualifier a hand scores -1 exactly
+    when the full evaluation says it does not qualify (a pair, or a card above an eight: 14.9(j)-qualifier) and its
+    own score otherwise."""
+    rows, ranks, _ = every_five
+    scores = fast.ace_to_five_low_scores(rows)
+    first, classes = _ordered_by_class(scores, ranks, lambda i: evaluate("ace_to_five_low", _cards(rows[i])))
+    assert classes == 6175
+    qualified = fast.ace_to_five_low_scores(rows, qualifier=8)
+    assert np.array_equal(qualified[qualified >= 0], scores[qualified >= 0]) and set(
+        qualified[qualified < 0].tolist()) <= {-1}
+    _, inverse = np.unique(ranks, return_inverse=True)
+    assert np.array_equal(qualified >= 0, (qualified[first] >= 0)[inverse.ravel()])
+    assert (qualified[first] >= 0).tolist() == [evaluate("ace_to_five_low_8", _cards(rows[i])).qualifies
+                                                for i in first]
+    assert int((qualified[first] >= 0).sum()) == 56  # C(8, 5): five different ranks, ace to eight
+
+
+@pytest.mark.proves("14.3(e)-suits", "14.3(e)-deuce-to-seven", "14.3(f)-straights-flushes")
+def test_every_five_card_hand_has_the_full_evaluations_deuce_to_seven_low(every_five):
+    """Each of the 2,598,960 five-card hands gets the deuce-to-seven score of its ranks and of whether it is a flush,
+    no suit counting for more than another (14.3(e)-suits), and the 7,462 classes are ordered by score exactly as
+    `evaluate("deuce_to_seven_low")` orders them: the ace high (14.3(e)-deuce-to-seven), straights and flushes
+    counting against the hand (14.3(f)-straights-flushes)."""
+    rows, ranks, flush = every_five
+    scores = fast.deuce_to_seven_scores(rows)
+    _, classes = _ordered_by_class(scores, ranks * 2 + flush,
+                                   lambda i: evaluate("deuce_to_seven_low", _cards(rows[i])))
+    assert classes == 7462
+
+
 @pytest.mark.proves("14.3(b)-order", "14.3(d)-kicker", "14.3(d)-tie")
 def test_fast_paths_equal_the_readable_core():
     """The table-driven scores (`high_score`, `high_scores`: the engine's best five of a player's cards, and deals
@@ -210,128 +336,3 @@ def test_omaha_high_batch_on_flush_heavy_deals():
     assert ours.tolist() == _by_every_five(deal, fast._OMAHA).tolist()
     assert (ours // 13**5 >= fast.C.FLUSH.strength).mean() > 0.5
 
-
-# --- every table entry: the whole deck of five-card hands, every multiset of six and seven ranks -------------------
-
-@pytest.fixture(scope="module")
-def every_five():
-    """All 2,598,960 five-card hands (card ids, shape (n, 5)) and each hand's class under a rule that reads only
-    ranks and whether the five share a suit: `ranks` (its sorted ranks as one int) and `flush`, found here by plain
-    arithmetic, not by the module under test."""
-    rows = np.array(list(combinations(range(52), 5)), dtype=np.int8)
-    ranks = (np.sort(rows // 4, axis=1).astype(np.int64) * 13 ** np.arange(5)).sum(axis=1)
-    flush = (rows % 4 == rows[:, :1] % 4).all(axis=1)
-    return rows, ranks, flush
-
-
-def _ordered_by_class(scores, classes, readable):
-    """Every hand of a class scores the same as its first; the classes, each read once by `readable(row)`, are in
-    the same order by score as by the readable value, ties included. Returns (the classes' first rows, the number of
-    classes)."""
-    _, first, inverse = np.unique(classes, return_index=True, return_inverse=True)
-    class_scores = scores[first]
-    assert np.array_equal(scores, class_scores[inverse.ravel()]), "hands of one class score differently"
-    values = [readable(i) for i in first]
-    assert same_order(class_scores, lambda i: values[i]) == 0
-    return first, len(first)
-
-
-def _cards(row):
-    from apps.hands.cards import parse_cards
-
-    return parse_cards(text(row))
-
-
-@pytest.mark.proves("14.3(b)-order", "14.3(d)-kicker", "14.3(d)-tie")
-def test_every_five_card_hand_scores_as_the_full_evaluation(every_five):
-    """Each of the 2,598,960 five-card hands gets the score of its class (its ranks, and whether it is a flush: no
-    suit counts for more, 14.3(a)), and the 7,462 classes are ordered by score exactly as `evaluate` orders them,
-    ties included: the order of the categories (14.3(b)-order) and, within one, the highest card not in the other
-    hand deciding (14.3(d)-kicker), identical hands tying (14.3(d)-tie). Every entry of the five-card rank table and
-    of the flush table for five cards is read."""
-    rows, ranks, flush = every_five
-    scores = fast.high_scores(rows)
-    first, classes = _ordered_by_class(scores, ranks * 2 + flush, lambda i: evaluate("five_card_high", _cards(rows[i])))
-    assert classes == 7462
-    assert [fast.high_score(r) for r in rows[first].tolist()] == scores[first].tolist()
-    assert [fast.category_of(s).name for s in scores[first[::97]].tolist()] == [
-        evaluate("five_card_high", _cards(rows[i])).category.name for i in first[::97]]
-
-
-def _rank_multisets(size):
-    """Every multiset of `size` ranks (0-12) with at most four of a rank, as sorted rows."""
-    return np.array([m for m in combinations_with_replacement(range(13), size)
-                     if max(Counter(m).values()) <= 4], dtype=np.int64)
-
-
-def _six_and_seven_card_hands(size, seed):
-    """Hands of `size` cards (6 or 7) that read every entry of the tables: one for every multiset of ranks, suited
-    in turn so that no five share a suit (18,395 of six, 49,205 of seven); and one for every set of five or more
-    ranks of one suit (the flush table's entries of 5 to `size` ranks), that suit turning with the set, the other
-    cards at random from the other suits. Each row shuffled, so any card may be a hole card."""
-    rng = np.random.default_rng(seed)
-    multisets = _rank_multisets(size)
-    plain = multisets * 4 + np.arange(size) % 4           # repeated ranks are adjacent: they take different suits
-    suited = []
-    for k in range(5, size + 1):
-        for n, ranks in enumerate(combinations(range(13), k)):
-            suit = n % 4
-            others = rng.permutation([c for c in range(52) if c % 4 != suit])[:size - k]
-            suited.append([r * 4 + suit for r in ranks] + others.tolist())
-    rows = np.concatenate([plain, np.array(suited, dtype=np.int64)])
-    assert len({tuple(sorted(r)) for r in rows.tolist()}) == len(rows) and (np.sort(rows, axis=1)[:, 1:] > np.sort(
-        rows, axis=1)[:, :-1]).all()  # real hands: no card twice
-    return rng.permuted(rows, axis=1), len(multisets)
-
-
-@pytest.mark.proves("14.10(j)-best-hand", "14.3(b)-order", "14.3(d)-kicker", "14.3(d)-tie")
-def test_six_and_seven_cards_score_their_best_five():
-    """The score of six or seven cards is the best score of any five of them (14.10(j)-best-hand: hold 'em's two hole
-    cards and five community cards in any combination), for every multiset of ranks and every flush of five to seven
-    cards: the batch path, the per-hand path, the unrolled seven-card path and hold 'em's deal path alike. With the
-    five-card scores proven on every hand above, each of these is the full evaluation's best five."""
-    for size, expected in ((6, 18_395), (7, 49_205)):
-        rows, multisets = _six_and_seven_card_hands(size, seed=size)
-        assert multisets == expected
-        scores = fast.high_scores(rows)
-        assert scores.tolist() == _by_every_five(rows, list(combinations(range(size), 5))).tolist()
-        assert [fast.high_score(r) for r in rows.tolist()] == scores.tolist()
-        if size == 7:
-            assert [fast.seven_card_high(*r) for r in rows.tolist()] == scores.tolist()
-            assert fast.holdem_high_scores(rows[:, None, :2], rows[:, 2:])[:, 0].tolist() == scores.tolist()
-
-
-@pytest.mark.proves("14.3(e)-suits", "14.3(e)-ace-low", "14.3(f)-inverse", "14.3(f)-straights-flushes",
-                    "14.9(j)-qualifier")
-def test_every_five_card_hand_has_the_full_evaluations_ace_to_five_low(every_five):
-    """Each of the 2,598,960 five-card hands gets the A-5 low score of its ranks alone, whatever its suits
-    (14.3(e)-suits; a flush or straight counts for nothing, 14.3(f)-straights-flushes), and the 6,175 multisets of
-    ranks are ordered by score exactly as `evaluate("ace_to_five_low")` orders them (the ace lowest, 14.3(e)-ace-low;
-    the inverse of the high ranking, 14.3(f)-inverse). With the eight-or-better qualifier a hand scores -1 exactly
-    when the full evaluation says it does not qualify (a pair, or a card above an eight: 14.9(j)-qualifier) and its
-    own score otherwise."""
-    rows, ranks, _ = every_five
-    scores = fast.ace_to_five_low_scores(rows)
-    first, classes = _ordered_by_class(scores, ranks, lambda i: evaluate("ace_to_five_low", _cards(rows[i])))
-    assert classes == 6175
-    qualified = fast.ace_to_five_low_scores(rows, qualifier=8)
-    assert np.array_equal(qualified[qualified >= 0], scores[qualified >= 0]) and set(
-        qualified[qualified < 0].tolist()) <= {-1}
-    _, inverse = np.unique(ranks, return_inverse=True)
-    assert np.array_equal(qualified >= 0, (qualified[first] >= 0)[inverse.ravel()])
-    assert (qualified[first] >= 0).tolist() == [evaluate("ace_to_five_low_8", _cards(rows[i])).qualifies
-                                                for i in first]
-    assert int((qualified[first] >= 0).sum()) == 56  # C(8, 5): five different ranks, ace to eight
-
-
-@pytest.mark.proves("14.3(e)-suits", "14.3(e)-deuce-to-seven", "14.3(f)-straights-flushes")
-def test_every_five_card_hand_has_the_full_evaluations_deuce_to_seven_low(every_five):
-    """Each of the 2,598,960 five-card hands gets the deuce-to-seven score of its ranks and of whether it is a flush,
-    no suit counting for more than another (14.3(e)-suits), and the 7,462 classes are ordered by score exactly as
-    `evaluate("deuce_to_seven_low")` orders them: the ace high (14.3(e)-deuce-to-seven), straights and flushes
-    counting against the hand (14.3(f)-straights-flushes)."""
-    rows, ranks, flush = every_five
-    scores = fast.deuce_to_seven_scores(rows)
-    _, classes = _ordered_by_class(scores, ranks * 2 + flush,
-                                   lambda i: evaluate("deuce_to_seven_low", _cards(rows[i])))
-    assert classes == 7462
