@@ -82,7 +82,8 @@ def _check_inspected_before_verified(*, deck: Deck, kind: DeckEventKind) -> None
 @transaction.atomic
 def receive_deck(*, casino: Casino, serial: str, back_colour: str, by: User, back_design: str = "",
                  at: datetime | None = None) -> Deck:
-    """Take a new deck into the room's storage (N.J.A.C. 13:69F-14.2(a)-stored). Raises DomainError."""
+    """Take a new deck into the room's storage, a `received` event recorded. Raises DomainError naming the field (a
+    blank serial or back colour, a serial the casino has already)."""
     serial, back_colour = serial.strip(), back_colour.strip()
     if not serial:
         raise DomainError("Give the deck's serial.", field="serial")

@@ -56,7 +56,7 @@ def record_event(request, pk: int):
 
 @role_policy(write="decks.manage_decks")
 def receive(request):
-    """Take a new deck into storage (14.2(a)-stored); refused, the board comes back (400) with the form as typed."""
+    """Take a new deck into storage (receive_deck); refused, the board comes back (400) with the form as typed."""
     form = ReceiveDeckForm(request.POST, auto_id="receive-%s")
     if form.is_valid():
         try:

@@ -89,8 +89,12 @@ class TestEvents:
         with time_machine.travel(T0 + timedelta(minutes=30), tick=False):
             record_deck_event(deck=blue, kind="put_in_use", by=dealer)
         opened.refresh_from_db()
-        assert not opened.in_use
-        assert DeckEvent.objects.filter(deck=opened, kind="rotated_out").count() == 1
+        blue.refresh_from_db()
+        assert not opened.in_use and blue.in_use  # one deck in use, the other stored at the table
+        assert list(table.decks.filter(in_use=True)) == [blue]
+        rotated = DeckEvent.objects.get(deck=opened, kind="rotated_out")
+        assert (rotated.table, rotated.by, rotated.at, rotated.note) == (
+            table, dealer, T0 + timedelta(minutes=30), "Rotated out for deck B-1.")
 
     @pytest.mark.proves("14.6(e)4-wrong-count")
     def test_14_6_e_4_wrong_count_removes_the_deck_and_raises_an_alert(self, table, opened, dealer):
