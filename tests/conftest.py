@@ -44,14 +44,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     database, which then grants the app role its privileges (apps/core/database_roles.py, after migrate)."""
     if not APP_ROLE:
         return
-    from django.db import connections
-
     default = settings.DATABASES["default"]
     roles = database_roles.roles_for(default["NAME"])
+    # the test database's name as Django documents it: TEST's NAME (with xdist's suffix set just before), else
+    # "test_" and the database's NAME
+    test_name = (default.get("TEST") or {}).get("NAME") or f"test_{default['NAME']}"
     with database_roles.admin_connection(default) as admin:
         database_roles.ensure_roles(admin, roles)
-        database_roles.hand_over_test_database(admin, connections["default"].creation._get_test_db_name(),
-                                               roles.owner)
+        database_roles.hand_over_test_database(admin, test_name, roles.owner)
     database_roles.log_in_as(roles.owner)
     settings.DATABASE_APP_ROLE = roles.app
     database_roles.in_use = roles
