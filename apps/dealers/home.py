@@ -24,16 +24,15 @@ def dealer_home(request):
     downs and the next break (from when to when); that table's decks with their 3 h, 6 h and 15 min clocks and the
     deck alerts in force there, as the rotation board computes them (apps.decks.selectors: the same selector, on each view), each deck with its event
     form (posted to `record_deck_event` here); the irregularities reported at the table this gaming day and the form
-    to report one, which posts to the irregularities' URL and comes back here (`next`) (N.J.A.C. 13:69F-14.2,
-    14.6(e)4-every-fifteen-minutes, 14.15). An htmx poll gets the decks' part only, which says when it was read; a form being filled in is
+    to report one, which posts to the irregularities' URL and comes back here (`next`). An htmx poll gets the decks' part only, which says when it was read; a form being filled in is
     kept (hx-preserve). For dealers (dealers.view_own_table)."""
     return _home(request)
 
 
 @role_policy(write="dealers.record_own_deck_event")
 def record_deck_event(request, pk: int):
-    """Record an event of a deck at the dealer's table now, from the dealer's home (14.2, a count every 15 minutes:
-    14.6(e)4-every-fifteen-minutes; which role may record which event is the decks service's). A deck at no table of
+    """Record an event of a deck at the dealer's table now, from the dealer's home (which role may record which
+    event is the decks service's, apps.decks.services.record_deck_event). A deck at no table of
     the dealer's is 404. Refused, the home comes back (400) with the deck's form as typed and the error beside its
     field; nothing is written. A wrong count asks to confirm first (200), then pulls the deck with a warning
     (14.6(e)4-wrong-count). For dealers (dealers.record_own_deck_event)."""

@@ -34,13 +34,12 @@ class DeckEventForm(forms.Form):
     pulled = False  # recorded: a wrong count pulled the deck
 
     def record(self, *, deck: Deck, by) -> str | None:
-        """Record the event the form holds (services.record_deck_event, which says which role may record which event,
-        14.2, 14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count, 14.6(e)4-counting-shuffler): the sentence telling it
-        was recorded, or None with nothing written and either the form's errors (the service's refusal at the field it
+        """Record the event the form holds (services.record_deck_event, which says which role may record which event;
+        a count may be the table's counting shuffler's, 14.6(e)4-counting-shuffler): the sentence telling it was
+        recorded, or None with nothing written and either the form's errors (the service's refusal at the field it
         names) or, for a count of other than 52 cards not yet confirmed for that number, `confirmation` set: "51 cards
-        counted, a deck has 52: the deck will be pulled from play — confirm". Confirmed, the deck is pulled
-        (14.6(e)4-every-fifteen-minutes, 14.6(e)4-wrong-count, 14.6(e)4-counting-shuffler), `pulled` is set and the
-        sentence says so."""
+        counted, a deck has 52: the deck will be pulled from play — confirm" (14.6(e)4-wrong-count). Confirmed, the
+        deck is pulled, `pulled` is set and the sentence says so."""
         if not self.is_valid():
             return None
         data = self.cleaned_data

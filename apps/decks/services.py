@@ -58,8 +58,8 @@ def _when(at: datetime | None) -> datetime:
 def recordable_events(*, deck: Deck, by: User) -> list[DeckEventKind]:
     """The events `by` may record of `deck` as it stands, in DeckEventKind's order: those EVENT_ROLES gives one of the
     user's roles (every one for a superuser), of which, for a deck at a table, all but `destroyed`, and for a deck
-    removed from play, `destroyed` only (record_deck_event refuses the others for the role or the deck's status;
-    14.2, 14.4, 14.6(e)4-every-fifteen-minutes); none for a deck in storage or destroyed. The event forms offer these
+    removed from play, `destroyed` only (record_deck_event refuses the others for the role or the deck's status);
+    none for a deck in storage or destroyed. The event forms offer these
     only: a role with none (security, at a table) is shown no form. Reads the user's roles once (User.role_set), nothing
     else."""
     if deck.status == DeckStatus.AT_TABLE:

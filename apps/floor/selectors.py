@@ -85,7 +85,7 @@ def seats_waited_for(*, casino: Casino, tables: list[TableSeats]) -> list[SeatsW
 @dataclass(frozen=True)
 class TableTile:
     """One table of the floor map. An open table carries its rotation-board row (`board`: its decks and their 3 h,
-    6 h and 15 min clocks, 14.2(a)-two-decks, 14.2(b)-three-hours, 14.2(b)-six-hours, 14.6(e)4-every-fifteen-minutes),
+    6 h and 15 min clocks, as apps.decks.selectors computes them),
     the deck alerts in force at it (`alerts`, from the same selector as the board), its seats (`seats`:
     apps.seats.selectors.seats_of, the floor's record with the newest round's report against it, as the seats board and
     the room's screens read them, 14.18), the dealer in the box (`dealer`: the down under way, since `dealer.starts_at`;
