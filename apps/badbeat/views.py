@@ -78,8 +78,8 @@ def display(request):
 
 @role_policy(read="badbeat.view_jackpot", write="badbeat.change_rules")
 def posted_rules(request):
-    """The posted bad beat payout rules (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4, 14.19(m),
-    (n), 14.19(p)-posted), the notices of coming changes and their history (14.19(q)-notice); supervisors and
+    """The posted bad beat payout rules (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4, 14.19(n),
+    14.19(p)-posted), the notices of coming changes and their history (14.19(q)-notice); supervisors and
     administrators post a change here. The payable amount and the reset reserve are accounting's record
     (14.19(k)-official-record): shown to those who may read it (not dealers)."""
     casino = request.user.casino

@@ -40,7 +40,7 @@ def published_casino(*, code: str) -> Casino | None:
 
 @dataclass(frozen=True, slots=True)
 class PublicJackpot:
-    """A live bad beat jackpot as the public is told it: its posted name, primary or secondary (14.19(m)), the amount
+    """A live bad beat jackpot as the public is told it: its posted name, primary or secondary, the amount
     the room's displays show (Decimal dollars, 14.19(k)2) and its status (ACTIVE, PAYOUT_PENDING or
     PENDING_ADJUSTMENT, 14.19(i)1, 14.19(k)2)."""
 

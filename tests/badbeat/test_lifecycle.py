@@ -218,10 +218,20 @@ class TestSecondary:
 
     @pytest.mark.proves("14.19(m)-lesser-hand")
     def test_14_19_m_secondary_must_be_a_lesser_hand(self, casino):
+        """N.J.A.C. 13:69F-14.19(m): a secondary payout is awarded to a lesser qualifying hand than the primary's: a
+        harder hand (a royal flush under four of a kind) and the same hand are refused on the qualifying hand, writing
+        nothing; a lesser one (a full house) is offered."""
         primary = JackpotFactory(casino=casino, qualifying_hand=QualifyingHand.FOUR_OF_A_KIND)
-        with pytest.raises(DomainError, match="lesser"):
-            create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.ROYAL_FLUSH,
-                                     funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"))
+        for hand in (QualifyingHand.ROYAL_FLUSH, QualifyingHand.FOUR_OF_A_KIND):
+            with pytest.raises(DomainError, match="lesser") as refused:
+                create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=hand,
+                                         funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"))
+            assert refused.value.field == "qualifying_hand"
+        assert not Jackpot.objects.filter(kind=JackpotKind.SECONDARY).exists()
+        mini = create_secondary_jackpot(primary=primary, name="Mini", qualifying_hand=QualifyingHand.FULL_HOUSE,
+                                        funding=Funding.CONTRIBUTIONS, contribution_amount=D("0.50"))
+        assert (mini.kind, mini.primary, mini.qualifying_hand) == (
+            JackpotKind.SECONDARY, primary, QualifyingHand.FULL_HOUSE)
 
     @pytest.mark.proves("14.19(m)2-both-qualify", "14.19(m)1")
     def test_14_19_m_2_i_both_qualify_pays_only_the_primary(self, table, casino):

@@ -184,7 +184,7 @@ def _check_jackpot_constraints(candidate: Jackpot) -> None:
 
 def _validated(values: dict, *, base: Jackpot | None) -> dict:
     """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-posted, 14.19(b)2-posted,
-    14.19(b)3-posted, 14.19(b)4, 14.19(m), (n), 14.19(p)-posted) and return them typed as the jackpot holds them:
+    14.19(b)3-posted, 14.19(b)4, 14.19(n), 14.19(p)-posted) and return them typed as the jackpot holds them:
     money as Decimal dollars that fit the column (at most 12 digits before the point, whole cents, finite, not
     negative), percentages 0-100 with at most 2 places, whole numbers in range, texts without control characters and
     within their length, booleans, choices of their enums. The rules once merged with `base` (None: the model's
@@ -262,13 +262,22 @@ def post_jackpot_rules(*, casino: Casino, minimum_pot: Decimal, maximum_contribu
     return existing
 
 
+def _check_lesser_hand(*, primary: Jackpot, secondary: Jackpot) -> None:
+    """A secondary payout is awarded to a lesser qualifying hand than the primary's (N.J.A.C.
+    13:69F-14.19(m)-lesser-hand): the primary's qualifying requirement must be the harder of the two. Raises
+    DomainError (field "qualifying_hand")."""
+    if not qualifying_rule(jackpot=primary).is_harder_than(qualifying_rule(jackpot=secondary)):
+        raise DomainError("A secondary payout is for a lesser qualifying hand than the primary (14.19(m)).",
+                          field="qualifying_hand")
+
+
 @transaction.atomic
 def create_secondary_jackpot(*, primary: Jackpot, name: str, qualifying_hand: str, funding: str,
                              primary_portion_percentage: Decimal | None = None, **rules) -> Jackpot:
-    """Offer a secondary bad beat payout for a lesser qualifying hand (N.J.A.C. 13:69F-14.19(m)): funded by its
-    own contribution from each pot (`rules` then give contribution_amount or contribution_percentage) or by a
-    portion of the primary (`primary_portion_percentage`), deducted from the primary when won. Its qualifying
-    hand must be lesser than the primary's. Raises DomainError naming the field."""
+    """Offer a secondary bad beat payout: funded by its own contribution from each pot (`rules` then give
+    contribution_amount or contribution_percentage) or by a portion of the primary (`primary_portion_percentage`),
+    deducted from the primary when won; its qualifying hand lesser than the primary's (`_check_lesser_hand`). Raises
+    DomainError naming the field."""
     if primary.kind != JackpotKind.PRIMARY or primary.status == JackpotStatus.DISCONTINUED:
         raise DomainError("A secondary payout belongs to a live primary payout.", field="primary")
     if funding not in Funding.values:
@@ -285,10 +294,7 @@ def create_secondary_jackpot(*, primary: Jackpot, name: str, qualifying_hand: st
     values = _validated({"name": name, "qualifying_hand": qualifying_hand, **rules}, base=base)
     for key, value in values.items():
         setattr(base, key, value)
-    mine = qualifying_rule(jackpot=base)
-    if not qualifying_rule(jackpot=primary).is_harder_than(mine):
-        raise DomainError("A secondary payout is for a lesser qualifying hand than the primary (14.19(m)).",
-                          field="qualifying_hand")
+    _check_lesser_hand(primary=primary, secondary=base)
     base.rules_effective_at = timezone.now()
     base.save()
     return base
