@@ -16,7 +16,7 @@ from treys import Card as TreysCard
 from treys import Evaluator
 
 from apps.hands import evaluate, evaluate_badugi, fast
-from tests.hands.combinatorics import five_card_category_counts
+from tests.hands.combinatorics import all_combinations, five_card_category_counts
 
 NAMES = [f"{'23456789TJQKA'[i // 4]}{'cdhs'[i % 4]}" for i in range(52)]
 N = int(os.environ.get("REFERENCE_HANDS", "25000"))
@@ -54,7 +54,7 @@ def every_five():
     """All 2,598,960 five-card hands (card ids, shape (n, 5)) and each hand's class under a rule that reads only
     ranks and whether the five share a suit: `ranks` (its sorted ranks as one int) and `flush`, found here by plain
     arithmetic, not by the module under test."""
-    rows = np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    rows = all_combinations(52, 5)
     ranks = (np.sort(rows // 4, axis=1).astype(np.int64) * 13 ** np.arange(5)).sum(axis=1)
     flush = (rows % 4 == rows[:, :1] % 4).all(axis=1)
     return rows, ranks, flush
@@ -197,9 +197,7 @@ def test_fast_paths_equal_the_readable_core():
 
 
 def test_batch_enumeration_of_all_five_card_hands():
-    from itertools import combinations
-
-    rows = np.array(list(combinations(range(52), 5)), dtype=np.int8)
+    rows = all_combinations(52, 5)
     scores = fast.high_scores(rows)
     strengths = Counter((scores // 13**5).tolist())
     expected = {c.strength: five_card_category_counts()[c.name] for c in fast.C}
