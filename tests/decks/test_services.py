@@ -8,7 +8,7 @@ import time_machine
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.decks.models import AlertKind, DeckAlert, DeckEvent, DeckStatus
-from apps.decks.selectors import ClockState, rotation_board
+from apps.decks.selectors import ClockState, due_alerts, rotation_board
 from apps.decks.services import assign_deck, receive_deck, record_deck_event, refresh_deck_alerts
 from apps.decks.tasks import refresh_all_deck_alerts
 from tests.decks.factories import deck_at_table
@@ -44,6 +44,12 @@ def opened(table, floor, dealer):
     return red
 
 
+def raised(table, kind, when):
+    """The moments the board's alerts of `kind` at `table` at `when` say their clocks ran out, by deck serial."""
+    rows = [r for r in rotation_board(casino=table.casino, now=when) if r.table == table]
+    return {a.deck.serial: a.raised_at for a in due_alerts(rows=rows) if a.kind == kind}
+
+
 def state_at(table, serial, clock_name, when):
     row = next(r for r in rotation_board(casino=table.casino, now=when) if r.table == table)
     deck_row = next(d for d in row.decks if d.deck.serial == serial)
@@ -56,9 +62,14 @@ class TestClocks:
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=2, minutes=59)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3, minutes=1)) == ClockState.OVERDUE
+        assert raised(table, AlertKind.SORT_OVERDUE, T0 + timedelta(hours=3)) == {}
+        assert raised(table, AlertKind.SORT_OVERDUE, T0 + timedelta(hours=3, minutes=1)) == {
+            "R-1": T0 + timedelta(hours=3)}  # the alert says when the three hours ran out
         with time_machine.travel(T0 + timedelta(hours=2, minutes=50), tick=False):
             record_deck_event(deck=opened, kind="sorted", by=dealer)
         assert state_at(table, "R-1", "sort", T0 + timedelta(hours=3, minutes=1)) == ClockState.OK
+        assert raised(table, AlertKind.SORT_OVERDUE, T0 + timedelta(hours=5, minutes=51)) == {
+            "R-1": T0 + timedelta(hours=5, minutes=50)}
 
     @pytest.mark.proves("14.2(b)-six-hours")
     def test_14_2_b_six_hours_since_opened_and_sorting_does_not_reset_it(self, table, opened, dealer):
@@ -66,6 +77,9 @@ class TestClocks:
             record_deck_event(deck=opened, kind="sorted", by=dealer)
         assert state_at(table, "R-1", "change", T0 + timedelta(hours=5, minutes=59)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "change", T0 + timedelta(hours=6, minutes=1)) == ClockState.OVERDUE
+        assert raised(table, AlertKind.CHANGE_OVERDUE, T0 + timedelta(hours=5, minutes=59)) == {}
+        assert raised(table, AlertKind.CHANGE_OVERDUE, T0 + timedelta(hours=6, minutes=1)) == {
+            "R-1": T0 + timedelta(hours=6)}  # from when it was opened, sorting or not
 
     @pytest.mark.proves("14.6(e)4-every-fifteen-minutes")
     def test_14_6_e_4_count_every_fifteen_minutes(self, table, opened, dealer):
@@ -75,6 +89,9 @@ class TestClocks:
             record_deck_event(deck=opened, kind="counted", card_count=52, by=dealer)
         assert state_at(table, "R-1", "count", T0 + timedelta(minutes=28, seconds=59)) == ClockState.DUE_SOON
         assert state_at(table, "R-1", "count", T0 + timedelta(minutes=29, seconds=1)) == ClockState.OVERDUE
+        assert raised(table, AlertKind.COUNT_OVERDUE, T0 + timedelta(minutes=28)) == {}
+        assert raised(table, AlertKind.COUNT_OVERDUE, T0 + timedelta(minutes=29, seconds=1)) == {
+            "R-1": T0 + timedelta(minutes=29)}  # fifteen minutes after the count
 
     def test_the_resting_deck_has_no_count_clock_and_unopened_decks_no_clocks(self, table, opened):
         row = rotation_board(casino=table.casino, now=T0 + timedelta(hours=1))[0]
