@@ -25,7 +25,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .cards import Card
+from .cards import Card, Suit
 from .errors import CardCountError
 from .rankings import FiveCardCategory as C
 
@@ -300,21 +300,21 @@ def holdem_high_scores(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
 
 # --- lows ----------------------------------------------------------------------------------------------------------
 
+#: The suits of a rank multiset's five cards, card by card, its ranks in order (a rank's copies side by side): a
+#: rank's copies take different suits, and the five are never all of one suit, so never a flush.
+_SUITS_IN_TURN = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES, Suit.CLUBS)
+
+
 @cache
 def _low_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each five-card rank multiset: A-5 low score and deuce-to-seven rank score (no flush), best highest."""
-    from .cards import Rank, Suit
+    from .cards import Rank
     from .rankings import evaluate_ace_to_five_low, evaluate_deuce_to_seven_low
 
-    suits = [Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES]
     entries = []
     for counts in _multisets(5):
         ranks = [r for r, n in counts.items() for _ in range(n)]
-        hand: list[Card] = []
-        for index, r in enumerate(ranks):  # suits rotate, so five different ranks never make a flush
-            taken = {c.suit for c in hand if c.rank == r}
-            suit = next(suits[(index + k) % 4] for k in range(4) if suits[(index + k) % 4] not in taken)
-            hand.append(Card(Rank(r), suit))
+        hand = [Card(Rank(r), suit) for r, suit in zip(ranks, _SUITS_IN_TURN, strict=True)]
         key = sum(5 ** (r - 2) for r in ranks)
         entries.append((key, _key_int(evaluate_ace_to_five_low(hand).key),
                         _key_int(evaluate_deuce_to_seven_low(hand).key)))
