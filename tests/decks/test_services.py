@@ -92,6 +92,17 @@ class TestClocks:
         assert raised(table, AlertKind.COUNT_OVERDUE, T0 + timedelta(minutes=28)) == {}
         assert raised(table, AlertKind.COUNT_OVERDUE, T0 + timedelta(minutes=29, seconds=1)) == {
             "R-1": T0 + timedelta(minutes=29)}  # fifteen minutes after the count
+        # only a count of the 52 cards restarts the clock: 53 or 51 pull the deck, its clock where it was
+        blue = table.decks.get(serial="B-1")
+        with time_machine.travel(T0 + timedelta(minutes=20), tick=False):
+            record_deck_event(deck=opened, kind="counted", card_count=53, by=dealer)
+            record_deck_event(deck=blue, kind="put_in_use", by=dealer)
+        with time_machine.travel(T0 + timedelta(minutes=22), tick=False):
+            record_deck_event(deck=blue, kind="counted", card_count=51, by=dealer)
+        opened.refresh_from_db()
+        blue.refresh_from_db()
+        assert (opened.last_counted_at, opened.status) == (T0 + timedelta(minutes=14), DeckStatus.REMOVED)
+        assert (blue.last_counted_at, blue.status) == (None, DeckStatus.REMOVED)
 
     def test_the_resting_deck_has_no_count_clock_and_unopened_decks_no_clocks(self, table, opened):
         row = rotation_board(casino=table.casino, now=T0 + timedelta(hours=1))[0]
