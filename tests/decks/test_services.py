@@ -127,11 +127,13 @@ class TestEvents:
     @pytest.mark.proves("14.6(e)4-wrong-count")
     def test_14_6_e_4_wrong_count_removes_the_deck_and_raises_an_alert(self, table, opened, dealer):
         with time_machine.travel(T0 + timedelta(minutes=10), tick=False):
-            record_deck_event(deck=opened, kind="counted", card_count=51, by=dealer)
+            record_deck_event(deck=opened, kind="counted", card_count=51, by=dealer, note="Counted twice.")
         opened.refresh_from_db()
-        assert opened.status == DeckStatus.REMOVED and opened.table is None
-        assert DeckAlert.objects.get(kind=AlertKind.WRONG_COUNT, cleared_at=None).deck == opened
-        assert "51 cards" in DeckEvent.objects.get(deck=opened, kind="counted").note
+        assert (opened.status, opened.table, opened.in_use) == (DeckStatus.REMOVED, None, False)
+        alert = DeckAlert.objects.get(kind=AlertKind.WRONG_COUNT, cleared_at=None)
+        assert (alert.deck, alert.table, alert.raised_at) == (opened, table, T0 + timedelta(minutes=10))
+        assert DeckEvent.objects.get(deck=opened, kind="counted").note == (
+            "Counted twice. 51 cards found: deck removed (14.6(e)4).")
 
     @pytest.mark.proves("14.4(b)-inspected-verified")
     def test_14_4_b_verified_by_the_floorperson_after_the_dealer_inspects(self, table, opened, dealer, floor):
