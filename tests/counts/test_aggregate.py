@@ -158,15 +158,19 @@ class TestCombineCounts:
         security department: a dealer, a security officer of another casino, and the person who combined the
         container (even one who also holds the security role) are each refused on `transported_by`, writing nothing;
         the casino's guard is recorded as carrying it."""
-        both = StaffFactory(casino=casino, roles=[Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY])
+        both = StaffFactory(id=100_000, casino=casino, roles=[Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY])
+        newer = CasinoFactory()  # a casino whose id is above this one's
         for changes in ({"transported_by": people["dealer"]},
-                        {"transported_by": StaffFactory(casino=CasinoFactory(), roles=[Role.SECURITY])},
-                        {"combined_by": both, "transported_by": both}):
-            with pytest.raises(DomainError) as refused:
+                        {"transported_by": StaffFactory(casino=newer, roles=[Role.SECURITY])},
+                        {"combined_by": both, "transported_by": both},
+                        {"combined_by": both, "transported_by": type(both).objects.get(pk=both.pk)},  # read again
+                        {"casino": newer, "combined_by": StaffFactory(casino=newer, roles=[Role.FLOORPERSON])}):
+            with pytest.raises(DomainError) as refused:  # the last: this casino's guard for the newer one's container
                 combine(boxes, people, **changes)
             assert refused.value.field == "transported_by" and "security" in refused.value.message
         assert nothing_written()
-        assert combine(boxes, people, combined_by=both).transported_by == people["guard"]
+        container = combine(boxes, people)  # combined by the supervisor, carried by the guard (added after)
+        assert (container.combined_by, container.transported_by) == (people["supervisor"], people["guard"])
 
     @pytest.mark.proves("14.19(e)-aggregate")
     def test_14_19_e_a_count_of_another_casino_is_refused(self, boxes, people):
