@@ -94,9 +94,12 @@ def test_a_capacity_is_above_zero_or_not_posted(tables, api, supervisor):
     """The capacity a count is due at (14.19(f)1-full) is posted above $0.00, or not at all (no container): $0.00 is
     refused on its field by the service and the API, $250.00 is posted."""
     container, box = tables
-    with pytest.raises(DomainError) as refused:
-        update_table(table=container, contribution_container_capacity=D("0.00"))
-    assert refused.value.field == "contribution_container_capacity"
+    for capacity in (D("0.00"), D("-5.00")):
+        with pytest.raises(DomainError) as refused:
+            update_table(table=container, contribution_container_capacity=capacity)
+        assert refused.value.field == "contribution_container_capacity"
+    assert update_table(table=container, contribution_container_capacity=D("0.50")).contribution_container_capacity \
+        == D("0.50")  # any amount above $0.00
     api.force_authenticate(supervisor)
     answer = api.patch(f"/api/tables/{box.pk}/", {"contribution_container_capacity": "0.00"}, format="json")
     assert answer.status_code == 400 and "contribution_container_capacity" in answer.json()

@@ -226,6 +226,8 @@ def test_14_3_g_a_hand_ranks_by_the_cards_it_holds():
     omaha = best_hands("omaha", parse_cards("As Ks Qs Js"), parse_cards("2s 7d 8h 9c 3d")).high
     assert omaha.category is C.HIGH_CARD
     assert value("9c 9d 9h 9s 2c") == value("9s 9h 9d 9c 2c")  # the same cards, however they are given
+    with pytest.raises(RuleSetError):  # nor is a game guessed: one the engine does not know is refused
+        best_hands("guts", parse_cards("7d 2c"), parse_cards("3h 4s 5d 6c Kh"))
 
 
 RANKS = "AKQJT98765432"
