@@ -271,7 +271,12 @@ class Deployment:
         written = log_path.read_text(errors="replace").splitlines() if log_path.exists() else []
         celery = [line[:300] for line in written
                   if "/MainProcess]" in line or "/Beat]" in line or "/ForkPoolWorker" in line]
-        return "\n".join([f"  worker: {state}", *(f"    {line}" for line in celery[-lines:])])
+        # the traceback of the last error that stopped the worker, whole: what to report upstream
+        fatal = max((at for at, line in enumerate(written) if "CRITICAL/MainProcess]" in line), default=None)
+        traceback = [] if fatal is None else [line[:300] for line in written[fatal + 1:fatal + 60]
+                                              if not line.startswith("[")]
+        return "\n".join([f"  worker: {state}", *(f"    {line}" for line in celery[-lines:]),
+                          *(f"      {line}" for line in traceback)])
 
     def stop(self) -> None:
         self.kill_worker()

@@ -10,7 +10,7 @@ from .unavailable import RETRY_ON_DATABASE
 logger = logging.getLogger(__name__)
 
 
-def send_task(task: Task[Any, Any], *args: Any, **kwargs: Any) -> bool:
+def send_task(task: "Task[Any, Any]", *args: Any, **kwargs: Any) -> bool:
     """`task.apply_async(args, kwargs)` that never raises: True once the broker took the message; False (logged) when
     it could not — down, hung, refusing — within settings.CELERY_BROKER_TIMEOUT_S or so. For work recorded in the
     database first (an import job, an outbox message), which a beat sweeper sends again; called after the commit, so

@@ -319,17 +319,21 @@ class TestRedisDown:
 @pytest.fixture
 def broker_at():
     """broker_at(url): the Celery app publishes to `url`, tasks not run eagerly; its connection pools made anew (and
-    as they were afterwards)."""
+    as they were afterwards). The settings are set by their names in the app's CELERY namespace (pokerroom/celery.py):
+    celery 5.6 reads those, not the lower-case aliases. (Celery has no public way to drop the pools of a live app:
+    `app.close()` also unregisters it, and every shared task with it.)"""
     from pokerroom.celery import app
 
-    saved = app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool
+    names = ("CELERY_TASK_ALWAYS_EAGER", "CELERY_BROKER_URL")
+    saved = {name: app.conf[name] for name in names}, app._pool, app.amqp._producer_pool
 
     def point(url: str, *, eager: bool = False) -> None:
-        app.conf.task_always_eager, app.conf.broker_url = eager, url
+        app.conf.update({"CELERY_TASK_ALWAYS_EAGER": eager, "CELERY_BROKER_URL": url})
         app._pool, app.amqp._producer_pool = None, None
 
     yield point
-    app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool = saved
+    conf, app._pool, app.amqp._producer_pool = saved
+    app.conf.update(conf)
 
 
 @pytest.fixture
