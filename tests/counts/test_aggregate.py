@@ -157,7 +157,7 @@ class TestCombineCounts:
         """N.J.A.C. 13:69F-14.19(d)1: the locked container goes to the cage with a representative of the casino's
         security department: a dealer, a security officer of another casino, and the person who combined the
         container (even one who also holds the security role) are each refused on `transported_by`, writing nothing;
-        the casino's guard is recorded as carrying it."""
+        the casino's guard is recorded as carrying it, whichever of the two people was added first."""
         both = StaffFactory(id=100_000, casino=casino, roles=[Role.POKER_SHIFT_SUPERVISOR, Role.SECURITY])
         newer = CasinoFactory()  # a casino whose id is above this one's
         for changes in ({"transported_by": people["dealer"]},
@@ -171,6 +171,10 @@ class TestCombineCounts:
         assert nothing_written()
         container = combine(boxes, people)  # combined by the supervisor, carried by the guard (added after)
         assert (container.combined_by, container.transported_by) == (people["supervisor"], people["guard"])
+        third = box_count(closed_table(casino, 9, 0), people, "0.35")  # combined by one added after the guard
+        assert people["guard"].pk < both.pk
+        later = combine([third], people, combined_by=both)
+        assert (later.combined_by, later.transported_by) == (both, people["guard"])
 
     @pytest.mark.proves("14.19(e)-aggregate")
     def test_14_19_e_a_count_of_another_casino_is_refused(self, boxes, people):

@@ -311,15 +311,27 @@ def _describe_change(jackpot: Jackpot, changes: dict) -> str:
     return "; ".join(parts)
 
 
+def _check_harder_after_won(*, jackpot: Jackpot, values: dict) -> bool:
+    """Whether the changed `values` ({rule: typed value}, each differing from the payout's) make the qualifying hand
+    requirements harder; raises DomainError, named by the qualifying term changed (qualifying_hand when it is among
+    them), when they do and the payout has not been won since its current rules took effect (N.J.A.C.
+    13:69F-14.19(q)-harder-after-won; a payout that has taken no contribution under them counts as won)."""
+    harder = qualifying_rule(jackpot=jackpot, values=values).is_harder_than(qualifying_rule(jackpot=jackpot))
+    if harder and not has_been_won_since_rules(jackpot=jackpot):
+        field = "qualifying_hand" if "qualifying_hand" in values else next(iter(values))
+        raise DomainError("The qualifying hand requirements may not be made harder until this payout has been "
+                          "won (14.19(q)).", field=field)
+    return harder
+
+
 @transaction.atomic
 def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: datetime, proposed_by: User,
                         summary: str = "") -> RuleChange:
     """Post the notice of a change to the posted rules; it takes effect at `effective_at` (N.J.A.C.
     13:69F-14.19(q)-notice). The notice must come first: `effective_at` must be in the future. A change that makes
-    the qualifying requirements harder is refused until the payout has been won (14.19(q)-harder-after-won) (or
-    before it has taken any contribution under its current requirements). The change is validated in full here
-    (`_validated`: every value fits its column, the rules it leaves satisfy every Jackpot constraint), so a notice
-    accepted can take effect. `summary`: the notice to patrons (at most 2,000 characters, no control characters);
+    the qualifying requirements harder is refused until the payout has been won (`_check_harder_after_won`). The
+    change is validated in full here (`_validated`: every value fits its column, the rules it leaves satisfy every
+    Jackpot constraint), so a notice accepted can take effect. `summary`: the notice to patrons (at most 2,000 characters, no control characters);
     empty, it is written from the change. Raises DomainError naming the field; nothing is written then."""
     jackpot = lock_jackpots_by_id(jackpot.pk)[jackpot.pk]
     if jackpot.status == JackpotStatus.DISCONTINUED:
@@ -334,11 +346,7 @@ def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: dateti
     values = {k: v for k, v in values.items() if getattr(jackpot, k) != v}
     if not values:
         raise DomainError("Nothing would change.", field="changes")
-    harder = qualifying_rule(jackpot=jackpot, values=values).is_harder_than(qualifying_rule(jackpot=jackpot))
-    if harder and not has_been_won_since_rules(jackpot=jackpot):  # named by the qualifying term changed
-        field = "qualifying_hand" if "qualifying_hand" in values else next(iter(values))
-        raise DomainError("The qualifying hand requirements may not be made harder until this payout has been "
-                          "won (14.19(q)).", field=field)
+    harder = _check_harder_after_won(jackpot=jackpot, values=values)
     stored = {k: (str(v) if isinstance(v, Decimal) else v) for k, v in values.items()}
     return RuleChange.objects.create(jackpot=jackpot, changes=stored, makes_qualifying_harder=harder,
                                      summary=summary.strip() or _describe_change(jackpot, values),

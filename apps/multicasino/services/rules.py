@@ -58,6 +58,23 @@ def _won_since_rules(system: BadBeatSystem) -> bool:
     return paid.exists() or not taken.exists()
 
 
+def _check_system_harder_after_won(system: BadBeatSystem, rules: dict) -> bool:
+    """Whether the proposed `rules` (the system's posted-rules document) make its qualifying hand harder (False for
+    a system with no payout at this casino); raises DomainError (field rules) when they do and the payout has not
+    been won since its current requirements took effect, or when they name no qualifying hand (N.J.A.C.
+    13:69F-14.19(q)-harder-after-won)."""
+    if system.jackpot is None:
+        return False
+    try:
+        harder = _qualifying(system, rules).is_harder_than(_qualifying(system, system.rules))
+    except (KeyError, ValueError) as exc:
+        raise DomainError(f"Not a qualifying hand: {exc}", field="rules") from exc
+    if harder and not _won_since_rules(system):
+        raise DomainError("The qualifying hand may not be made harder until the payout has been won (14.19(q)).",
+                          field="rules")
+    return harder
+
+
 def rule_change_document(change: SystemRuleChange) -> dict:
     return {"reference": change.reference, "rules": change.rules, "two_claims_rule": change.two_claims_rule,
             "rules_hash": change.rules_hash, "summary": change.summary,
@@ -80,7 +97,7 @@ def propose_system_rules(*, system: BadBeatSystem, rules: dict, effective_at: da
     """At the host: propose a new rule set for every participating casino (14.20(c)1). Its notice is posted at
     once, before it takes effect (14.19(q)-notice); it takes effect at `effective_at` once every casino's designated
     key employee has approved it; a harder qualifying hand is refused until the payout has been won
-    (14.19(q)-harder-after-won). Raises DomainError naming the field."""
+    (`_check_system_harder_after_won`). Raises DomainError naming the field."""
     now = now or timezone.now()
     me = self_site(system)
     if me is None or not me.is_host:
@@ -101,15 +118,7 @@ def propose_system_rules(*, system: BadBeatSystem, rules: dict, effective_at: da
                           contributions_while_suspended=system.contributions_while_suspended)
     if new_hash == system.rules_hash:
         raise DomainError("Nothing would change.", field="rules")
-    harder = False
-    if system.jackpot is not None:
-        try:
-            harder = _qualifying(system, rules).is_harder_than(_qualifying(system, system.rules))
-        except (KeyError, ValueError) as exc:
-            raise DomainError(f"Not a qualifying hand: {exc}", field="rules") from exc
-    if harder and not _won_since_rules(system):
-        raise DomainError("The qualifying hand may not be made harder until the payout has been won (14.19(q)).",
-                          field="rules")
+    harder = _check_system_harder_after_won(system, rules)
     held = system.posted_rules
     changed = [k for k in sorted(rules) if rules[k] != held.get(k)]
     summary = "; ".join(f"{k.replace('_', ' ')}: {held.get(k)} → {rules[k]}" for k in changed)
