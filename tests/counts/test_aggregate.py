@@ -175,6 +175,12 @@ class TestCombineCounts:
         assert people["guard"].pk < both.pk
         later = combine([third], people, combined_by=both)
         assert (later.combined_by, later.transported_by) == (both, people["guard"])
+        far = CasinoFactory(id=100_001)  # ids past CPython's cached small ints: the casinos compared by value
+        JackpotFactory(casino=far, minimum_pot=D("0"))
+        theirs = {"dealer": StaffFactory(casino=far, roles=[Role.DEALER]),
+                  "supervisor": StaffFactory(casino=far, roles=[Role.POKER_SHIFT_SUPERVISOR]),
+                  "guard": StaffFactory(casino=far, roles=[Role.SECURITY], department=Department.SECURITY)}
+        assert combine([box_count(closed_table(far, 1, 0), theirs, "0.00")], theirs).transported_by == theirs["guard"]
 
     @pytest.mark.proves("14.19(e)-aggregate")
     def test_14_19_e_a_count_of_another_casino_is_refused(self, boxes, people):
