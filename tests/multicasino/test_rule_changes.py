@@ -118,6 +118,53 @@ class TestProposing:
                                           proposed_by=key_employee)
         assert change.makes_qualifying_harder
 
+    @pytest.mark.proves("14.19(q)-harder-after-won")
+    def test_14_19_q_only_a_win_under_the_current_requirements_counts_and_fewer_players_is_easier(self, host,
+                                                                                                  key_employee):
+        """Requirements that never changed count every win; once they took effect after a win, that win no longer
+        lets them be made harder while contributions came in under them. Needing fewer players dealt is easier, not
+        harder (accepted and not marked harder, the payout unwon). Stored rules that name no qualifying hand, or one
+        that does not exist, are refused by field, not a crash."""
+        system, a, _ = host
+        with time_machine.travel(T0, tick=False):
+            system.rules_effective_at = None
+            system.save()
+            claim = SystemClaim.objects.create(system=system, site=a, reference="8", status="paid", amount=D("1.00"),
+                                               table_number=1, round_reference="r", losing_hand="x", losing_cards="",
+                                               winning_hand="y", winning_cards="", verified_by="v",
+                                               verified_at=T0 - timedelta(days=40), paid_at=T0 - timedelta(days=40))
+            PoolMovement.objects.create(system=system, claim=claim, kind="payout", amount=D("1.00"))
+            apply_contribution(site=a, body={"reference": "1", "amount": "1.00", "gaming_day": "2026-11-23"})
+            assert propose_system_rules(system=system, rules=HARDER, effective_at=T0 + timedelta(days=7),
+                                        proposed_by=key_employee).makes_qualifying_harder
+            system.rules_effective_at = T0 - timedelta(days=30)  # after the win, before the contribution
+            system.save()
+            with pytest.raises(DomainError, match="won") as refused:
+                propose_system_rules(system=system, rules=HARDER, effective_at=T0 + timedelta(days=7),
+                                     proposed_by=key_employee)
+            assert refused.value.field == "rules"
+            fewer = propose_system_rules(system=system, rules={**RULES, "minimum_players_dealt": 3},
+                                         effective_at=T0 + timedelta(days=7), proposed_by=key_employee)
+            assert not fewer.makes_qualifying_harder
+            for stored in ({k: v for k, v in RULES.items() if k != "qualifying_hand"},
+                           {**RULES, "qualifying_hand": "no_such_hand"}):
+                BadBeatSystem.objects.filter(pk=system.pk).update(rules=stored)
+                system.refresh_from_db()
+                with pytest.raises(DomainError, match="Not a qualifying hand") as refused:
+                    propose_system_rules(system=system, rules=EASIER, effective_at=T0 + timedelta(days=7),
+                                         proposed_by=key_employee)
+                assert refused.value.field == "rules"
+
+    @pytest.mark.proves("14.19(q)-harder-after-won")
+    def test_14_19_q_a_system_with_no_payout_here_has_nothing_to_make_harder(self, host, key_employee):
+        system, a, _ = host
+        BadBeatSystem.objects.filter(pk=system.pk).update(jackpot=None)
+        system.refresh_from_db()
+        with time_machine.travel(T0, tick=False):
+            change = propose_system_rules(system=system, rules=HARDER, effective_at=T0 + timedelta(days=7),
+                                          proposed_by=key_employee)
+        assert not change.makes_qualifying_harder
+
 
 class TestApproval:
     @pytest.mark.proves("14.20(c)1")
