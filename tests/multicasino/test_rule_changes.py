@@ -157,7 +157,7 @@ class TestProposing:
 
     @pytest.mark.proves("14.19(q)-harder-after-won")
     def test_14_19_q_a_system_with_no_payout_here_has_nothing_to_make_harder(self, host, key_employee):
-        system, a, _ = host
+        system, *_ = host
         BadBeatSystem.objects.filter(pk=system.pk).update(jackpot=None)
         system.refresh_from_db()
         with time_machine.travel(T0, tick=False):

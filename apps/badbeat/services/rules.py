@@ -331,8 +331,8 @@ def propose_rule_change(*, jackpot: Jackpot, changes: dict, effective_at: dateti
     13:69F-14.19(q)-notice). The notice must come first: `effective_at` must be in the future. A change that makes
     the qualifying requirements harder is refused until the payout has been won (`_check_harder_after_won`). The
     change is validated in full here (`_validated`: every value fits its column, the rules it leaves satisfy every
-    Jackpot constraint), so a notice accepted can take effect. `summary`: the notice to patrons (at most 2,000 characters, no control characters);
-    empty, it is written from the change. Raises DomainError naming the field; nothing is written then."""
+    Jackpot constraint), so a notice accepted can take effect. `summary`: the notice to patrons (at most 2,000
+    characters, no control characters); empty, it is written from the change. Raises DomainError naming the field; nothing is written then."""
     jackpot = lock_jackpots_by_id(jackpot.pk)[jackpot.pk]
     if jackpot.status == JackpotStatus.DISCONTINUED:
         raise DomainError("This payout is discontinued.", field="jackpot")
