@@ -35,13 +35,15 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
                           maximum: Decimal, minimum_pot: Decimal = ZERO, increment: Decimal = Decimal("1.00"),
                           levels: list[dict] | None = None, no_flop_no_drop: bool = False,
                           games: Sequence[str] | None = None) -> list[dict]:
-    """Check a posted rake structure and return its incremental levels normalised.
+    """Check a rake structure to be posted on the table's sign (N.J.A.C. 13:69F-14.14(c)-sign) and return its
+    incremental levels normalised ([] for a percentage rake).
 
-    Percentage (N.J.A.C. 13:69F-14.14(b)1-ten-percent): at most 10 % of the sums bet — a structure over the legal
-    maximum is refused. Incremental (14.14(b)2): predetermined amounts at ascending pot levels, never taking more than
-    the pot. `no_flop_no_drop` (either method, posted on the sign, 14.14(c)-sign, 14.14(c)-as-posted; see
-    RakeStructure): a bool, refused when `games` — the game values the structure covers, None when not known — holds no
-    flop game (FLOP_GAMES), since the sign would post a term that never applies. Raises DomainError naming the field.
+    The method's own terms are checked by `_check_percentage` (a percentage rake) and `_check_incremental_levels` (an
+    incremental one). `maximum` (the posted maximum per pot), `minimum_pot` (Decimal dollars) and `increment` (the chip
+    the rake rounds down to) are the sign's amounts: none negative, the increment above zero. `no_flop_no_drop` (either
+    method, posted on the sign, 14.14(c)-as-posted; see RakeStructure): a bool, refused when `games` — the game values
+    the structure covers, None when not known — holds no flop game (FLOP_GAMES), since the sign would post a term that
+    never applies. Raises DomainError naming the field.
     """
     if not isinstance(no_flop_no_drop, bool):
         raise DomainError("No flop, no drop is posted or not: true or false.", field="no_flop_no_drop")
@@ -55,12 +57,28 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
     if increment <= 0:
         raise DomainError("The rake increment must be positive.", field="increment")
     if method == RakeMethod.PERCENTAGE:
-        if percentage is None or percentage < 0 or percentage > LEGAL_MAXIMUM_PERCENTAGE:
-            raise DomainError("A percentage rake may not exceed 10% of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).",
-                              field="percentage")
+        _check_percentage(percentage)
         return []
     if method != RakeMethod.INCREMENTAL:
         raise DomainError(f"Unknown rake method {method!r}.", field="method")
+    return _check_incremental_levels(levels)
+
+
+def _check_percentage(percentage: Decimal | None) -> None:
+    """A percentage rake posts its percentage, at most 10 % of the sums bet (N.J.A.C. 13:69F-14.14(b)1-ten-percent):
+    a structure over the legal maximum (LEGAL_MAXIMUM_PERCENTAGE), below zero or with none is refused. Raises
+    DomainError on `percentage`."""
+    if percentage is None or percentage < 0 or percentage > LEGAL_MAXIMUM_PERCENTAGE:
+        raise DomainError("A percentage rake may not exceed 10% of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).",
+                          field="percentage")
+
+
+def _check_incremental_levels(levels: list[dict] | None) -> list[dict]:
+    """The pot levels of an incremental rake (N.J.A.C. 13:69F-14.14(b)2-levels): predetermined amounts taken as the pot
+    reaches predetermined levels. `levels`: [{"pot": ..., "take": ...}, ...], amounts in dollars (Decimal, str or int),
+    at least one; pot levels strictly rising from above $0.00, each taking a positive amount, and never more taken in
+    all than the pot of the level reached. Returns the levels normalised ([{"pot": "20.00", "take": "1.00"}, ...]).
+    Raises DomainError on `levels`, naming the level."""
     if not levels:
         raise DomainError("An incremental rake needs at least one pot level (14.14(b)2).", field="levels")
     normalised, previous, taken = [], ZERO, ZERO
@@ -103,7 +121,7 @@ def post_rake_structure(*, table: PokerTable, maximum: Decimal, method: str = Ra
 
 
 def compute_incremental_rake(*, basis: Decimal, levels: list[dict], maximum: Decimal) -> tuple[Decimal, Decimal]:
-    """Incremental rake (N.J.A.C. 13:69F-14.14(b)2): the sum of the amounts of every pot level reached by
+    """Incremental rake (N.J.A.C. 13:69F-14.14(b)2-levels): the sum of the amounts of every pot level reached by
     `basis` (the sums bet, uncalled final bet excluded, 14.14(d)), at most the posted maximum.
     Returns (computed, amount taken), Decimal dollars."""
     computed = sum((Decimal(lv["take"]) for lv in levels if basis >= Decimal(lv["pot"])), ZERO)
@@ -146,8 +164,8 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     record (RakeTaken), nothing written here.
 
     The rake is the first thing taken from the pot and side pots, before the bad beat contribution (the money path
-    takes that next); its basis is the sums bet, the uncalled final bet excluded (14.14(b)1-ten-percent,
-    14.14(b)1-per-betting-round, 14.14(d)). At a mixed-game table each game may post its own rake (the table's applies
+    takes that next); its basis is the sums bet, the uncalled final bet excluded (14.14(d)), raked by the posted
+    method (`_rake_of`). At a mixed-game table each game may post its own rake (the table's applies
     otherwise); one that posts "no flop, no drop" takes nothing from a round that ended before the flop
     (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per round, also when nothing is taken, so that every
     round's rake is accounted for; a round has one at most (RakeRecord: its unique round refuses a second when it is
@@ -198,22 +216,37 @@ def ended_before_the_flop(round_of_play: RoundOfPlay) -> bool:
 
 
 def _rake_of(round_of_play: RoundOfPlay, structure: RakeStructure | None) -> tuple[Decimal, Decimal, str]:
-    """(computed, amount taken, how) of one round under a posted structure (14.14(b)1-ten-percent,
-    14.14(b)1-per-betting-round, 14.14(b)2); nothing from a round that ended before the flop when the structure posts
-    "no flop, no drop" (14.14(c)-as-posted)."""
-    pot_total = round_of_play.pot_total
+    """(computed, amount taken, how) of one round under the structure posted for it (N.J.A.C.
+    13:69F-14.14(c)-as-posted): nothing when none is posted, nothing from a round that ended before the flop when the
+    structure posts "no flop, no drop", else the rake of its method (`_incremental_rake_of`, `_percentage_rake_of`)."""
     if structure is None:
         return ZERO, ZERO, "No rake is posted at this table."
     if structure.no_flop_no_drop and ended_before_the_flop(round_of_play):
         return ZERO, ZERO, NO_FLOP_EXPLANATION
     if structure.method == RakeMethod.INCREMENTAL:
-        computed, amount = compute_incremental_rake(basis=pot_total, levels=structure.levels, maximum=structure.maximum)
-        reached = [lv for lv in structure.levels if pot_total >= Decimal(lv["pot"])]
-        return computed, amount, (f"Pot ${pot_total:,.2f} reached {len(reached)} of {len(structure.levels)} levels: "
-                                  f"${computed:,.2f}" + (f", capped at the posted maximum ${structure.maximum:,.2f}."
-                                                         if amount < computed else "."))
-    if structure.percentage is None:  # verify_rake_structure refuses a percentage rake with no percentage
+        return _incremental_rake_of(round_of_play.pot_total, structure)
+    return _percentage_rake_of(round_of_play, structure)
+
+
+def _incremental_rake_of(pot_total: Decimal, structure: RakeStructure) -> tuple[Decimal, Decimal, str]:
+    """(computed, amount taken, how) of an incremental rake (N.J.A.C. 13:69F-14.14(b)2-levels) from a round whose sums
+    bet are `pot_total` (Decimal dollars): the amounts of the levels reached, at most the posted maximum; the how names
+    the levels reached and the cap when it applied."""
+    computed, amount = compute_incremental_rake(basis=pot_total, levels=structure.levels, maximum=structure.maximum)
+    reached = [lv for lv in structure.levels if pot_total >= Decimal(lv["pot"])]
+    capped = f", capped at the posted maximum ${structure.maximum:,.2f}." if amount < computed else "."
+    return computed, amount, (f"Pot ${pot_total:,.2f} reached {len(reached)} of {len(structure.levels)} levels: "
+                              f"${computed:,.2f}{capped}")
+
+
+def _percentage_rake_of(round_of_play: RoundOfPlay, structure: RakeStructure) -> tuple[Decimal, Decimal, str]:
+    """(computed, amount taken, how) of a percentage rake from one round (N.J.A.C. 13:69F-14.14(b)1-ten-percent,
+    14.14(b)1-per-betting-round): `compute_percentage_rake` of its betting rounds; the how names the sums raked, the
+    minimum pot or the cap when either applied (at most 300 characters, RakeRecord.explanation). Raises ValueError for
+    a stored percentage structure with no percentage (verify_rake_structure refuses one)."""
+    if structure.percentage is None:
         raise ValueError(f"Rake structure {structure.pk} is a percentage rake with no percentage posted.")
+    pot_total = round_of_play.pot_total
     betting_rounds = [Decimal(b) for b in round_of_play.betting_rounds]
     computed, amount = compute_percentage_rake(
         basis=pot_total, percentage=structure.percentage, maximum=structure.maximum,

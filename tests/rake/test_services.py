@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from apps.core.exceptions import DomainError
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
-from apps.rake.models import RakeRecord
+from apps.rake.models import RakeRecord, RakeStructure
 from apps.rake.services import compute_percentage_rake, post_rake_structure
 from tests.factories import PokerTableFactory, RakeStructureFactory
 
@@ -117,3 +117,89 @@ def test_14_14_e_nothing_is_raked_after_the_pot_is_pushed():
         writer.flush()
     assert unique_violation_on(refused.value, RakeRecord)
     assert RakeRecord.objects.filter(round_of_play=round_of_play).count() == 1
+
+
+def percentage_round(table, streets_each, board="Ah Kd 5c 9s 3h"):
+    """A heads-up round, called down, in which each player put in `streets_each` (dollars per betting round)."""
+    streets = tuple(D(s) for s in streets_each)
+    return RakeRecord.objects.get(round_of_play=record(table, [
+        PlayerIn(seat=1, contributed=sum(streets, D(0)), hole_cards="As Ks", streets=streets),
+        PlayerIn(seat=2, contributed=sum(streets, D(0)), hole_cards="2c 7d", streets=streets)], board=board))
+
+
+class TestPercentageRakeRecorded:
+    """What the rake record of each round says of a percentage rake: the sums raked, and the minimum or cap applied."""
+
+    @pytest.fixture
+    def table(self):
+        table = PokerTableFactory(bad_beat_participation=False)
+        post_rake_structure(table=table, percentage=D("10"), maximum=D("5"), minimum_pot=D("40"))
+        return table
+
+    @pytest.mark.proves("14.14(b)1-ten-percent")
+    @pytest.mark.parametrize(("streets", "amount", "explanation"), [
+        (["19.99"], "0.00", "Pot $39.98 is below the $40.00 minimum: no rake."),
+        (["20.00"], "4.00", "10.00% of $40.00, each rounded down to $1.00: $4.00."),
+        (["24.99"], "4.00", "10.00% of $49.98, each rounded down to $1.00: $4.00."),
+        (["25.00"], "5.00", "10.00% of $50.00, each rounded down to $1.00: $5.00."),
+        (["30.00"], "5.00", "10.00% of $60.00 = $6.00, capped at the posted maximum $5.00."),
+        (["30.00", "0", "0"], "5.00", "10.00% of $60.00 = $6.00, capped at the posted maximum $5.00."),
+    ])
+    def test_14_14_b_1_each_round_records_how_its_rake_was_taken(self, table, streets, amount, explanation):
+        rake_record = percentage_round(table, streets)
+        assert (rake_record.amount, rake_record.explanation) == (D(amount), explanation)
+        assert (rake_record.percentage, rake_record.maximum) == (D("10.00"), D("5.00"))
+
+    @pytest.mark.proves("14.14(b)1-per-betting-round")
+    @pytest.mark.parametrize(("streets", "amount", "explanation"), [
+        (["10.00", "10.00"], "4.00",
+         "10.00% of $20.00 + $20.00 bet in the betting rounds, each rounded down to $1.00: $4.00."),
+        (["14.99", "14.99"], "4.00",  # $2 + $2, where 10 % of the whole $59.96 would be $5
+         "10.00% of $29.98 + $29.98 bet in the betting rounds, each rounded down to $1.00: $4.00."),
+        (["14.99", "0", "14.99"], "4.00",
+         "10.00% of $29.98 + $29.98 bet in the betting rounds, each rounded down to $1.00: $4.00."),
+        (["20.00", "20.00"], "5.00",
+         "10.00% of $40.00 + $40.00 bet in the betting rounds = $8.00, capped at the posted maximum $5.00."),
+    ])
+    def test_14_14_b_1_each_round_records_the_betting_rounds_raked(self, table, streets, amount, explanation):
+        rake_record = percentage_round(table, streets)
+        assert (rake_record.amount, rake_record.explanation) == (D(amount), explanation)
+
+    @pytest.mark.proves("14.14(b)1-per-betting-round")
+    def test_14_14_b_1_a_long_account_of_betting_rounds_is_cut_to_the_record(self, table):
+        """Thirty betting rounds: the account is cut at the record's 300 characters, the amount still right."""
+        rake_record = percentage_round(table, ["5.00"] * 30)
+        assert rake_record.amount == D("5.00")
+        assert len(rake_record.explanation) == 300
+        assert rake_record.explanation.startswith("10.00% of $10.00 + $10.00 + ")
+
+
+class TestPercentagePosted:
+    @pytest.mark.proves("14.14(b)1-ten-percent")
+    @pytest.mark.parametrize("percentage", [D("0"), D("0.01"), D("9.99"), D("10"), D("10.00")])
+    def test_14_14_b_1_a_percentage_up_to_ten_is_posted(self, percentage):
+        structure = post_rake_structure(table=PokerTableFactory(), percentage=percentage, maximum=D("5"))
+        assert structure.percentage == percentage
+        assert structure.levels == []
+
+    @pytest.mark.proves("14.14(b)1-ten-percent")
+    @pytest.mark.parametrize("percentage", [None, D("-0.01"), D("10.01"), D("100")])
+    def test_14_14_b_1_no_percentage_a_negative_one_or_over_ten_is_refused(self, percentage):
+        table = PokerTableFactory()
+        with pytest.raises(DomainError) as refused:
+            post_rake_structure(table=table, percentage=percentage, maximum=D("5"))
+        assert (refused.value.field, refused.value.message) == (
+            "percentage", "A percentage rake may not exceed 10% of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).")
+        assert not RakeStructure.objects.filter(table=table).exists()
+
+    @pytest.mark.proves("14.14(b)1-ten-percent")
+    @pytest.mark.parametrize(("percentage", "betting_rounds"), [
+        ("11", ()), ("10.01", ()), ("11", (D("50"), D("50"))), ("20", (D("100"), D("0"))),
+    ])
+    def test_14_14_b_1_the_rake_itself_never_takes_more_than_ten_percent(self, percentage, betting_rounds):
+        """Defence in depth: a percentage above 10 % that reached the rake (a structure stored before the check) is
+        refused there, whether raked whole or by betting round, not taken."""
+        with pytest.raises(DomainError) as refused:
+            compute_percentage_rake(basis=D("100"), percentage=D(percentage), maximum=D("50"), minimum_pot=D("0"),
+                                    increment=D("0.01"), betting_rounds=betting_rounds)
+        assert (refused.value.field, refused.value.message) == ("percentage", "The rake would exceed 10% of the sums bet.")
