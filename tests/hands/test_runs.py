@@ -104,6 +104,36 @@ def test_14_2_a_one_deck_deals_every_run(boards, error, words):
         verify_run_boards(boards, *HOLE.values())
 
 
+@pytest.mark.proves("14.2(a)-one-deck")
+@pytest.mark.parametrize(("boards", "shared"), [
+    ([C("2c 7d 9h 3s 4c"), C("Js 8d 5h 6c Jd")], 0),  # all in before the flop
+    ([C("2c 7d 9h 3s 4c"), C("Js 8d 5h 6c Jd"), C("Qc Td 8s 2d 3h")], 0),
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d")], 3),  # all in on the flop
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 4c 5h")], 3),
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 2s 8d")], 4),  # all in on the turn
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 2s 8d"), C("Tc Jd Qh 2s 7h")], 4),
+])
+def test_14_2_a_runs_dealt_from_one_deck_are_accepted(boards, shared):
+    """14.2(a): runs that share the cards dealt before the all-in, each dealing its own cards after them from the same
+    deck as the hole cards, are accepted; the number of cards they share is the cards dealt before the all-in."""
+    assert verify_run_boards(boards, *HOLE.values()) == shared
+
+
+@pytest.mark.proves("14.2(a)-one-deck")
+@pytest.mark.parametrize(("boards", "words"), [
+    ([C("Tc Jd Qh 2s 3d")] * 4, "not 4"),  # at most three runs
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 4c")], "Run 3: a run's board has 5 cards, got 4"),
+    ([C("Tc Jd Qh 2s 3d 4d"), C("Tc Jd Qh 9c 8d")], "Run 1: a run's board has 5 cards, got 6"),
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 9c 5d")], "Duplicate card '9c'"),  # runs 2 and 3
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 4c Kh")], "Duplicate card 'Kh'"),  # seat 2's hole card
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 3d")], "Duplicate card '3d'"),  # each run's last card its own
+    ([C("Tc Jd Qh 2s 3d"), C("9c Jd Qh 2s 3d")], "Duplicate card .Jd."),  # sharing nothing, the runs differ in all
+])
+def test_14_2_a_more_runs_short_boards_or_a_card_dealt_twice_are_refused(boards, words):
+    with pytest.raises((CardCountError, RuleSetError, DuplicateCardError), match=words):
+        verify_run_boards(boards, *HOLE.values())
+
+
 @given(st.lists(st.integers(min_value=0, max_value=40_000), min_size=2, max_size=6), st.sampled_from([2, 3]),
        st.randoms(use_true_random=False))
 def test_every_chip_of_every_pot_is_awarded_across_the_runs(amounts, runs, rng):
