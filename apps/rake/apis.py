@@ -112,8 +112,8 @@ class RakeStructureApi(APIView):
 
 
 class TimeChargeOutput(serializers.ModelSerializer):
-    """A time charge collected at a table (14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional), as its list and its
-    verification answer it."""
+    """A time charge collected at a table (services.collect_time_charge), as its list and its verification answer
+    it."""
 
     verified_by = serializers.SerializerMethodField()
 
@@ -128,7 +128,7 @@ class TimeChargeOutput(serializers.ModelSerializer):
 
 
 class TimeChargeApi(IdempotentPostMixin, generics.ListAPIView):
-    """Time charges of a table (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional): the dealer
+    """Time charges of a table, a rake of N.J.A.C. 13:69F-14.14 (services.collect_time_charge): the dealer
     records a collection (POST, answered with the charge recorded), a floorperson verifies it at
     /api/time-charges/{id}/verify/ (TimeChargeVerifyApi). The list (GET, the newest 200) is rake, the room's revenue: read as
     rake records are (not by dealers: 403)."""

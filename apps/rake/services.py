@@ -265,22 +265,35 @@ def _percentage_rake_of(round_of_play: RoundOfPlay, structure: RakeStructure) ->
 @transaction.atomic
 def post_time_charge_structure(*, table: PokerTable, hourly_fee: Decimal, interval_minutes: int,
                                basis: str = TimeChargeBasis.PER_PLAYER) -> TimeChargeStructure:
-    """Post a time-charge rake (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly, 14.14(b)3-fractional): an hourly fee,
-    per player or per table, assessed every 20 or 30 minutes. The fee must divide into whole cents per interval. Raises
-    DomainError."""
-    if interval_minutes not in (20, 30):
-        raise DomainError("Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii).", field="interval_minutes")
+    """Post a time-charge rake at `table`, or change it: an hourly fee of the table (N.J.A.C.
+    13:69F-14.14(b)3-hourly), `hourly_fee` Decimal dollars above zero, assessed every `interval_minutes`
+    (`_check_interval`) per player or per table (`basis`, `_check_basis`). Raises DomainError naming the field."""
+    _check_interval(hourly_fee, interval_minutes)
     if hourly_fee <= 0:
         raise DomainError("The hourly fee must be positive.", field="hourly_fee")
+    _check_basis(basis)
+    structure, _ = TimeChargeStructure.objects.update_or_create(
+        table=table, defaults={"hourly_fee": money(hourly_fee), "interval_minutes": interval_minutes, "basis": basis})
+    return structure
+
+
+def _check_interval(hourly_fee: Decimal, interval_minutes: int) -> None:
+    """Time charges are assessed fractionally, every 20 or 30 minutes (N.J.A.C. 13:69F-14.14(b)3-fractional), and the
+    hourly fee (Decimal dollars) must divide into whole cents for each interval. Raises DomainError on
+    `interval_minutes` or `hourly_fee`."""
+    if interval_minutes not in (20, 30):
+        raise DomainError("Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii).", field="interval_minutes")
     per_interval = hourly_fee * interval_minutes / 60
     if per_interval != per_interval.quantize(CENT):
         raise DomainError(f"${hourly_fee:,.2f} an hour does not divide into whole cents every {interval_minutes} "
                           "minutes.", field="hourly_fee")
+
+
+def _check_basis(basis: str) -> None:
+    """Time charges are taken per player or per table (N.J.A.C. 13:69F-14.14(b)3-basis): `basis` a TimeChargeBasis
+    value. Raises DomainError on `basis`."""
     if basis not in TimeChargeBasis.values:
-        raise DomainError(f"Unknown basis {basis!r}.", field="basis")
-    structure, _ = TimeChargeStructure.objects.update_or_create(
-        table=table, defaults={"hourly_fee": money(hourly_fee), "interval_minutes": interval_minutes, "basis": basis})
-    return structure
+        raise DomainError(f"Unknown basis {basis!r}: per player or per table.", field="basis")
 
 
 #: The exclusion constraint (PostgreSQL, migration rake 0009) that keeps the periods of a table's time charges apart.
@@ -289,17 +302,15 @@ PERIODS_APART = "time_charge_periods_do_not_overlap"
 
 @transaction.atomic
 def collect_time_charge(*, table: PokerTable, period_start: datetime, players_seated: int, collected_by) -> TimeCharge:
-    """Record the time charges collected at a table for one interval (N.J.A.C. 13:69F-14.14(b)3-basis, 14.14(b)3-hourly,
-    14.14(b)3-fractional).
+    """Record the time charges collected at an open table for one interval of its posted time charge: the amount
+    `_charge_for`'s (Decimal dollars), the period `_period_of` `period_start` (aware), each period charged once
+    (`_charge_overlapping`, `_already_collected`). `players_seated`: everyone seated, inactive players included, 1 to
+    the table's seats.
 
-    Per player: every seated player pays, inactive ones included (3.i); per table: one charge. The amount is
-    the hourly fee for the interval (3.ii, iii), Decimal dollars. Each period of play is charged once: a period
-    [period_start, period_start + interval) that overlaps one collected already at the table (07:00 and 07:13, every
-    30 minutes) is refused with AlreadyRecorded (409) naming the period collected and its id, `existing_id` — also
-    when two are collected at the same moment (PostgreSQL's exclusion constraint PERIODS_APART). Time charges are
-    collected at an open table only.
-    Raises DomainError (table closed, no structure posted, bad count, period in the future or in a closed gaming day)
-    and AlreadyRecorded.
+    A period that overlaps one collected already at the table (07:00 and 07:13, every 30 minutes) is refused with
+    AlreadyRecorded (409) naming the period collected and its id, `existing_id` — also when two are collected at the
+    same moment (PostgreSQL's exclusion constraint PERIODS_APART). Raises DomainError (table closed, no time charge
+    posted, bad count, period in the future or in a closed gaming day) and AlreadyRecorded.
     """
     if not table.is_open:
         raise DomainError(f"Table {table.number} is closed: time charges are collected at an open table only.",
@@ -313,18 +324,10 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
         raise DomainError(f"Seated players: 1 to {table.seat_maximum} at this game.", field="players_seated")
     gaming_day = gaming_day_of(casino=table.casino, moment=period_start)
     hold_open_gaming_days(casino=table.casino, days=[gaming_day], what="a time charge", field="period_start")
-    period_start = period_start.astimezone(UTC)
-    period_end = period_start + timedelta(minutes=structure.interval_minutes)
+    period_start, period_end = _period_of(structure, period_start)
     if (collected := _charge_overlapping(table=table, start=period_start, end=period_end)) is not None:
         raise _already_collected(table, collected)
-    per_interval = structure.charge_per_interval
-    if structure.basis == TimeChargeBasis.PER_PLAYER:
-        amount = per_interval * players_seated
-        explanation = (f"{players_seated} seated × ${per_interval:,.2f} "
-                       f"(${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min)")
-    else:
-        amount = per_interval
-        explanation = f"Per table: ${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min"
+    amount, explanation = _charge_for(structure, players_seated)
     try:
         with transaction.atomic():
             return TimeCharge.objects.create(
@@ -341,10 +344,28 @@ def collect_time_charge(*, table: PokerTable, period_start: datetime, players_se
         raise _already_collected(table, collected) from exc
 
 
+def _charge_for(structure: TimeChargeStructure, players_seated: int) -> tuple[Decimal, str]:
+    """(amount, how) of one interval's time charges under `structure`: the hourly fee of the table for the interval
+    (N.J.A.C. 13:69F-14.14(b)3-hourly), from every seated player, inactive ones included, or once for the table
+    (14.14(b)3-basis). Amount in Decimal dollars."""
+    per_interval = structure.charge_per_interval
+    if structure.basis == TimeChargeBasis.PER_PLAYER:
+        return per_interval * players_seated, (f"{players_seated} seated × ${per_interval:,.2f} "
+                                               f"(${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min)")
+    return per_interval, f"Per table: ${structure.hourly_fee:,.2f}/h for {structure.interval_minutes} min"
+
+
+def _period_of(structure: TimeChargeStructure, period_start: datetime) -> tuple[datetime, datetime]:
+    """The period of play one collection covers (N.J.A.C. 13:69F-14.14(b)3-fractional): [start, start + the posted
+    interval), in UTC, from the aware `period_start`."""
+    start = period_start.astimezone(UTC)
+    return start, start + timedelta(minutes=structure.interval_minutes)
+
+
 def _charge_overlapping(*, table: PokerTable, start: datetime, end: datetime) -> TimeCharge | None:
-    """The time charge of `table` whose period overlaps [start, end), or None: the last one to start before `end`
-    (the periods of a table do not overlap, so no earlier one reaches further), by the index of (table,
-    period_start)."""
+    """The time charge of `table` whose period overlaps [start, end), or None (N.J.A.C. 13:69F-14.14(b)3-fractional:
+    each period of play is charged once): the last one to start before `end` (the periods of a table do not overlap,
+    so no earlier one reaches further), by the index of (table, period_start)."""
     last = TimeCharge.objects.filter(table=table, period_start__lt=end).order_by("-period_start").first()
     if last is not None and last.period_start + timedelta(minutes=last.interval_minutes) > start:
         return last

@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 
 from apps.core.exceptions import AlreadyRecorded, DomainError, broken_constraint
 from apps.core.roles import Role
-from apps.rake.models import TimeCharge, TimeChargeBasis
+from apps.rake.models import TimeCharge, TimeChargeBasis, TimeChargeStructure
 from apps.rake.selectors import rake_for_gaming_day
 from apps.rake.services import (
     PERIODS_APART,
@@ -131,6 +131,7 @@ def half_hourly(noon, table):
     return table
 
 
+@pytest.mark.proves("14.14(b)3-fractional")
 def test_14_14_b_3_overlapping_periods_at_a_table_are_refused_naming_the_period_collected(half_hourly, staff):
     """N.J.A.C. 13:69F-14.14(b)3: a period of play is charged once. 07:00 and 07:13 every 30 minutes both billed."""
     dealer = staff(Role.DEALER)
@@ -146,6 +147,7 @@ def test_14_14_b_3_overlapping_periods_at_a_table_are_refused_naming_the_period_
     assert TimeCharge.objects.count() == 1
 
 
+@pytest.mark.proves("14.14(b)3-fractional")
 def test_14_14_b_3_periods_end_to_end_are_each_charged(half_hourly, staff):
     """N.J.A.C. 13:69F-14.14(b)3: the next period starts where the last ended (07:00-07:30, 07:30-08:00, and 06:30
     before them); another table's periods are its own."""
@@ -268,3 +270,99 @@ def test_14_14_b_3_v_two_floorpersons_verifying_at_once_get_one_verification(tab
             verify_time_charge(time_charge=charge, verified_by=staff(Role.FLOORPERSON))
     assert refused.value.field == "time_charge"
     assert TimeChargeVerification.objects.filter(time_charge=charge).count() == 1
+
+
+# --- what is posted and what each interval charges ---------------------------------------------------------------------
+
+@pytest.mark.proves("14.14(b)3-basis", "14.14(b)3-hourly")
+@pytest.mark.parametrize(("basis", "fee", "minutes", "seated", "amount", "explanation"), [
+    (TimeChargeBasis.PER_PLAYER, "12.00", 30, 7, "42.00", "7 seated × $6.00 ($12.00/h for 30 min)"),
+    (TimeChargeBasis.PER_PLAYER, "12.00", 30, 1, "6.00", "1 seated × $6.00 ($12.00/h for 30 min)"),
+    (TimeChargeBasis.PER_PLAYER, "9.00", 20, 9, "27.00", "9 seated × $3.00 ($9.00/h for 20 min)"),
+    (TimeChargeBasis.PER_TABLE, "30.00", 20, 4, "10.00", "Per table: $30.00/h for 20 min"),
+    (TimeChargeBasis.PER_TABLE, "30.00", 30, 9, "15.00", "Per table: $30.00/h for 30 min"),
+])
+def test_14_14_b_3_each_interval_charges_the_hourly_fee_per_player_or_per_table(table, staff, basis, fee, minutes,
+                                                                                 seated, amount, explanation):
+    """The hourly fee for one interval, from every seated player (inactive ones are seated too) or once for the
+    table; the record says which."""
+    post_time_charge_structure(table=table, hourly_fee=D(fee), interval_minutes=minutes, basis=basis)
+    charge = collect_time_charge(table=table, period_start=AT, players_seated=seated, collected_by=staff(Role.DEALER))
+    stored = TimeCharge.objects.get(pk=charge.pk)
+    assert (stored.amount, stored.explanation, stored.players_seated) == (D(amount), explanation, seated)
+    assert stored.interval_minutes == minutes
+
+
+@pytest.mark.proves("14.14(b)3-basis")
+@pytest.mark.parametrize("basis", ["per_seat", "", "PER_PLAYER"])
+def test_14_14_b_3_i_a_basis_other_than_per_player_or_per_table_is_refused(table, basis):
+    with pytest.raises(DomainError) as refused:
+        post_time_charge_structure(table=table, hourly_fee=D("12.00"), interval_minutes=30, basis=basis)
+    assert (refused.value.field, refused.value.message) == ("basis", f"Unknown basis {basis!r}: per player or per "
+                                                                     "table.")
+    assert not TimeChargeStructure.objects.filter(table=table).exists()
+
+
+@pytest.mark.proves("14.14(b)3-hourly", "14.14(b)3-basis")
+def test_14_14_b_3_ii_the_hourly_fee_is_posted_and_a_change_replaces_it(table):
+    """The table's time charge is an hourly fee, posted in dollars and cents; posting again changes it."""
+    post_time_charge_structure(table=table, hourly_fee=D("12"), interval_minutes=30)
+    post_time_charge_structure(table=table, hourly_fee=D("30.00"), interval_minutes=20,
+                               basis=TimeChargeBasis.PER_TABLE)
+    posted = TimeChargeStructure.objects.get(table=table)
+    assert (posted.hourly_fee, posted.interval_minutes, posted.basis) == (D("30.00"), 20, TimeChargeBasis.PER_TABLE)
+    assert str(posted.hourly_fee) == "30.00"
+
+
+@pytest.mark.proves("14.14(b)3-hourly")
+@pytest.mark.parametrize("fee", [D("0"), D("0.00"), D("-12.00"), D("-0.03")])
+def test_14_14_b_3_ii_an_hourly_fee_of_nothing_or_less_is_refused(table, fee):
+    with pytest.raises(DomainError) as refused:
+        post_time_charge_structure(table=table, hourly_fee=fee, interval_minutes=20)
+    assert (refused.value.field, refused.value.message) == ("hourly_fee", "The hourly fee must be positive.")
+    assert not TimeChargeStructure.objects.filter(table=table).exists()
+
+
+@pytest.mark.proves("14.14(b)3-hourly", "14.14(b)3-fractional")
+@pytest.mark.parametrize(("fee", "minutes", "per_interval"), [
+    ("0.03", 20, "0.01"), ("0.02", 30, "0.01"), ("10.00", 30, "5.00"), ("12.00", 20, "4.00"), ("12.00", 30, "6.00"),
+])
+def test_14_14_b_3_iii_a_fee_that_divides_into_whole_cents_is_posted(table, fee, minutes, per_interval):
+    structure = post_time_charge_structure(table=table, hourly_fee=D(fee), interval_minutes=minutes)
+    assert TimeChargeStructure.objects.get(pk=structure.pk).charge_per_interval == D(per_interval)
+
+
+@pytest.mark.proves("14.14(b)3-fractional")
+@pytest.mark.parametrize(("fee", "minutes", "field", "message"), [
+    ("12.00", 15, "interval_minutes", "Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii)."),
+    ("12.00", 60, "interval_minutes", "Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii)."),
+    ("12.00", 0, "interval_minutes", "Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii)."),
+    ("12.00", 21, "interval_minutes", "Time charges are assessed every 20 or 30 minutes (14.14(b)3.iii)."),
+    ("10.00", 20, "hourly_fee", "$10.00 an hour does not divide into whole cents every 20 minutes."),
+    ("12.01", 30, "hourly_fee", "$12.01 an hour does not divide into whole cents every 30 minutes."),
+    ("0.01", 20, "hourly_fee", "$0.01 an hour does not divide into whole cents every 20 minutes."),
+])
+def test_14_14_b_3_iii_other_intervals_and_fees_that_split_a_cent_are_refused(table, fee, minutes, field, message):
+    with pytest.raises(DomainError) as refused:
+        post_time_charge_structure(table=table, hourly_fee=D(fee), interval_minutes=minutes)
+    assert (refused.value.field, refused.value.message) == (field, message)
+    assert not TimeChargeStructure.objects.filter(table=table).exists()
+
+
+@pytest.mark.proves("14.14(b)3-fractional")
+def test_14_14_b_3_iii_each_collection_covers_one_interval_from_its_start(table, staff):
+    """A period of play is the posted interval from its start, stored in UTC: 20:00-20:20 New York, then
+    20:20-20:40; 20:19 falls in the first and is refused."""
+    post_time_charge_structure(table=table, hourly_fee=D("12.00"), interval_minutes=20)
+    dealer = staff(Role.DEALER)
+    first = collect_time_charge(table=table, period_start=AT, players_seated=3, collected_by=dealer)
+    assert TimeCharge.objects.get(pk=first.pk).period_start == datetime(2026, 11, 21, 1, 0, tzinfo=ZoneInfo("UTC"))
+    with pytest.raises(AlreadyRecorded, match="the period 2026-11-20 20:00–20:20 was already collected"):
+        collect_time_charge(table=table, period_start=AT + timedelta(minutes=19), players_seated=3,
+                            collected_by=dealer)
+    second = collect_time_charge(table=table, period_start=AT + timedelta(minutes=20), players_seated=3,
+                                 collected_by=dealer)
+    with pytest.raises(AlreadyRecorded, match="the period 2026-11-20 20:20–20:40 was already collected") as refused:
+        collect_time_charge(table=table, period_start=AT + timedelta(minutes=39), players_seated=3,
+                            collected_by=dealer)
+    assert refused.value.existing_id == second.pk
