@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.exceptions import DomainError
-from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
+from apps.feed.services import PlayerIn, RoundIn, betting_round_totals, record_round_of_play
 from apps.rake.models import RakeRecord, RakeStructure
 from apps.rake.services import compute_percentage_rake, post_rake_structure
 from tests.factories import PokerTableFactory, RakeStructureFactory
@@ -79,6 +79,7 @@ class TestPerBettingRound:
         assert compute_percentage_rake(basis=D("30"), percentage=D("10"), maximum=D("5"), minimum_pot=D("0"),
                                        increment=D("1"), betting_rounds=[D("15"), D("15")]) == (D("2.00"), D("2.00"))
 
+    @pytest.mark.proves("14.14(b)1-per-betting-round", "14.14(d)")
     def test_betting_rounds_from_the_feed_and_the_uncalled_bet_out_of_the_last(self):
         table = RakeStructureFactory(maximum=D("100")).table
         round_of_play = record(table, [
@@ -87,6 +88,40 @@ class TestPerBettingRound:
         ], board="Ah Kd 5c 9s 3h")
         assert round_of_play.betting_rounds == ["30.00", "40.00", "0.00"]
         assert RakeRecord.objects.get(round_of_play=round_of_play).amount == D("7.00")  # $3 + $4
+
+    @pytest.mark.proves("14.14(b)1-per-betting-round")
+    def test_14_14_b_1_a_player_who_put_nothing_in_needs_no_betting_rounds(self):
+        """Seat 3 sat in and put nothing in: the round is still raked betting round by betting round, $2 + $2 from
+        $29.98 twice (10 % of the whole $59.96 would be $5)."""
+        table = RakeStructureFactory(maximum=D("100")).table
+        round_of_play = record(table, [
+            PlayerIn(seat=1, contributed=D("29.98"), hole_cards="As Ks", streets=(D("14.99"), D("14.99"))),
+            PlayerIn(seat=2, contributed=D("29.98"), hole_cards="2c 7d", streets=(D("14.99"), D("14.99"))),
+            PlayerIn(seat=3, contributed=D("0"), hole_cards="9c 9d", folded=True),
+        ], board="Ah Kd 5c 9s 3h")
+        assert round_of_play.betting_rounds == ["29.98", "29.98"]
+        assert RakeRecord.objects.get(round_of_play=round_of_play).amount == D("4.00")
+
+    @pytest.mark.proves("14.14(b)1-per-betting-round")
+    @pytest.mark.parametrize(("players", "uncalled", "totals"), [
+        ([PlayerIn(seat=1, contributed=D("0.50")), PlayerIn(seat=2, contributed=D("1"), streets=(D("1"),))], {}, []),
+        ([PlayerIn(seat=1, contributed=D("1.00")), PlayerIn(seat=2, contributed=D("1"), streets=(D("1"),))], {}, []),
+        ([], {}, []),
+        ([PlayerIn(seat=1, contributed=D("40"), streets=(D("10"), D("10"), D("10"), D("10"))),
+          PlayerIn(seat=2, contributed=D("10"), streets=(D("10"),), folded=True)], {"1": D("30")},
+         [D("20.00"), D("0.00"), D("0.00"), D("0.00")]),
+        ([PlayerIn(seat=1, contributed=D("40"), streets=(D("10"), D("10"), D("10"), D("10")), returned=D("0")),
+          PlayerIn(seat=2, contributed=D("10"), streets=(D("10"),), folded=True)], {"1": D("30")},
+         [D("20.00"), D("10.00"), D("10.00"), D("10.00")]),
+        ([PlayerIn(seat=1, contributed=D("25"), streets=(D("5"), D("20"))),
+          PlayerIn(seat=2, contributed=D("15"), streets=(D("5"), D("10")), folded=True)], {"1": D("10")},
+         [D("10.00"), D("20.00")]),
+    ])
+    def test_14_14_b_1_the_sums_bet_in_each_betting_round(self, players, uncalled, totals):
+        """Each betting round's sums, padded for a player who stopped betting early, the uncalled bet taken out of
+        the last rounds it was bet in (unless the feed left it out already); none unless every player who put chips in
+        gave betting rounds."""
+        assert betting_round_totals(players, uncalled) == totals
 
     def test_betting_rounds_must_add_up(self):
         with pytest.raises(DomainError) as exc:
