@@ -135,10 +135,11 @@ def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Dec
     basis: the sums bet, the uncalled final bet excluded (N.J.A.C. 13:69F-14.14(d)). The fee is at most the
     percentage (never above 10 %) of the sums bet in each betting round, each rounded down to `increment`
     (14.14(b)1-ten-percent, 14.14(b)1-per-betting-round); without betting rounds, of the whole basis. Never more than
-    the posted maximum; a basis below `minimum_pot` is not raked. """
-    if basis < minimum_pot or basis <= 0:
+    the posted maximum; a basis below `minimum_pot` is not raked. A betting round in which nothing was bet, like a basis
+    of $0.00, pays nothing."""
+    if basis < minimum_pot:
         return ZERO, ZERO
-    parts = [b for b in betting_rounds if b > 0] or [basis]
+    parts = list(betting_rounds) or [basis]
     fees = [floor_to(part * percentage / Decimal(100), increment) for part in parts]
     computed = sum(fees, ZERO)
     amount = min(computed, maximum)

@@ -38,6 +38,15 @@ class TestPercentageRake:
         assert rake("20.00", minimum_pot="20") == D("2.00")
 
     @pytest.mark.proves("14.14(b)1-ten-percent")
+    @pytest.mark.parametrize(("basis", "increment", "expected"), [
+        ("0.00", "0.01", "0.00"), ("0.50", "0.01", "0.05"), ("1.00", "0.01", "0.10"), ("1.00", "1", "0.00"),
+        ("12.34", "0.01", "1.23"),
+    ])
+    def test_14_14_b_1_i_small_pots_to_the_cent(self, basis, increment, expected):
+        """A pot of a dollar or less pays its 10 % where the increment is a cent; nothing from nothing."""
+        assert rake(basis, increment=increment) == D(expected)
+
+    @pytest.mark.proves("14.14(b)1-ten-percent")
     def test_14_14_b_1_i_structure_over_legal_maximum_is_refused(self):
         table = PokerTableFactory()
         with pytest.raises(DomainError) as exc:
@@ -78,6 +87,20 @@ class TestPerBettingRound:
         """$15 bet in each of two betting rounds: $1 + $1 with $1 chips, not the $3 of the whole $30."""
         assert compute_percentage_rake(basis=D("30"), percentage=D("10"), maximum=D("5"), minimum_pot=D("0"),
                                        increment=D("1"), betting_rounds=[D("15"), D("15")]) == (D("2.00"), D("2.00"))
+
+    @pytest.mark.proves("14.14(b)1-per-betting-round")
+    @pytest.mark.parametrize(("betting_rounds", "increment", "expected"), [
+        ((D("14.99"), D("14.99")), "0.01", ("2.98", "2.98")),  # $1.49 + $1.49, to the cent
+        ((D("14.99"), D("14.99")), "0.25", ("2.50", "2.50")),  # $1.25 + $1.25
+        ((D("14.99"), D("0"), D("14.99")), "0.25", ("2.50", "2.50")),  # nothing bet in the second round
+        ((D("1.00"), D("0.50")), "0.01", ("0.15", "0.15")),  # rounds of a dollar and less are raked too
+        ((D("25.00"), D("25.00"), D("25.00")), "1", ("6.00", "5.00")),  # $2 + $2 + $2, capped at $5
+    ])
+    def test_14_14_b_1_each_betting_round_rounded_down_on_its_own(self, betting_rounds, increment, expected):
+        basis = sum(betting_rounds, D(0))
+        assert compute_percentage_rake(basis=basis, percentage=D("10"), maximum=D("5"), minimum_pot=D("0"),
+                                       increment=D(increment), betting_rounds=betting_rounds) == tuple(
+            D(e) for e in expected)
 
     @pytest.mark.proves("14.14(b)1-per-betting-round", "14.14(d)")
     def test_betting_rounds_from_the_feed_and_the_uncalled_bet_out_of_the_last(self):
@@ -162,8 +185,10 @@ def percentage_round(table, streets_each, board="Ah Kd 5c 9s 3h"):
         PlayerIn(seat=2, contributed=sum(streets, D(0)), hole_cards="2c 7d", streets=streets)], board=board))
 
 
+@pytest.mark.proves("14.14(b)1-ten-percent", "14.14(b)1-per-betting-round")
 class TestPercentageRakeRecorded:
-    """What the rake record of each round says of a percentage rake: the sums raked, and the minimum or cap applied."""
+    """What the rake record of each round says of a percentage rake: the sums raked in each betting round (one, when
+    the feed gives no betting rounds), and the minimum or cap applied."""
 
     @pytest.fixture
     def table(self):
@@ -171,7 +196,6 @@ class TestPercentageRakeRecorded:
         post_rake_structure(table=table, percentage=D("10"), maximum=D("5"), minimum_pot=D("40"))
         return table
 
-    @pytest.mark.proves("14.14(b)1-ten-percent")
     @pytest.mark.parametrize(("streets", "amount", "explanation"), [
         (["19.99"], "0.00", "Pot $39.98 is below the $40.00 minimum: no rake."),
         (["20.00"], "4.00", "10.00% of $40.00, each rounded down to $1.00: $4.00."),
@@ -185,7 +209,6 @@ class TestPercentageRakeRecorded:
         assert (rake_record.amount, rake_record.explanation) == (D(amount), explanation)
         assert (rake_record.percentage, rake_record.maximum) == (D("10.00"), D("5.00"))
 
-    @pytest.mark.proves("14.14(b)1-per-betting-round")
     @pytest.mark.parametrize(("streets", "amount", "explanation"), [
         (["10.00", "10.00"], "4.00",
          "10.00% of $20.00 + $20.00 bet in the betting rounds, each rounded down to $1.00: $4.00."),
@@ -200,7 +223,19 @@ class TestPercentageRakeRecorded:
         rake_record = percentage_round(table, streets)
         assert (rake_record.amount, rake_record.explanation) == (D(amount), explanation)
 
-    @pytest.mark.proves("14.14(b)1-per-betting-round")
+    @pytest.mark.parametrize(("pot_each", "amount", "explanation"), [
+        ("20.00", "4.00", "10.00% of $40.00, each rounded down to $1.00: $4.00."),
+        ("30.00", "5.00", "10.00% of $60.00 = $6.00, capped at the posted maximum $5.00."),
+        ("19.50", "0.00", "Pot $39.00 is below the $40.00 minimum: no rake."),
+    ])
+    def test_14_14_b_1_a_round_the_feed_gives_no_betting_rounds_for_is_raked_whole(self, table, pot_each, amount,
+                                                                                    explanation):
+        rake_record = RakeRecord.objects.get(round_of_play=record(table, [
+            PlayerIn(seat=1, contributed=D(pot_each), hole_cards="As Ks"),
+            PlayerIn(seat=2, contributed=D(pot_each), hole_cards="2c 7d")], board="Ah Kd 5c 9s 3h"))
+        assert rake_record.round_of_play.betting_rounds == []
+        assert (rake_record.amount, rake_record.explanation) == (D(amount), explanation)
+
     def test_14_14_b_1_a_long_account_of_betting_rounds_is_cut_to_the_record(self, table):
         """Thirty betting rounds: the account is cut at the record's 300 characters, the amount still right."""
         rake_record = percentage_round(table, ["5.00"] * 30)
@@ -227,7 +262,7 @@ class TestPercentagePosted:
             "percentage", "A percentage rake may not exceed 10% of the sums bet (N.J.A.C. 13:69F-14.14(b)1.i).")
         assert not RakeStructure.objects.filter(table=table).exists()
 
-    @pytest.mark.proves("14.14(b)1-ten-percent")
+    @pytest.mark.proves("14.14(b)1-ten-percent", "14.14(b)1-per-betting-round")
     @pytest.mark.parametrize(("percentage", "betting_rounds"), [
         ("11", ()), ("10.01", ()), ("11", (D("50"), D("50"))), ("20", (D("100"), D("0"))),
     ])
