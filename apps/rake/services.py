@@ -254,9 +254,9 @@ def _percentage_rake_of(round_of_play: RoundOfPlay, structure: RakeStructure) ->
         minimum_pot=structure.minimum_pot, increment=structure.increment, betting_rounds=betting_rounds)
     if pot_total < structure.minimum_pot:
         return computed, amount, f"Pot ${pot_total:,.2f} is below the ${structure.minimum_pot:,.2f} minimum: no rake."
-    of = (" + ".join(f"${b:,.2f}" for b in betting_rounds if b > 0) + " bet in the betting rounds"
-          if len([b for b in betting_rounds if b > 0]) > 1 else f"${pot_total:,.2f}")
-    if amount < computed:
+    bet = [b for b in betting_rounds if b]  # the betting rounds in which something was bet
+    of = " + ".join(f"${b:,.2f}" for b in bet) + " bet in the betting rounds" if len(bet) > 1 else f"${pot_total:,.2f}"
+    if computed > structure.maximum:
         return computed, amount, (f"{structure.percentage}% of {of} = ${computed:,.2f}, capped at the posted maximum "
                                   f"${structure.maximum:,.2f}.")[:300]
     return computed, amount, (f"{structure.percentage}% of {of}, each rounded down to ${structure.increment:,.2f}: "
