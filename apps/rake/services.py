@@ -140,11 +140,11 @@ def compute_percentage_rake(*, basis: Decimal, percentage: Decimal, maximum: Dec
     if basis < minimum_pot:
         return ZERO, ZERO
     parts = list(betting_rounds) or [basis]
-    fees = [floor_to(part * percentage / Decimal(100), increment) for part in parts]
-    computed = sum(fees, ZERO)
+    raked = [(part, floor_to(part * percentage / Decimal(100), increment)) for part in parts]  # (sums bet, fee)
+    computed = sum((fee for _, fee in raked), ZERO)
     amount = min(computed, maximum)
     if any(fee > part * LEGAL_MAXIMUM_PERCENTAGE / Decimal(100)
-           for fee, part in zip(fees, parts, strict=True)):  # defence in depth: never over 10 % in any round
+           for part, fee in raked):  # defence in depth: never over 10 % in any round
         raise DomainError("The rake would exceed 10% of the sums bet.", field="percentage")
     return computed, amount
 
@@ -256,11 +256,10 @@ def _percentage_rake_of(round_of_play: RoundOfPlay, structure: RakeStructure) ->
         return computed, amount, f"Pot ${pot_total:,.2f} is below the ${structure.minimum_pot:,.2f} minimum: no rake."
     bet = [b for b in betting_rounds if b]  # the betting rounds in which something was bet
     of = " + ".join(f"${b:,.2f}" for b in bet) + " bet in the betting rounds" if len(bet) > 1 else f"${pot_total:,.2f}"
-    if computed > structure.maximum:
-        return computed, amount, (f"{structure.percentage}% of {of} = ${computed:,.2f}, capped at the posted maximum "
-                                  f"${structure.maximum:,.2f}.")[:300]
-    return computed, amount, (f"{structure.percentage}% of {of}, each rounded down to ${structure.increment:,.2f}: "
-                              f"${amount:,.2f}.")[:300]
+    how = (f"{structure.percentage}% of {of} = ${computed:,.2f}, capped at the posted maximum ${structure.maximum:,.2f}."
+           if computed > structure.maximum else
+           f"{structure.percentage}% of {of}, each rounded down to ${structure.increment:,.2f}: ${amount:,.2f}.")
+    return computed, amount, how[:300]
 
 
 @transaction.atomic
