@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from apps.hands import (
     DECK,
+    Card,
     CardCountError,
     DuplicateCardError,
     Pot,
@@ -120,9 +121,21 @@ def test_14_2_a_runs_dealt_from_one_deck_are_accepted(boards, shared):
 
 
 @pytest.mark.proves("14.2(a)-one-deck")
+def test_14_2_a_the_same_card_is_the_same_card_however_it_was_made():
+    """Cards are compared by rank and suit, not as objects: a board whose cards were built apart from the parsed deck
+    shares its flop with the other run, and repeats a card of it as a duplicate."""
+    built = tuple(Card(card.rank, card.suit) for card in C("Tc Jd Qh 2s 3d"))
+    assert built == C("Tc Jd Qh 2s 3d") and built[0] is not C("Tc")[0]
+    assert verify_run_boards([built, C("Tc Jd Qh 9c 8d")], *HOLE.values()) == 3
+    with pytest.raises(DuplicateCardError, match="'2s'"):
+        verify_run_boards([built, C("Tc Jd Qh 9c 2s")], *HOLE.values())
+
+
+@pytest.mark.proves("14.2(a)-one-deck")
 @pytest.mark.parametrize(("boards", "words"), [
     ([C("Tc Jd Qh 2s 3d")] * 4, "not 4"),  # at most three runs
     ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 4c")], "Run 3: a run's board has 5 cards, got 4"),
+    ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c"), C("Tc Jd Qh 4c 5h")], "Run 2: a run's board has 5 cards, got 4"),
     ([C("Tc Jd Qh 2s 3d 4d"), C("Tc Jd Qh 9c 8d")], "Run 1: a run's board has 5 cards, got 6"),
     ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 9c 5d")], "Duplicate card '9c'"),  # runs 2 and 3
     ([C("Tc Jd Qh 2s 3d"), C("Tc Jd Qh 9c 8d"), C("Tc Jd Qh 4c Kh")], "Duplicate card 'Kh'"),  # seat 2's hole card

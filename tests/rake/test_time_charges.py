@@ -341,6 +341,8 @@ def test_14_14_b_3_iii_a_fee_that_divides_into_whole_cents_is_posted(table, fee,
     ("10.00", 20, "hourly_fee", "$10.00 an hour does not divide into whole cents every 20 minutes."),
     ("12.01", 30, "hourly_fee", "$12.01 an hour does not divide into whole cents every 30 minutes."),
     ("0.01", 20, "hourly_fee", "$0.01 an hour does not divide into whole cents every 20 minutes."),
+    ("0.05", 20, "hourly_fee", "$0.05 an hour does not divide into whole cents every 20 minutes."),  # 1.67 cents
+    ("10.01", 20, "hourly_fee", "$10.01 an hour does not divide into whole cents every 20 minutes."),  # $3.3367
 ])
 def test_14_14_b_3_iii_other_intervals_and_fees_that_split_a_cent_are_refused(table, fee, minutes, field, message):
     with pytest.raises(DomainError) as refused:
