@@ -368,3 +368,7 @@ def test_14_14_b_3_iii_each_collection_covers_one_interval_from_its_start(table,
         collect_time_charge(table=table, period_start=AT + timedelta(minutes=39), players_seated=3,
                             collected_by=dealer)
     assert refused.value.existing_id == second.pk
+    # a period after a gap (20:40-21:00 not collected: the table was empty) is charged on its own
+    after_the_gap = collect_time_charge(table=table, period_start=AT + timedelta(minutes=60), players_seated=3,
+                                        collected_by=dealer)
+    assert TimeCharge.objects.filter(table=table).count() == 3 and after_the_gap.pk not in (first.pk, second.pk)
