@@ -65,7 +65,7 @@ class RakeLevelOutput(serializers.Serializer):
 
 
 class RakeStructureApi(APIView):
-    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b), 14.14(c)-sign, 14.14(c)-as-posted): everyone reads it
+    """The rake posted at a table (N.J.A.C. 13:69F-14.14(b); its sign, services.post_rake_structure): everyone reads it
     (GET), supervisors change it (PUT, the whole structure: a field left out takes its default). `no_flop_no_drop` (true
     or false, false when left out): no rake from a hold 'em or Omaha round that ends before the flop, posted on the sign
     (`label`); refused (400) at a table that deals no such game."""

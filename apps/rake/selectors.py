@@ -24,8 +24,8 @@ def rake_structures_for(*, table_ids) -> dict[tuple[int, int | None], RakeStruct
 
 
 def rake_structure_of(*, table: PokerTable, rotation_game=None) -> RakeStructure | None:
-    """The rake a round of play pays at `table` (N.J.A.C. 13:69F-14.14(c)-as-posted): its rotation game's own, else the
-    table's; None when no rake is posted."""
+    """The rake the sign of `table` describes for a game (N.J.A.C. 13:69F-14.14(c)-sign), the one a round of it pays:
+    its rotation game's own (`rotation_game`), else the table's; None when no rake is posted."""
     structures = rake_structures_for(table_ids=[table.pk])
     return (structures.get((table.pk, rotation_game.pk)) if rotation_game is not None else None) or \
         structures.get((table.pk, None))

@@ -41,7 +41,7 @@ def verify_rake_structure(*, method: str = RakeMethod.PERCENTAGE, percentage: De
     The method's own terms are checked by `_check_percentage` (a percentage rake) and `_check_incremental_levels` (an
     incremental one). `maximum` (the posted maximum per pot), `minimum_pot` (Decimal dollars) and `increment` (the chip
     the rake rounds down to) are the sign's amounts: none negative, the increment above zero. `no_flop_no_drop` (either
-    method, posted on the sign, 14.14(c)-as-posted; see RakeStructure): a bool, refused when `games` — the game values
+    method, posted on the sign; see RakeStructure): a bool, refused when `games` — the game values
     the structure covers, None when not known — holds no flop game (FLOP_GAMES), since the sign would post a term that
     never applies. Raises DomainError naming the field.
     """
@@ -103,7 +103,7 @@ def post_rake_structure(*, table: PokerTable, maximum: Decimal, method: str = Ra
                         percentage: Decimal | None = None, minimum_pot: Decimal = ZERO,
                         increment: Decimal = Decimal("1.00"), levels: list[dict] | None = None,
                         rotation_game: RotationGame | None = None, no_flop_no_drop: bool = False) -> RakeStructure:
-    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), 14.14(c)-sign, 14.14(c)-as-posted), or of one
+    """Post (or change) the rake of `table` (N.J.A.C. 13:69F-14.14(b), 14.14(c)-sign), or of one
     game of its rotation (`rotation_game`, a mixed-game table); the sign follows. `no_flop_no_drop`: no rake from a hold
     'em or Omaha round that ends before the flop (RakeStructure.no_flop_no_drop), refused for a rake that covers no such
     game (the rotation game's, or every game the table posts). Raises DomainError."""
@@ -168,7 +168,7 @@ def take_rake(*, rounds: Sequence[RoundOfPlay]) -> RakeTaken:
     takes that next); its basis is the sums bet, the uncalled final bet excluded (14.14(d)), raked by the posted
     method (`_rake_of`). At a mixed-game table each game may post its own rake (the table's applies
     otherwise); one that posts "no flop, no drop" takes nothing from a round that ended before the flop
-    (`ended_before_the_flop`, 14.14(c)-as-posted). One RakeRecord per round, also when nothing is taken, so that every
+    (`_posted_structure`, `_rake_of`). One RakeRecord per round, also when nothing is taken, so that every
     round's rake is accounted for; a round has one at most (RakeRecord: its unique round refuses a second when it is
     written). rounds: rounds being recorded (their ids may come with the writer's flush:
     each record points at its round). """
@@ -268,9 +268,9 @@ def post_time_charge_structure(*, table: PokerTable, hourly_fee: Decimal, interv
     """Post a time-charge rake at `table`, or change it: an hourly fee of the table (N.J.A.C.
     13:69F-14.14(b)3-hourly), `hourly_fee` Decimal dollars above zero, assessed every `interval_minutes`
     (`_check_interval`) per player or per table (`basis`, `_check_basis`). Raises DomainError naming the field."""
-    _check_interval(hourly_fee, interval_minutes)
     if hourly_fee <= 0:
         raise DomainError("The hourly fee must be positive.", field="hourly_fee")
+    _check_interval(hourly_fee, interval_minutes)
     _check_basis(basis)
     structure, _ = TimeChargeStructure.objects.update_or_create(
         table=table, defaults={"hourly_fee": money(hourly_fee), "interval_minutes": interval_minutes, "basis": basis})

@@ -29,7 +29,8 @@ def conserved(round_of_play: RoundOfPlay) -> None:
     assert awarded == sum(p.awarded for p in round_of_play.players.all())
 
 
-@pytest.mark.proves("14.7(c)4-side-pots", "14.6(d)", "14.6(e)5-award", "14.6(e)8", "14.6(e)9", "14.19(c)-per-pot")
+@pytest.mark.proves("14.7(c)4-side-pots", "14.6(d)", "14.6(e)5-award", "14.6(e)8", "14.6(e)9", "14.19(c)-per-pot",
+                    "14.10(j)-winner")
 def test_14_7_c_4_side_pots_for_an_all_in_player():
     """Seat 1 is all in for $50; seats 2 and 3 bet $200 each: the main pot $150 (all three), side pot $300. After the
     showdown each pot goes to its hand of highest rank (14.6(d), 14.6(e)5), less what was taken from it; the rake (14.6(e)8, 14.14) and the bad beat contribution
@@ -55,6 +56,25 @@ def test_14_7_c_4_side_pots_for_an_all_in_player():
     from apps.rake.models import TableHourRake
     hour = TableHourRake.objects.get(table=table)
     assert (hour.rounds, hour.basis, hour.amount) == (1, D("450.00"), D("5.00"))
+
+
+@pytest.mark.proves("14.10(j)-winner")
+def test_14_10_j_what_is_taken_beyond_the_main_pot_comes_from_the_side_pot_its_winner_takes():
+    """Seat 1, all in for $1 with the best hand, wins the main pot of $3; the rake ($5, the posted maximum) and the bad
+    beat contribution ($1) take all of it and $3 of the $98 side pot, which the better of the two left (seat 2's
+    kings) takes: $95. Seat 3 wins nothing."""
+    table = RakeStructureFactory().table
+    JackpotFactory(casino=table.casino)
+    round_of_play = record_round_of_play(table=table, round_in=round_in([
+        PlayerIn(seat=1, contributed=D("1.00"), hole_cards="As Ad"),
+        PlayerIn(seat=2, contributed=D("50.00"), hole_cards="Ks Kd"),
+        PlayerIn(seat=3, contributed=D("50.00"), hole_cards="7c 2d"),
+    ], board="Ah Kc 5s 9d 3c"))
+    pots = list(Pot.objects.filter(round_of_play=round_of_play).order_by("index"))
+    assert [(p.gross, p.deducted, p.amount) for p in pots] == [(D("3.00"), D("3.00"), D("0.00")),
+                                                              (D("98.00"), D("3.00"), D("95.00"))]
+    assert {p.seat: p.awarded for p in round_of_play.players.all()} == {1: D("0.00"), 2: D("95.00"), 3: D("0.00")}
+    conserved(round_of_play)
 
 
 @pytest.mark.proves("14.10(j)-board-plays")

@@ -86,3 +86,44 @@ def test_dead_money_is_its_own_pot_when_a_live_player_put_in_nothing_more():
     """A player all in on the ante alone contests the antes only (the dead money's pot), not the bets above."""
     build = build_pots({"1": D("10"), "2": D("60"), "3": D("60")}, dead={"1": D("10"), "2": D("10"), "3": D("10")})
     assert [(p.amount, p.eligible) for p in build.pots] == [(D("30"), ("1", "2", "3")), (D("100"), ("2", "3"))]
+
+
+@pytest.mark.proves("14.10(j)-winner")
+def test_14_10_j_the_best_high_hand_wins_each_pot_it_contests():
+    """Hold 'em, seat 1 all in: the main pot to the best hand of its three players (seat 1's aces full), the side pot
+    to the better of the two left (seat 2's kings); a pot only one seat may win goes to it without cards. A player who
+    holds the best hand in every pot takes them all, added up."""
+    board = parse_cards("Ah Kc 5s 9d Ac")
+    hands = {"1": parse_cards("As Kd"), "2": parse_cards("Ks Kh"), "3": parse_cards("7c 2d")}
+    pots = [Pot(D("30.00"), ("1", "2", "3")), Pot(D("40.00"), ("2", "3")), Pot(D("5.00"), ("4",))]  # seat 4: no cards
+    result = award_pots("holdem", pots, hands, board)
+    assert result.awards == {"1": D("30.00"), "2": D("40.00"), "4": D("5.00")}
+    assert [(p.high_winners, p.low_winners) for p in result.pots] == [(("1",), ()), (("2",), ()), (("4",), ())]
+    assert [p.awards for p in result.pots] == [{"1": D("30.00")}, {"2": D("40.00")}, {"4": D("5.00")}]
+    hands["2"] = parse_cards("Ad Ks")  # seat 2 now holds aces full of kings
+    hands["1"] = parse_cards("7h 2c")  # and seat 1 nothing but the board's aces
+    swept = award_pots("holdem", pots[:2], hands, board)
+    assert swept.awards == {"2": D("70.00")}
+    assert [p.high_winners for p in swept.pots] == [("2",), ("2",)]
+
+
+@pytest.mark.proves("14.10(j)-winner")
+def test_14_10_j_equally_best_high_hands_share_the_pot_in_whole_units():
+    """The board plays a royal flush for three players: each takes a third of $10.01 in cents, the two cents over to
+    the first of them by the odd-chip order (the highest card); with $1 chips, $10.51 between two of them is $5 each
+    and the $0.51 that makes no chip goes with the odd chip. A high-low game's best high hand wins its high half when
+    a low qualifies; a high game's (Omaha's) best high the whole pot, though a player holds a qualifying low."""
+    board = parse_cards("As Ks Qs Js Ts")
+    hands = {"1": parse_cards("2c 3d"), "2": parse_cards("4c 5d"), "3": parse_cards("6c 7d")}
+    three = award_pots("holdem", [Pot(D("10.01"), ("1", "2", "3"))], hands, board)
+    assert three.awards == {"1": D("3.33"), "2": D("3.33"), "3": D("3.35")}  # seat 3 holds the highest card, the 7
+    assert three.pots[0].high_winners == ("1", "2", "3")
+    two = award_pots("holdem", [Pot(D("10.51"), ("1", "2"))], hands, board, odd_chip=D("1"))
+    assert two.awards == {"1": D("5"), "2": D("5.51")}
+    omaha_board = parse_cards("2s 3h 8c Kd Qh")
+    omaha = {"1": parse_cards("Kh Kc 9s 9d"), "2": parse_cards("Ac 4d Jc Jh")}  # kings; jacks and an A-2-3-4-8 low
+    high_only = award_pots("omaha", [Pot(D("20.00"), ("1", "2"))], omaha, omaha_board)
+    split = award_pots("omaha_hilo8", [Pot(D("20.00"), ("1", "2"))], omaha, omaha_board)
+    assert high_only.awards == {"1": D("20.00")} and high_only.pots[0].low_winners == ()
+    assert split.awards == {"1": D("10.00"), "2": D("10.00")}
+    assert split.pots[0].high_winners == ("1",) and split.pots[0].low_winners == ("2",)

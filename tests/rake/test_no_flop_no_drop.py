@@ -181,6 +181,7 @@ def test_14_14_c_stud_rounds_are_raked_as_posted_under_the_term(mixed):
     assert (stud.basis, stud.amount) == (D("22.00"), D("2.00")) and stud.explanation != NO_FLOP_EXPLANATION
 
 
+@pytest.mark.proves("14.14(c)-as-posted")
 @pytest.mark.parametrize(("game", "board", "betting_rounds", "before"), [
     (Game.HOLDEM, "", [], True),                       # ended preflop, betting rounds not reported
     (Game.HOLDEM, "", ["30.00"], True),
@@ -189,6 +190,8 @@ def test_14_14_c_stud_rounds_are_raked_as_posted_under_the_term(mixed):
     (Game.OMAHA_HILO8, "", ["30.00"], True),
     (Game.HOLDEM, "Ah Kd 5c", ["30.00"], False),       # the flop is on the board
     (Game.HOLDEM, "", ["30.00", "10.00"], False),      # chips bet after the first betting round: the flop was dealt
+    (Game.HOLDEM, "", ["30.00", "0.50"], False),       # however little
+    (Game.HOLDEM, "", ["30.00", "0.00", "0.00"], True),
     (Game.OMAHA, "2c 5d 7h Kd Ks", [], False),
     (Game.STUD, "", ["6.00"], False),                  # no flop in stud or draw: raked as posted
     (Game.FIVE_CARD_STUD, "", ["6.00"], False),
@@ -219,6 +222,7 @@ def test_14_14_c_the_sign_posts_no_flop_no_drop(client, supervisor, casino, meth
     assert "no flop" not in client.get(f"/tables/{table.pk}/sign/").content.decode().lower()
 
 
+@pytest.mark.proves("14.14(c)-sign")
 def test_14_14_c_no_flop_no_drop_is_refused_where_no_game_has_a_flop(casino, mixed):
     """N.J.A.C. 13:69F-14.14(c): the term is not posted for a rake that covers no hold 'em or Omaha game (the sign
     would post a term that never applies): a stud table, or the stud game of a rotation; the rotation's hold 'em

@@ -315,8 +315,9 @@ def test_14_14_b_3_ii_the_hourly_fee_is_posted_and_a_change_replaces_it(table):
 
 
 @pytest.mark.proves("14.14(b)3-hourly")
-@pytest.mark.parametrize("fee", [D("0"), D("0.00"), D("-12.00"), D("-0.03")])
+@pytest.mark.parametrize("fee", [D("0"), D("0.00"), D("-12.00"), D("-0.03"), D("-0.05")])
 def test_14_14_b_3_ii_an_hourly_fee_of_nothing_or_less_is_refused(table, fee):
+    """A fee below zero is refused as such, also one that would split a cent every 20 minutes (-$0.05)."""
     with pytest.raises(DomainError) as refused:
         post_time_charge_structure(table=table, hourly_fee=fee, interval_minutes=20)
     assert (refused.value.field, refused.value.message) == ("hourly_fee", "The hourly fee must be positive.")
