@@ -102,7 +102,7 @@ class TableRow:
     @property
     def lacks_deck_in_use(self) -> bool:
         """Players at the table (two at least: play commences, 14.4(c)) and no deck of it in use. An automated
-        shuffler's table alternates both decks round by round (14.2(d)3, its own alert), none is put in use."""
+        shuffler's table alternates both decks round by round (an alert of its own), none is put in use."""
         return (self.players >= PLAYERS_TO_DEAL and not self.table.uses_automated_shuffler
                 and not any(d.deck.in_use for d in self.decks))
 

@@ -24,7 +24,7 @@ from .models import (
     DeckStatus,
     RoundDeck,
 )
-from .selectors import alternation_breaks, due_alerts, rotation_board
+from .selectors import TableRow, alternation_breaks, due_alerts, rotation_board
 
 FULL_DECK = 52
 #: Who may record each event. 14.4(b): inspected by the dealer, verified by the floorperson or supervisor;
@@ -329,20 +329,15 @@ def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple
     """Keep the alert rows in step with the board (the pages compute the clock alerts themselves, selectors
     .current_alerts): raise a row for every overdue clock and every open table short of two decks; clear the rest.
 
-    At a shuffler table, the last two rounds dealt from the same deck (or the last round without a deck)
-    raise an alternation alert (14.2(d)3). Run every minute by Celery beat; idempotent (one open alert per
-    table, deck and kind). A wrong-count alert stays until a replacement deck is put in use at its table
-    (record_deck_event), or the table closes (cleared here). Returns (raised, cleared).
+    At a shuffler table, the decks' alternation raises an alert of its own (`_alternation_alerts`). Run every minute
+    by Celery beat; idempotent (one open alert per table, deck and kind). A wrong-count alert stays until a
+    replacement deck is put in use at its table (record_deck_event), or the table closes (cleared here). Returns
+    (raised, cleared).
     """
     now = now or timezone.now()
     rows = rotation_board(casino=casino, now=now)
     wanted: set[tuple[int, int | None, str]] = {(a.table_id, a.deck_id, a.kind) for a in due_alerts(rows=rows)}
-    for row in rows:
-        last_two = list(row.table.rounds.order_by("-started_at", "-pk")[:2])
-        if row.table.uses_automated_shuffler and last_two:
-            since = last_two[-1].started_at
-            if any(b.round_id == last_two[0].pk for b in alternation_breaks(table=row.table, since=since)):
-                wanted.add((row.table.pk, None, AlertKind.ALTERNATION))
+    wanted |= _alternation_alerts(rows)
     open_alerts = {(a.table_id, a.deck_id, a.kind): a for a in DeckAlert.objects.select_for_update()
                    .filter(table__casino=casino, cleared_at=None).exclude(kind=AlertKind.WRONG_COUNT)}
     cleared = DeckAlert.objects.filter(table__casino=casino, table__is_open=False, kind=AlertKind.WRONG_COUNT,
@@ -357,6 +352,23 @@ def refresh_deck_alerts(*, casino: Casino, now: datetime | None = None) -> tuple
         DeckAlert.objects.create(table_id=table_id, deck_id=deck_id, kind=kind, raised_at=now)
         raised += 1
     return raised, cleared
+
+
+def _alternation_alerts(rows: Sequence[TableRow]) -> set[tuple[int, int | None, str]]:
+    """The alternation alerts of the rotation board's `rows` (N.J.A.C. 13:69F-14.2(d)3), as (table id, None,
+    AlertKind.ALTERNATION): one at each table with an automated shuffler whose last round breaks the alternation
+    (`_last_round_breaks_alternation`)."""
+    return {(row.table.pk, None, AlertKind.ALTERNATION) for row in rows
+            if row.table.uses_automated_shuffler and _last_round_breaks_alternation(row.table)}
+
+
+def _last_round_breaks_alternation(table: PokerTable) -> bool:
+    """Whether the last round of play at `table` was dealt from the same deck as the round before it, or with no deck
+    recorded (`alternation_breaks` read from the round before it); an earlier break that the rounds since have mended
+    is not counted. False for a table with no round."""
+    last_two = list(table.rounds.order_by("-started_at", "-pk")[:2])
+    return bool(last_two) and any(b.round_id == last_two[0].pk
+                                  for b in alternation_breaks(table=table, since=last_two[-1].started_at))
 
 
 @transaction.atomic

@@ -55,8 +55,9 @@ class RoundIn:
     """A round of play as reported by the feed.
 
     game / betting_structure: the game dealt (tables.models.Game and BettingStructure values); None for the
-    table's game, required at a mixed-game table whose rotation deals several. deck: serial of the deck dealt,
-    '' when the feed does not say (14.2(d)3). dead_reason: non-empty when the round was called dead (14.15(g)-dead).
+    table's game, required at a mixed-game table whose rotation deals several. deck: serial of the deck dealt, ''
+    when the feed does not say (the shuffler alternation check reads it). dead_reason: non-empty when the round was
+    called dead (14.15(g)-dead).
     source_digest: SHA-256 of the source hand, so that each is stored once. boards: a hand run two or three times,
     each run's full board (they share the cards dealt before the all-in; `board` is then '' or the first run's).
     bomb_pot: every player dealt in put in the table's posted bomb-pot ante and nothing else before the flop.
