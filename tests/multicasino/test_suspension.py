@@ -103,6 +103,45 @@ class TestSuspension:
         assert status(me) == SystemStatus.SUSPENDED
         assert "rules differ" in me.__class__.objects.get(pk=me.pk).status_reason
 
+    @pytest.mark.proves("14.20(a)")
+    def test_14_20_a_a_peer_is_one_of_the_system_while_it_reports_the_same_rules(self, at_site):
+        """The host heard with the system's rules hash: active; with another: suspended, naming the rules; heard with
+        none (a peer not yet reporting one): not a difference of rules; with the same again: active."""
+        system, me, host, _ = at_site
+        other = rules_hash(rules={**RULES, "minimum_pot": "25.00"}, two_claims_rule="first_received",
+                           contributions_while_suspended=False)
+        for reported, expected, why in [(system.rules_hash, SystemStatus.ACTIVE, ""),
+                                        (other, SystemStatus.SUSPENDED, "rules differ"),
+                                        ("", SystemStatus.ACTIVE, ""),
+                                        ("0" * 64, SystemStatus.SUSPENDED, "rules differ"),  # below ours, and above
+                                        (system.rules_hash, SystemStatus.ACTIVE, ""),
+                                        ("f" * 64, SystemStatus.SUSPENDED, "rules differ"),
+                                        (system.rules_hash, SystemStatus.ACTIVE, "")]:
+            apply_heartbeat(peer=Site.objects.get(pk=host.pk), body={"rules_hash": reported}, now=timezone.now())
+            peer = Site.objects.get(pk=host.pk)
+            assert (status(me), peer.status) == (expected, expected), reported
+            assert ("rules differ" in peer.status_reason) is bool(why)
+
+    @pytest.mark.proves("14.20(a)")
+    def test_14_20_a_the_system_holds_every_rule_and_nothing_else(self, casino):
+        """Every casino's payout runs on the system's one rule set: set up with a rule missing, the system is refused
+        naming the rules; with a rule of no system, naming that rule; the terms of which pots qualify may be left out
+        (their defaults), and one rule set is the same whether or not it names them."""
+        from apps.core.exceptions import DomainError
+        from apps.multicasino.models import ELIGIBILITY_DEFAULTS
+
+        for rules, field in [({k: v for k, v in RULES.items() if k != "minimum_pot"}, "rules"),
+                             ({k: v for k, v in RULES.items() if k != "qualifying_hand"}, "rules"),
+                             ({**RULES, "jackpot_name": "x", "bonus": "y"}, "bonus")]:
+            with pytest.raises(DomainError) as refused:
+                set_up_system(code="nj", name="NJ", host_name="Boardwalk", host_address="AC", rules=rules)
+            assert refused.value.field == field
+        assert not BadBeatSystem.objects.exists()
+        explicit = {**RULES, **ELIGIBILITY_DEFAULTS}
+        system = set_up_system(code="nj", name="NJ", host_name="Boardwalk", host_address="AC", rules=explicit)
+        assert system.rules_hash == rules_hash(rules=RULES, two_claims_rule="first_received",
+                                               contributions_while_suspended=False)
+
     def test_heartbeats_are_signed_and_carry_the_rules_hash_and_total(self, at_site):
         system, me, host, calls = at_site
         assert send_heartbeats() == 1

@@ -122,6 +122,13 @@ def _record_undelivered_notices(peer: Site) -> None:
             UndeliveredNotice.objects.get_or_create(notice=notice, site=peer)
 
 
+def _rules_differ(peer: Site, system: BadBeatSystem) -> bool:
+    """Whether `peer` holds other rules than this casino's (N.J.A.C. 13:69F-14.20(a): one payout, interconnected, under
+    one rule set): the rules hash of its last heartbeat differs from the system's here. A peer that has reported none
+    yet does not differ (its silence is a reason of its own)."""
+    return bool(peer.reported_rules_hash) and peer.reported_rules_hash != system.rules_hash
+
+
 def refresh_status(*, system: BadBeatSystem, now: datetime | None = None) -> str:
     """Suspend or resume (N.J.A.C. 13:69F-14.20(e)4-notify: no further payouts until it is operational). A peer is
     suspended after `silence_seconds` without a word, or when its rules hash differs from ours; it resumes only
@@ -135,7 +142,7 @@ def refresh_status(*, system: BadBeatSystem, now: datetime | None = None) -> str
         reasons = []
         if peer.last_heard_at is None or now - peer.last_heard_at > silence:
             reasons.append(f"no word for more than {system.silence_seconds} s")
-        if peer.reported_rules_hash and peer.reported_rules_hash != system.rules_hash:
+        if _rules_differ(peer, system):
             reasons.append("its rules differ from the system's (hash mismatch)")
         if peer.status == SystemStatus.SUSPENDED and not reasons:
             # The backlog is what was written before the peer was heard again; what is written since is the

@@ -168,7 +168,7 @@ def apply_approval(*, site: Site, body: dict, now: datetime) -> RuleApproval | N
 
 def apply_due_system_rules(*, now: datetime | None = None) -> int:
     """At the host (every heartbeat): put in effect each proposed change whose time has come and which every
-    participating casino has approved; every casino then holds the new rules and hash (14.20(a), (c)1). A harder
+    participating casino has approved; every casino then holds the new rules and hash (14.20(c)1). A harder
     qualifying hand still waits for the payout to be won. Returns how many took effect."""
     now = now or timezone.now()
     done = 0
