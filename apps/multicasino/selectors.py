@@ -128,8 +128,8 @@ def posted_payouts(*, system: BadBeatSystem) -> list[SystemClaim]:
 
 
 def host_report(*, system: BadBeatSystem) -> dict:
-    """The host's report: each casino's role, authority and responsibilities under the agreement (14.20(c):
-    `casino_roles`, with `roles_missing` true when any is not recorded), contributions by casino and gaming day,
+    """The host's report: each casino's role, authority and responsibilities under the agreement (`casino_roles`,
+    with `roles_missing` true when any is not recorded), contributions by casino and gaming day,
     payouts, reset amounts seeded, the ledger check (pool + reset reserve = contributions - payouts, to the cent)
     and every site's ledger against the host's."""
     contributions = system.pool_entries.aggregate(t=Sum("amount", default=ZERO))["t"]

@@ -82,3 +82,5 @@ def test_14_20_c_configured_from_a_file_the_agreements_terms_and_roles_are_set_a
     recorded.refresh_from_db()
     assert (recorded.records_kept_by, recorded.heartbeat_seconds) == ("Boardwalk", 5)
     assert Site.objects.get(code="borgata").role == "Participating casino"
+    configure(system, [sites[0], {**sites[1], "role": " " + "x" * 200 + " ", "authority": "y" * 2000}])  # the limits
+    assert (Site.objects.get(code="borgata").role, Site.objects.get(code="borgata").authority) == ("x" * 200, "y" * 2000)

@@ -79,19 +79,26 @@ def _given(**texts: str | None) -> dict[str, str]:
     return {name: value.strip() for name, value in texts.items() if value is not None}
 
 
+def _roles(**texts: str | None) -> dict[str, str]:
+    """A casino's role, authority and responsibilities as the system agreement describes them (N.J.A.C.
+    13:69F-14.20(c)-roles): the texts given (`_given`: None keeps what is recorded), stripped, each within its field
+    (`_longest`). Raises DomainError naming the field of a text too long."""
+    given = _given(**texts)
+    for name, value in given.items():
+        limit = _longest(name)
+        if len(value) > limit:
+            raise DomainError(f"At most {limit:,} characters ({len(value):,} given).", field=name)
+    return given
+
+
 def add_site(*, system: BadBeatSystem, code: str, name: str, address: str = "", is_host: bool = False,
              is_self: bool = False, inbox_url: str = "", outbound_secrets: list[str] | None = None,
              inbound_secrets: list[str] | None = None, role: str | None = None, authority: str | None = None,
              responsibilities: str | None = None) -> Site:
     """Add a participating casino (run again, change it); a peer (not this deployment) gets a link with its secrets.
-    `role`, `authority`, `responsibilities`: the casino's as the system agreement describes them (14.20(c)); None
-    keeps what is recorded (blank for a new casino). Raises DomainError (field-level) for a text longer than its
-    field."""
-    given = _given(role=role, authority=authority, responsibilities=responsibilities)
-    for name_, value in given.items():
-        limit = _longest(name_)
-        if len(value) > limit:
-            raise DomainError(f"At most {limit:,} characters ({len(value):,} given).", field=name_)
+    `role`, `authority`, `responsibilities`: the casino's under the system agreement (`_roles`); None keeps what is
+    recorded (blank for a new casino). Raises DomainError (field-level) for a text longer than its field."""
+    given = _roles(role=role, authority=authority, responsibilities=responsibilities)
     site, _ = Site.objects.update_or_create(system=system, code=code, defaults={
         "name": name, "address": address, "is_host": is_host, "is_self": is_self, "inbox_url": inbox_url, **given})
     if not is_self:
