@@ -152,3 +152,25 @@ def test_14_20_c_a_description_too_long_is_an_error_on_its_field_and_writes_noth
                            change_data(agreement_page(client, system), exactly))
     assert response.status_code == 302
     assert stored(system) == exactly
+
+
+@pytest.mark.proves("14.20(c)-roles")
+def test_14_20_c_the_agreements_page_neither_adds_nor_removes_a_casino(at_site, client, staff):  # noqa: F811
+    """The roles are described for the casinos the system has: the agreement's page offers no blank casino and no
+    deletion, and a form posted for a new casino, or asking to delete one, changes no casino (casinos are added on
+    their own page)."""
+    system, me, host, _ = at_site
+    client.force_login(staff_user(staff, Role.ADMIN))
+    page = agreement_page(client, system)
+    (inline,) = page.context["inline_admin_formsets"]
+    assert len(inline.formset.forms) == 2 and not inline.formset.extra_forms
+    assert not inline.formset.can_delete and not inline.has_add_permission
+    data = change_data(page, ROLES)
+    prefix = inline.formset.prefix
+    data[f"{prefix}-0-DELETE"] = "on"
+    data[f"{prefix}-TOTAL_FORMS"] = "3"
+    data.update({f"{prefix}-2-system": system.pk, f"{prefix}-2-role": "A casino added here",
+                 f"{prefix}-2-authority": "", f"{prefix}-2-responsibilities": ""})
+    client.post(f"/admin/multicasino/badbeatsystem/{system.pk}/change/", data)
+    assert sorted(Site.objects.filter(system=system).values_list("code", flat=True)) == ["boardwalk", "borgata"]
+    assert not Site.objects.filter(role="A casino added here").exists()

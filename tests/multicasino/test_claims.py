@@ -20,6 +20,7 @@ from apps.multicasino.models import (
     NoticeKind,
     OutboxMessage,
     PoolMovement,
+    Site,
     SystemClaim,
     SystemClaimStatus,
     TwoClaimsRule,
@@ -169,6 +170,47 @@ class TestHostOrdersClaims:
         assert amounts == {"borgata": D("4500.01"), "tropicana": D("4500.00")}
         assert all(c.status == SystemClaimStatus.PENDING for c in SystemClaim.objects.all())
 
+    @pytest.mark.proves("14.20(e)4-two-claims")
+    @pytest.mark.parametrize(("pool", "claims", "parts"), [
+        ("9000.00", 2, ["4500.00", "4500.00"]),                  # no odd cent
+        ("100.00", 3, ["33.34", "33.33", "33.33"]),               # one, to the first received
+        ("0.05", 3, ["0.02", "0.02", "0.01"]),                    # two
+    ])
+    def test_14_20_c_1_split_rule_gives_the_odd_cents_to_the_first_received(self, host_system, pool, claims, parts):
+        system, _, a, b = host_system
+        BadBeatSystem.objects.filter(pk=system.pk).update(two_claims_rule=TwoClaimsRule.SPLIT, pool=D(pool))
+        for ref in range(claims):
+            sender, secret = (("borgata", A_TO_HOST), ("tropicana", B_TO_HOST))[ref % 2]
+            headers, raw = signed("claim", ref // 2 + 1, claim_body(ref + 1, verified_at=T0), sender=sender,
+                                  secret=secret)
+            assert receive(headers=headers, raw=raw)[0] == 200
+        assert [str(c.amount) for c in SystemClaim.objects.order_by("arrival")] == parts
+
+    @pytest.mark.proves("14.20(e)4-two-claims")
+    @pytest.mark.parametrize(("pool", "status", "amount"), [("0.00", SystemClaimStatus.REFUSED, None),
+                                                            ("0.50", SystemClaimStatus.PENDING, D("0.50"))])
+    def test_14_20_e_4_a_claim_on_an_empty_pool_is_answered_and_any_cent_is_frozen(self, host_system, pool, status,
+                                                                                    amount):
+        system, _, a, b = host_system
+        BadBeatSystem.objects.filter(pk=system.pk).update(pool=D(pool))
+        headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
+        assert receive(headers=headers, raw=raw)[0] == 200
+        claim = SystemClaim.objects.get()
+        assert (claim.status, claim.amount) == (status, amount)
+        assert ("holds $0.00" in claim.answer) is (status == SystemClaimStatus.REFUSED)
+
+    @pytest.mark.proves("14.20(e)4-two-claims")
+    def test_14_20_e_4_the_answer_to_a_second_claim_is_cut_to_its_300_characters(self, host_system):
+        """A first casino with a name of 200 characters: the answer naming it is kept whole up to the record's 300."""
+        system, _, a, b = host_system
+        Site.objects.filter(pk=a.pk).update(name="B" * 200)
+        for sender, secret, ref in (("borgata", A_TO_HOST, 3), ("tropicana", B_TO_HOST, 7)):
+            headers, raw = signed("claim", 1, claim_body(ref, verified_at=T0), sender=sender, secret=secret)
+            assert receive(headers=headers, raw=raw)[0] == 200
+        second = SystemClaim.objects.get(site=b)
+        assert second.status == SystemClaimStatus.REFUSED and len(second.answer) == 300
+        assert second.answer.startswith("Not paid: a claim at " + "B" * 200)
+
     def test_a_repeated_claim_message_changes_nothing(self, host_system):
         system, _, a, _ = host_system
         headers, raw = signed("claim", 1, claim_body(3, verified_at=T0), sender="borgata", secret=A_TO_HOST)
@@ -288,7 +330,7 @@ def notice_from_host(seq, *, claim, kind, status, amount=None, answer="", site="
 
 
 class TestSiteClaims:
-    @pytest.mark.proves("14.20(e)4-notify")
+    @pytest.mark.proves("14.20(e)4-notify", "14.20(e)4-two-claims")
     def test_14_20_e_4_i_no_claim_is_opened_while_suspended(self, at_site, supervisor):
         system, me, host, claim = at_site
         with pytest.raises(DomainError, match="suspended"):
