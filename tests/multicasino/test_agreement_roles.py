@@ -174,3 +174,9 @@ def test_14_20_c_the_agreements_page_neither_adds_nor_removes_a_casino(at_site, 
     client.post(f"/admin/multicasino/badbeatsystem/{system.pk}/change/", data)
     assert sorted(Site.objects.filter(system=system).values_list("code", flat=True)) == ["boardwalk", "borgata"]
     assert not Site.objects.filter(role="A casino added here").exists()
+    superuser = staff_user(staff, Role.ADMIN)
+    superuser.is_superuser = True  # who holds every permission, deleting casinos included
+    superuser.save()
+    client.force_login(superuser)
+    (inline,) = agreement_page(client, system).context["inline_admin_formsets"]
+    assert not inline.formset.can_delete and not inline.has_add_permission
