@@ -86,7 +86,7 @@ def notice_delivered(request, pk: int):
 
 @role_policy(read="multicasino.view_system")
 def report(request, code: str, fmt: str = "html"):
-    """The host's report (14.20(d)1): contributions by casino and gaming day, payouts with their documentation, reset
+    """The host's report: contributions by casino and gaming day, payouts with their documentation, reset
     amounts, the agreement's terms as set_up_system recorded them (how funds and fees are kept, who keeps the
     records), and every site's ledger reconciled against the host's — as a page, CSV or PDF."""
     system = get_object_or_404(BadBeatSystem, code=code)
