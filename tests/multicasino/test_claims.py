@@ -405,6 +405,22 @@ class TestSiteClaims:
         assert OutboxMessage.objects.get(kind="payout").body["amount"] == "9000.00"
 
     @pytest.mark.proves("14.20(e)4-two-claims")
+    def test_14_20_e_4_only_a_claim_verified_here_goes_to_the_host_however_it_was_read(self, at_site, supervisor):
+        """A claim still pending here is not sent; the same claim verified and read back from the database (its
+        status the text the column holds) is, once, with its reference."""
+        from apps.multicasino.services.claims import submit_claim
+
+        system, me, host, claim = at_site
+        hear_host(system, host, timezone.now())
+        with pytest.raises(DomainError, match="Only a claim verified here") as refused:
+            submit_claim(claim=claim, supervisor=supervisor)
+        assert refused.value.field == "claim" and not SystemClaim.objects.exists()
+        Claim.objects.filter(pk=claim.pk).update(status=ClaimStatus.VERIFIED.value)
+        sent = submit_claim(claim=Claim.objects.get(pk=claim.pk), supervisor=supervisor)
+        assert (sent.reference, sent.site) == (str(claim.pk), me)
+        assert OutboxMessage.objects.filter(kind="claim").count() == 1
+
+    @pytest.mark.proves("14.20(e)4-two-claims")
     def test_14_20_e_4_a_claim_answered_by_the_host_is_rejected_here_with_the_answer(self, at_site, supervisor):
         system, me, host, claim = at_site
         hear_host(system, host, timezone.now())
