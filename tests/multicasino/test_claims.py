@@ -188,6 +188,7 @@ class TestHostOrdersClaims:
 
     @pytest.mark.proves("14.20(e)4-two-claims")
     @pytest.mark.parametrize(("pool", "status", "amount"), [("0.00", SystemClaimStatus.REFUSED, None),
+                                                            ("-1.00", SystemClaimStatus.REFUSED, None),  # a ledger fault
                                                             ("0.50", SystemClaimStatus.PENDING, D("0.50"))])
     def test_14_20_e_4_a_claim_on_an_empty_pool_is_answered_and_any_cent_is_frozen(self, host_system, pool, status,
                                                                                     amount):
