@@ -27,9 +27,11 @@ def shuffler_table(casino, staff):
     return table
 
 
-def deal(table, deck, minutes):
+def deal(table, deck, minutes, start=None):
+    """A round dealt `minutes` after `start` (an hour ago when not given), from the deck of serial `deck`."""
+    start = start or timezone.now() - timedelta(hours=1)
     return record_round_of_play(table=table, round_in=RoundIn(
-        started_at=timezone.now() - timedelta(minutes=60 - minutes), deck=deck or "",
+        started_at=start + timedelta(minutes=minutes), deck=deck or "",
         players=[PlayerIn(seat=1, contributed=Decimal("2")), PlayerIn(seat=2, contributed=Decimal("1"), folded=True)]))
 
 
@@ -86,12 +88,8 @@ def test_14_2_d_3_breaks_are_read_in_the_order_dealt_from_the_moment_asked(shuff
     the next one only when it repeats the deck before (not when the round before had none). From `since`, the rounds
     before are not read: the first read has no round before it."""
     start = timezone.now() - timedelta(hours=1)
-    rounds = []
-    for minute, deck in [(0, "R-8"), (1, None), (2, "R-8"), (3, "B-8"), (3, "R-8"), (4, "R-8"), (5, "B-8")]:
-        rounds.append(record_round_of_play(table=shuffler_table, round_in=RoundIn(
-            started_at=start + timedelta(minutes=minute), deck=deck or "",
-            players=[PlayerIn(seat=1, contributed=Decimal("2")), PlayerIn(seat=2, contributed=Decimal("1"),
-                                                                            folded=True)])))
+    rounds = [deal(shuffler_table, deck, minute, start=start)
+              for minute, deck in [(0, "R-8"), (1, None), (2, "R-8"), (3, "B-8"), (3, "R-8"), (4, "R-8"), (5, "B-8")]]
     ids = [r.pk for r in rounds]
     assert breaks_of(shuffler_table) == [(ids[1], ids[0], None), (ids[5], ids[4], "R-8")]
     assert breaks_of(shuffler_table, since=start + timedelta(minutes=2)) == [(ids[5], ids[4], "R-8")]

@@ -18,24 +18,23 @@ TERMS = {"percentage": D("10"), "maximum": D("5.00"), "minimum_pot": D("0.00"), 
 pytestmark = pytest.mark.django_db
 
 
+#: What a sign's amount out of bounds is refused with, by field.
+REFUSED = {"maximum": "The posted maximum rake may not be negative.",
+           "minimum_pot": "The minimum pot may not be negative.",
+           "increment": "The rake increment must be positive."}
+
+
 @pytest.mark.proves("14.14(c)-sign")
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("maximum", None, "The posted maximum rake may not be negative."),
-    ("maximum", D("-0.01"), "The posted maximum rake may not be negative."),
-    ("maximum", D("-0.50"), "The posted maximum rake may not be negative."),
-    ("maximum", D("-5.00"), "The posted maximum rake may not be negative."),
-    ("minimum_pot", D("-0.01"), "The minimum pot may not be negative."),
-    ("minimum_pot", D("-0.50"), "The minimum pot may not be negative."),
-    ("minimum_pot", D("-20.00"), "The minimum pot may not be negative."),
-    ("increment", D("0.00"), "The rake increment must be positive."),
-    ("increment", D("-0.50"), "The rake increment must be positive."),
-    ("increment", D("-1.00"), "The rake increment must be positive."),
+@pytest.mark.parametrize(("field", "value"), [
+    ("maximum", None), ("maximum", D("-0.01")), ("maximum", D("-0.50")), ("maximum", D("-5.00")),
+    ("minimum_pot", D("-0.01")), ("minimum_pot", D("-0.50")), ("minimum_pot", D("-20.00")),
+    ("increment", D("0.00")), ("increment", D("-0.50")), ("increment", D("-1.00")),
 ])
-def test_14_14_c_a_negative_amount_or_an_increment_of_nothing_is_not_posted(field, value, message):
+def test_14_14_c_a_negative_amount_or_an_increment_of_nothing_is_not_posted(field, value):
     table = PokerTableFactory()
     with pytest.raises(DomainError) as refused:
         post_rake_structure(table=table, **(TERMS | {field: value}))
-    assert (refused.value.field, refused.value.message) == (field, message)
+    assert (refused.value.field, refused.value.message) == (field, REFUSED[field])
     assert not RakeStructure.objects.filter(table=table).exists()
 
 
