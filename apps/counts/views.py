@@ -167,7 +167,7 @@ def master_game_report_view(request, day: str, fmt: str = "html"):
             writer.writerow([gaming_day, f"late correction recorded {c.gaming_day} for {c.corrects_gaming_day}",
                              c.table.number if c.table else "", c.kind, amount_cell(c.amount), c.reason])
         return response
-    context = {"report": report, "gaming_day": gaming_day, "casino": casino, "printable": fmt == "pdf"}
+    context = {"report": report, "gaming_day": gaming_day, "casino": casino}
     if fmt == "pdf":
         return pdf_response(render_to_string("counts/mgr_print.html", context, request=request),
                             f"master-game-report-{gaming_day}.pdf")

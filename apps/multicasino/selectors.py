@@ -33,7 +33,7 @@ class SiteLedger:
 
 
 def site_ledgers(*, system: BadBeatSystem) -> list[SiteLedger]:
-    """At the host: each casino's contributions as pooled against the site's own running total (14.20(e)3)."""
+    """At the host: each casino's contributions as pooled against the site's own running total (the host's report)."""
     pooled = dict(system.pool_entries.values("site").annotate(t=Sum("amount")).values_list("site", "t"))
     return [SiteLedger(site=s, pooled=pooled.get(s.pk, ZERO), reported=s.reported_total)
             for s in system.sites.all()]

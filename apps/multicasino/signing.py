@@ -21,7 +21,7 @@ def canonical(body: dict) -> str:
 
 def body_hash(raw: bytes | str) -> str:
     """SHA-256 (hex) of the body as received: the acknowledgement that it was completely and accurately
-    received (14.20(e)3)."""
+    received (14.20(e)2-complete)."""
     return hashlib.sha256(raw.encode() if isinstance(raw, str) else raw).hexdigest()
 
 
@@ -36,7 +36,7 @@ def sign(*, message_id: str, text: str, secrets: list[str], at: datetime | None 
 
 
 def verify(*, text: str, headers: dict[str, str], secrets: list[str]) -> None:
-    """Check a message's signature and its ±5 minute window against any accepted secret. Raises
+    """Check a message's signature and its ±5 minute window against any accepted secret (N.J.A.C. 13:69F-14.20(e)3). Raises
     WebhookVerificationError with the reason (missing headers, too old, too new, no matching signature)."""
     if not secrets:
         raise WebhookVerificationError("No secret is configured for this sender")

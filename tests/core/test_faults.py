@@ -449,6 +449,7 @@ class TestHealth:
 
 
 class TestMulticasinoWithoutCache:
+    @pytest.mark.proves("14.20(e)3")
     def test_a_heartbeat_whose_replay_cannot_be_checked_is_refused_503_and_a_batch_goes_in(self, settings, breaker):
         """N.J.A.C. 13:69F-14.20(e)3 with Redis down: the inbox cannot tell a replayed heartbeat, so it refuses it
         (503, nothing applied, not logged as a replay); a batch goes in, each message stored once by the database,

@@ -18,8 +18,7 @@ from apps.casinos.services import close_gaming_day_books, hold_open_gaming_days
 from apps.core.exceptions import DomainError
 from apps.core.roles import Role
 from apps.counts.models import CountMethod, LateCorrection, WitnessKind
-from apps.counts.selectors import master_game_report
-from apps.counts.services import close_gaming_day, record_count, record_late_correction
+from apps.counts.services import close_gaming_day, record_count
 from apps.feed.services import PlayerIn, RoundIn, import_phh, record_round_of_play
 from apps.rake.services import collect_time_charge, post_time_charge_structure
 from apps.rounds.models import RoundOfPlay
@@ -122,29 +121,6 @@ def test_a_round_outside_the_records_the_casino_keeps_is_refused(room, at, words
     with pytest.raises(DomainError, match=words) as refused:
         record_round_of_play(table=room["table"], round_in=a_round(at))
     assert refused.value.field == "started_at"
-
-
-def test_14_19_h_a_late_correction_is_recorded_in_the_open_day_and_shown_on_both_reports(room, casino):
-    accounting, day = room["people"][Role.ACCOUNTING], room["day"]
-    with pytest.raises(DomainError, match="is not closed: record its money itself"):
-        record_late_correction(casino=casino, corrects_gaming_day=day, kind="rake", amount=D("-2.00"),
-                               reason="Rake keyed twice", made_by=accounting)
-    close_gaming_day(casino=casino, gaming_day=day)
-    with pytest.raises(DomainError, match="Accounting records"):
-        record_late_correction(casino=casino, corrects_gaming_day=day, kind="rake", amount=D("-2.00"),
-                               reason="x", made_by=room["people"][Role.POKER_SHIFT_SUPERVISOR])
-    for amount, field in [(D("0"), "amount"), (D("1e13"), "amount")]:
-        with pytest.raises(DomainError) as bad:
-            record_late_correction(casino=casino, corrects_gaming_day=day, kind="rake", amount=amount,
-                                   reason="x", made_by=accounting)
-        assert bad.value.field == field
-    correction = record_late_correction(casino=casino, corrects_gaming_day=day, kind="rake", amount=D("-2.00"),
-                                        reason="Rake keyed twice at table 5", made_by=accounting,
-                                        table=room["table"])
-    today = current_gaming_day(casino=casino)
-    assert (correction.gaming_day, correction.corrects_gaming_day) == (today, day)
-    assert master_game_report(casino=casino, gaming_day=today).corrections_made == [correction]
-    assert master_game_report(casino=casino, gaming_day=day).corrections_of_this_day == [correction]
 
 
 def test_late_corrections_through_the_api_and_on_the_report_page(api, client, room, casino):

@@ -417,7 +417,7 @@ def test_the_round_page_shows_each_runs_board_and_share(client, supervisor, casi
     assert "Straddled: 1 straddle." in page and "straddle $4.00" in page
 
 
-@pytest.mark.proves("14.11(g)-high-takes-all")
+@pytest.mark.proves("14.11(g)-high-takes-all", "14.11(g)-qualifier")
 def test_14_11_g_along_the_money_path_no_qualifying_low_gives_each_pot_run_to_the_high():
     """Omaha high-low, 14.11(g): where no hand qualifies for low, the best high hand takes the whole pot — here along
     the money path, for each pot and each run of a hand run twice, after the rake and the contribution come out of

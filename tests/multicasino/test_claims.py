@@ -432,6 +432,73 @@ class TestSiteClaims:
         claim.refresh_from_db()
         assert claim.status == ClaimStatus.REJECTED and "Tropicana" in claim.decision_note
 
+    @pytest.mark.proves("14.20(e)4-two-claims")
+    def test_14_20_e_4_a_claim_verified_here_keeps_the_engines_reading_and_is_verified_once(self, at_site,
+                                                                                           supervisor):
+        """The claim sent to the host is the engine's reading of the round, stored on the claim here with who
+        verified it and when; verifying it again is refused by its status, and nothing more is sent."""
+        system, me, host, claim = at_site
+        hear_host(system, host, timezone.now())
+        Claim.objects.filter(pk=claim.pk).update(seat=0, losing_hand="", losing_cards="", winning_hand="",
+                                                 winning_cards="", evaluation={})  # as a claim opened before
+        before = timezone.now()
+        badbeat.verify_claim(claim=Claim.objects.get(pk=claim.pk), supervisor=supervisor)
+        claim.refresh_from_db()
+        assert (claim.seat, claim.losing_hand, claim.winning_hand) == (1, "Four of a kind", "Straight flush")
+        assert sorted(claim.losing_cards.split()) == sorted("9s 9c 9h 9d 8s".split())
+        assert sorted(claim.winning_cards.split()) == sorted("8s 7s 6s 5s 4s".split())
+        assert claim.evaluation["qualifies"] is True and claim.evaluation["checks"]
+        assert (claim.status, claim.decided_by, claim.payout_amount) == (ClaimStatus.VERIFIED, supervisor, None)
+        assert before <= claim.decided_at <= timezone.now() and "sent to the host" in claim.decision_note
+        for again in (claim, Claim.objects.get(pk=claim.pk)):
+            with pytest.raises(DomainError, match="This claim is already verified") as refused:
+                badbeat.verify_claim(claim=again, supervisor=supervisor)
+            assert refused.value.field == "status"
+        assert OutboxMessage.objects.filter(kind="claim").count() == 1
+
+    @pytest.mark.proves("14.20(e)4-two-claims")
+    def test_14_20_e_4_with_two_qualifying_losers_the_claim_sent_names_the_highest(self, at_site, supervisor, casino):
+        """Four nines (seat 1) and four eights (seat 2) both lose to a straight flush (seat 3): the claim verified
+        here and sent to the host is the four nines'."""
+        system, me, host, _ = at_site
+        hear_host(system, host, timezone.now())
+        table = PokerTableFactory(casino=casino, number=5)
+        round_of_play = record_round_of_play(table=table, round_in=RoundIn(
+            started_at=timezone.now(), board="9h 9d 8h 8d Th", players=[
+                PlayerIn(seat=1, contributed=D("50"), hole_cards="9s 9c", name="Ann"),
+                PlayerIn(seat=2, contributed=D("50"), hole_cards="8s 8c", name="Ben"),
+                PlayerIn(seat=3, contributed=D("50"), hole_cards="7h 6h", name="Cy")]))
+        claim = Claim.objects.get(round_of_play=round_of_play)
+        badbeat.verify_claim(claim=claim, supervisor=supervisor)
+        claim.refresh_from_db()
+        assert (claim.seat, claim.status, sorted(claim.losing_cards.split())) == (
+            1, ClaimStatus.VERIFIED, sorted("9s 9c 9h 9d Th".split()))
+        assert OutboxMessage.objects.get(kind="claim").body["losing_cards"] == claim.losing_cards
+
+    @pytest.mark.proves("14.20(e)4-two-claims")
+    @pytest.mark.parametrize(("status", "answered"), [(ClaimStatus.PENDING, True), (ClaimStatus.VERIFIED, True),
+                                                      (ClaimStatus.REJECTED, False), (ClaimStatus.PAID, False)])
+    def test_14_20_e_4_the_hosts_not_paid_rejects_only_a_claim_still_open_here(self, at_site, supervisor, status,
+                                                                             answered):
+        """The host's answer rejects a claim pending or verified here, with the answer cut to the claim's 300
+        characters, and withdraws its notices not yet acknowledged; a claim already decided here (rejected by a
+        supervisor, or paid) keeps its status, note and notices."""
+        system, me, host, claim = at_site
+        Claim.objects.filter(pk=claim.pk).update(status=status, decision_note="as decided here")
+        seen = PayoutNotification.objects.create(claim=claim, casino=claim.jackpot.casino, message="seen",
+                                                 acknowledged_by=supervisor, acknowledged_at=timezone.now())
+        PayoutNotification.objects.create(claim=claim, casino=claim.jackpot.casino, message="not yet seen")
+        answer = "Not paid: a claim at " + "T" * 400
+        refused = badbeat.refuse_shared_claim(claim=Claim.objects.get(pk=claim.pk), answer=answer)
+        claim.refresh_from_db()
+        assert (refused.status, refused.decision_note) == (claim.status, claim.decision_note)
+        if answered:
+            assert (claim.status, claim.decision_note) == (ClaimStatus.REJECTED, answer[:300])
+            assert list(claim.notifications.all()) == [seen]
+        else:
+            assert (claim.status, claim.decision_note) == (status, "as decided here")
+            assert claim.notifications.count() == 2
+
     def test_a_notice_of_another_casinos_claim_shows_pending_here(self, at_site, client, staff):
         system, me, host, _ = at_site
         headers, raw = notice_from_host(1, claim=55, kind="pending", status="pending", amount="9000.00",

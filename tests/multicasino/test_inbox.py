@@ -93,6 +93,7 @@ class TestSigning:
         assert status == 409 and answer["ack"] == body_hash(raw)
         assert pool(system) == D("3.00") and RejectedMessage.objects.get().reason == "Repeated id"
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_a_new_id_on_an_old_sequence_is_refused(self, host):
         system, _ = host
         receive(headers=message(1)[0], raw=message(1)[1])
@@ -100,12 +101,78 @@ class TestSigning:
         assert receive(headers=headers, raw=raw)[0] == 409
         assert pool(system) == D("1.00")
 
+    @pytest.mark.proves("14.20(e)3")
     def test_rotation_without_downtime_old_and_new_secrets_both_accepted(self, host):
-        system, _ = host
+        """Any inbound secret of the link verifies: the old one alone, the new one beside it, the old one second in
+        the link's list; a link left with no inbound secret hears no one."""
+        system, peer = host
         assert receive(headers=message(1, secrets=(OLD_SECRET,))[0], raw=message(1, secrets=(OLD_SECRET,))[1])[0] == 200
         headers, raw = message(2, secrets=(SITE_TO_HOST, OLD_SECRET))
         assert receive(headers=headers, raw=raw)[0] == 200
         assert pool(system) == D("2.00")
+        peer.link.inbound_secrets = []
+        peer.link.save(update_fields=["inbound_secrets"])
+        headers, raw = message(3, "3.00")
+        assert receive(headers=headers, raw=raw) == (401, {"error": "Signature: No secret is configured for this "
+                                                                    "sender"})
+        assert pool(system) == D("2.00")
+
+    @pytest.mark.proves("14.20(e)3")
+    @pytest.mark.parametrize(("case", "status", "reason"), [
+        ("another_system", 401, "Unknown sender"),
+        ("this_casino", 401, "Unknown sender"),
+        ("no_link", 401, "Unknown sender"),
+        ("envelope_sender", 400, "Malformed body: envelope names another sender"),
+        ("envelope_system", 400, "Malformed body: envelope names another sender"),
+        ("not_json", 400, "Malformed body: "),
+        ("no_kind", 400, "Malformed body: 'kind'"),
+        ("no_body", 400, "Malformed body: 'body'"),
+    ])
+    def test_14_20_e_3_only_a_peer_of_the_named_system_signing_as_itself_is_heard(self, host, case, status, reason):
+        """A request is heard only from a casino of the system its headers name, other than this one, with a link
+        here, whose signed envelope names that system and that sender and holds a kind and a body. Each other request
+        is refused and logged with its sender and id, and changes nothing."""
+        from apps.multicasino.models import Site
+
+        system, _ = host
+        sender, header_system = "borgata", "nj-bad-beat"
+        envelope = {"kind": "contribution", "sequence": 1, "system": "nj-bad-beat", "sender": "borgata",
+                    "body": {"reference": "1", "amount": "1.00", "gaming_day": "2026-11-22"}}
+        if case == "another_system":
+            header_system = "pa-bad-beat"
+        elif case == "this_casino":
+            sender = envelope["sender"] = "boardwalk"
+        elif case == "no_link":  # a casino known from the host's notices only
+            Site.objects.create(system=system, code="tropicana", name="Tropicana")
+            sender = envelope["sender"] = "tropicana"
+        elif case == "envelope_sender":
+            envelope["sender"] = "boardwalk"
+        elif case == "envelope_system":
+            envelope["system"] = "pa-bad-beat"
+        elif case in ("no_kind", "no_body"):
+            del envelope[case.removeprefix("no_")]
+        text = "not json {" if case == "not_json" else canonical(envelope)
+        headers = sign(message_id="msg_x", text=text, secrets=[SITE_TO_HOST])
+        headers.update({"x-pokerroom-system": header_system, "x-pokerroom-site": sender})
+        got_status, answer = receive(headers=headers, raw=text.encode())
+        assert got_status == status and answer["error"].startswith(reason) and "ack" not in answer
+        rejected = RejectedMessage.objects.get()
+        assert (rejected.sender, rejected.message_id, rejected.reason) == (sender, "msg_x", answer["error"])
+        assert pool(system) == 0 and not InboxMessage.objects.exists() and not PoolEntry.objects.exists()
+
+    @pytest.mark.proves("14.20(e)3")
+    def test_14_20_e_3_a_heartbeat_sent_again_is_refused_as_a_replay(self, host):
+        """An unsequenced heartbeat, validly signed, heard once: the same request again is refused (409) and logged,
+        though its signature is still within its five minutes."""
+        system, peer = host
+        text = canonical({"kind": "heartbeat", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
+                          "body": {"rules_hash": system.rules_hash, "pool": "0.00"}})
+        headers = sign(message_id="hb_once", text=text, secrets=[SITE_TO_HOST])
+        headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": "borgata"})
+        assert receive(headers=headers, raw=text.encode()) == (200, {"ack": body_hash(text)})
+        assert receive(headers=headers, raw=text.encode()) == (409, {"error": "Repeated id"})
+        rejected = RejectedMessage.objects.get()
+        assert (rejected.sender, rejected.message_id, rejected.reason) == ("borgata", "hb_once", "Repeated id")
 
 
 class TestOrdering:
@@ -157,6 +224,35 @@ def site(settings):
 
 
 class TestOutbox:
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_messages_are_numbered_per_link_in_order_and_each_link_sent_once(
+            self, host, monkeypatch, django_capture_on_commit_callbacks):
+        """At the host, messages to two casinos written together: each link numbers its own in the order given,
+        from where it stood, and gets one sending task on commit, on the quick queue when one of its messages is
+        a claim, a notice, a payout or rules; nothing written, nothing sent."""
+        from apps.multicasino.services import outbox
+
+        system, borgata = host
+        tropicana = add_site(system=system, code="tropicana", name="Tropicana", inbox_url="http://tropicana.test/",
+                             inbound_secrets=[OLD_SECRET], outbound_secrets=[OLD_SECRET])
+        sent = []
+        monkeypatch.setattr(outbox, "send_later", lambda pk, urgent=False: sent.append((pk, urgent)))
+        a, b = borgata.link, tropicana.link
+        with django_capture_on_commit_callbacks(execute=True):
+            assert outbox.enqueue_many(messages=[]) == []
+            first = outbox.enqueue(link=a, kind="contribution", body={"n": 0})
+        with django_capture_on_commit_callbacks(execute=True):
+            rows = outbox.enqueue_many(messages=[(a, "contribution", {"n": 1}), (b, "notice", {"n": 2}),
+                                                 (a, "contribution", {"n": 3}), (b, "contribution", {"n": 4})])
+        assert [(r.link_id, r.sequence, r.body["n"]) for r in rows] == [(a.pk, 2, 1), (b.pk, 1, 2), (a.pk, 3, 3),
+                                                                         (b.pk, 2, 4)]
+        assert sent == [(first.pk, False), (rows[0].pk, False), (rows[1].pk, True)]
+        a.refresh_from_db()
+        b.refresh_from_db()
+        assert (a.next_out_sequence, b.next_out_sequence) == (4, 3)
+        assert len({r.message_id for r in [first, *rows]}) == 5 and OutboxMessage.objects.count() == 5
+
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_message_written_with_the_change_and_sent_on_commit(self, site,
                                                                            django_capture_on_commit_callbacks):
         system, host, transport, sent = site
@@ -169,6 +265,7 @@ class TestOutbox:
         assert url == "http://host.test/in" and message_row.ack_body_hash == body_hash(text)
         assert headers["webhook-id"] == message_row.message_id and headers["x-pokerroom-site"] == "borgata"
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_rolled_back_change_leaves_no_message(self, site):
         from django.db import transaction
         _, host, _, sent = site
@@ -177,6 +274,7 @@ class TestOutbox:
             raise RuntimeError
         assert not OutboxMessage.objects.exists() and sent == []
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_failures_back_off_and_the_sweeper_retries(self, site):
         _, host, transport, sent = site
         message_row = OutboxMessage.objects.create(link=host.link, sequence=1, message_id="msg_x", kind="contribution",
@@ -196,6 +294,39 @@ class TestOutbox:
         assert sweep_outbox(now=now + timedelta(seconds=1)) == 0  # not due yet
         assert sweep_outbox(now=now + timedelta(seconds=5)) == 1
 
+    @pytest.mark.proves("14.20(e)2-complete")
+    @pytest.mark.parametrize(("kind", "delays", "retried"), [
+        ("contribution", [2, 4, 8, 16, 30, 30], False),  # the sweeper's backoff, 2 s doubling to 30 s
+        ("claim", [0.5, 1, 2, 4, 4, 4], True),  # what a display waits for: 0.5 s doubling to 4 s, a task of its own
+    ])
+    def test_14_20_e_2_each_failed_send_backs_off_longer_up_to_its_cap(self, site, settings, monkeypatch, kind,
+                                                                       delays, retried):
+        """A message the peer did not acknowledge is kept, with each attempt and its error, and tried again after a
+        longer wait each time; a try the pump is about to repeat at once (`quiet`) counts, leaves the wait as it
+        was and queues nothing."""
+        from apps.multicasino.services import outbox
+
+        _, host, transport, _ = site
+        queued = []
+        monkeypatch.setattr(outbox, "send_later", lambda pk, **options: queued.append((pk, options)))
+        settings.CELERY_TASK_ALWAYS_EAGER = False
+        start = timezone.now()
+        row = OutboxMessage.objects.create(link=host.link, sequence=1, message_id="msg_z", kind=kind, body={},
+                                           next_attempt_at=start)
+        transport.answer = lambda text: (503, {"error": "busy"})
+        for attempt, delay in enumerate(delays, start=1):
+            now = start + timedelta(minutes=attempt)
+            assert deliver(message_pk=row.pk, now=now) is False
+            row.refresh_from_db()
+            assert (row.attempts, row.last_error) == (attempt, "HTTP 503: busy")
+            assert row.next_attempt_at == now + timedelta(seconds=delay)
+            assert queued.pop() == (row.pk, {"urgent": True, "countdown": delay}) if retried else not queued
+        assert deliver(message_pk=row.pk, now=start + timedelta(hours=1), quiet=True) is False
+        waited = row.next_attempt_at
+        row.refresh_from_db()
+        assert (row.attempts, row.next_attempt_at, queued) == (len(delays) + 1, waited, [])
+
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_an_acknowledgement_of_another_body_is_not_an_acknowledgement(self, site):
         _, host, transport, _ = site
         message_row = OutboxMessage.objects.create(link=host.link, sequence=1, message_id="msg_y", kind="contribution",
@@ -203,6 +334,7 @@ class TestOutbox:
         transport.answer = lambda text: (200, {"ack": "0" * 64})
         assert deliver(message_pk=message_row.pk) is False
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_resend_from_makes_the_missing_messages_due(self, site):
         _, host, transport, _ = site
         later = timezone.now() + timedelta(minutes=10)
@@ -249,6 +381,7 @@ class TestBatches:
         assert receive(headers=headers, raw=raw.replace(b'"3.00"', b'"300.00"'))[0] == 401
         assert pool(system) == D("3.00")
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_another_id_under_a_number_already_received_is_not_acknowledged(self, host):
         system, _ = host
         first_headers, first_raw, _ = batch([1])
@@ -258,6 +391,7 @@ class TestBatches:
         assert "msg_other" not in answer["acks"] and "msg_2" in answer["acks"]
         assert pool(system) == D("3.00")
 
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_the_pump_sends_consecutive_messages_together_and_marks_each_acknowledgement(self, site):
         system, host, transport, sent = site
 

@@ -103,7 +103,7 @@ def how_written(winnings: SourceWinnings, venues: dict[str, str]) -> Reading:
 def settlement_of(*, verified: VerifiedRound, round_of_play: RoundOfPlay, hand: ParsedHand, reading: Reading,
                   our_rake: Decimal) -> SourceSettlement:
     """The audit row of one recorded round (unsaved): the source's winnings read as `reading`, checked against the
-    pots our accounting built (who folded, who is eligible for which pot, 14.7(c)4) and the players our settlement
+    pots our accounting built (who folded, who is eligible for which pot: `verification.build_round`) and the players our settlement
     paid, beside `our_rake` (the round's RakeRecord amount). Amounts are Decimal dollars."""
     winnings = hand.winnings
     if winnings is None:

@@ -75,7 +75,7 @@ def record_contributions(*, contributions: Sequence[Contribution]) -> None:
 
 def apply_contribution(*, site: Site, body: dict) -> PoolEntry | None:
     """At the host: add a site's contribution to the system pool, once per site and reference, under the
-    system's row lock; the entry keeps the casino identifiable (14.20(e)3). Its reset part (14.19(p)-reset) goes to
+    system's row lock; the entry keeps the casino identifiable (its site). Its reset part (14.19(p)-reset) goes to
     the reset reserve, the rest to the pool. None when already applied."""
     system = BadBeatSystem.objects.select_for_update().get(pk=site.system_id)
     entry, created = PoolEntry.objects.get_or_create(

@@ -1,4 +1,4 @@
-"""The inbox (N.J.A.C. 13:69F-14.20(e)2-complete, 14.20(e)3): a message from a peer is verified (its Standard Webhooks
+"""The inbox (N.J.A.C. 13:69F-14.20(e)2-complete; its authentication 14.20(e)3): a message from a peer is verified (its Standard Webhooks
 signature, its sender, its timestamp), stored once, applied once and in sequence order, a gap asked for again; what was
 received is acknowledged with its SHA-256. `receive` returns an `InboxResult`; the inbox's API view gives it its HTTP
 status."""
@@ -61,17 +61,22 @@ def _reject(*, raw: bytes, sender: str, message_id: str, outcome: InboxOutcome, 
     return InboxResult(outcome, {"error": reason})
 
 
-def receive(*, headers: dict[str, str], raw: bytes, now: datetime | None = None) -> InboxResult:
-    """The inbox (N.J.A.C. 13:69F-14.20(e)2-complete, 14.20(e)3): verify and apply one message from a peer.
+@dataclass(frozen=True, slots=True)
+class _Envelope:
+    """A request the inbox authenticated: the peer that signed it, its id and what it carries."""
 
-    Refused, logged and without effect: an unknown system or sender, a bad signature or a timestamp outside
-    ±5 minutes (UNAUTHENTICATED), a body that is not the JSON it claims (MALFORMED), a repeated id (DUPLICATE,
-    with the acknowledgement of the first receipt so a retrying sender stops). Otherwise the message is stored
-    once (unique sender and id) and applied in sequence order (ACCEPTED); after a gap it waits (GAP, with
-    `resend_from`). Every answer that accepts carries `ack`, the SHA-256 of the body received.
-    """
-    now = now or timezone.now()
-    headers = {k.lower(): v for k, v in headers.items()}
+    peer: Site
+    message_id: str
+    kind: str
+    sequence: Any
+    body: Any
+
+
+def _authenticated(*, headers: dict[str, str], raw: bytes) -> _Envelope | InboxResult:
+    """Only the peers of a system reach its data (N.J.A.C. 13:69F-14.20(e)3): the request's sender is a casino of the
+    system named in its headers with a link here; its Standard Webhooks signature verifies with one of the link's
+    inbound secrets, within ±5 minutes; the signed envelope names the same system and sender. `headers`: lower-case
+    names. The envelope, or the refusal (UNAUTHENTICATED, MALFORMED), logged."""
     sender, message_id = headers.get("x-pokerroom-site", ""), headers.get("webhook-id", "")
     peer = (Site.objects.select_related("system", "link").filter(
         system__code=headers.get("x-pokerroom-system", ""), code=sender, is_self=False).first())
@@ -92,18 +97,45 @@ def receive(*, headers: dict[str, str], raw: bytes, now: datetime | None = None)
     except (ValueError, KeyError, TypeError) as exc:
         return _reject(raw=raw, sender=sender, message_id=message_id, outcome=InboxOutcome.MALFORMED,
                        reason=f"Malformed body: {exc}")
+    return _Envelope(peer=peer, message_id=message_id, kind=kind, sequence=sequence, body=body)
+
+
+def _replayed(*, envelope: _Envelope, raw: bytes) -> InboxResult | None:
+    """An unsequenced envelope (a heartbeat, a batch) signed and sent again is refused (N.J.A.C. 13:69F-14.20(e)3):
+    its id is remembered for 15 minutes, longer than the ±5 minutes a signature is good for. DUPLICATE for an id seen;
+    UNAVAILABLE for a heartbeat when the cache cannot say (Redis down: apps.core.cache), as a heartbeat is never applied
+    unchecked; None to go on — a batch goes on without the cache, each of its messages stored once by the database's
+    unique id."""
+    first_time = try_add(f"multicasino:seen:{envelope.peer.pk}:{envelope.message_id}", timeout=900)
+    if first_time is False:
+        return _reject(raw=raw, sender=envelope.peer.code, message_id=envelope.message_id,
+                       outcome=InboxOutcome.DUPLICATE, reason="Repeated id")
+    if first_time is None and envelope.kind == MessageKind.HEARTBEAT:
+        return InboxResult(InboxOutcome.UNAVAILABLE, {"error": "Replay check unavailable; send again later"})
+    return None
+
+
+def receive(*, headers: dict[str, str], raw: bytes, now: datetime | None = None) -> InboxResult:
+    """The inbox (N.J.A.C. 13:69F-14.20(e)2-complete): apply one message from a peer, authenticated first
+    (`_authenticated`, `_replayed`), completely and in order.
+
+    Refused, logged and without effect: an unknown system or sender, a bad signature or a timestamp outside
+    ±5 minutes (UNAUTHENTICATED), a body that is not the JSON it claims (MALFORMED), a repeated id (DUPLICATE,
+    with the acknowledgement of the first receipt so a retrying sender stops). Otherwise the message is stored
+    once (unique sender and id) and applied in sequence order (ACCEPTED); after a gap it waits (GAP, with
+    `resend_from`). Every answer that accepts carries `ack`, the SHA-256 of the body received.
+    """
+    now = now or timezone.now()
+    envelope = _authenticated(headers={k.lower(): v for k, v in headers.items()}, raw=raw)
+    if isinstance(envelope, InboxResult):
+        return envelope
+    peer, message_id, kind, sequence, body = (envelope.peer, envelope.message_id, envelope.kind, envelope.sequence,
+                                              envelope.body)
+    sender = peer.code
     ack = body_hash(raw)
     if kind in (MessageKind.HEARTBEAT, MessageKind.BATCH):
-        # Unsequenced envelopes: the id is remembered for longer than the ±5 minute window, so a replay is refused
-        # (a batch's messages are also stored once each, by their own ids).
-        first_time = try_add(f"multicasino:seen:{peer.pk}:{message_id}", timeout=900)
-        if first_time is False:
-            return _reject(raw=raw, sender=sender, message_id=message_id, outcome=InboxOutcome.DUPLICATE,
-                           reason="Repeated id")
-        if first_time is None and kind == MessageKind.HEARTBEAT:
-            # The cache cannot say whether this id was seen (Redis down: apps.core.cache); a heartbeat is never
-            # applied unchecked. A batch goes on: each of its messages is stored once, by the database's unique id.
-            return InboxResult(InboxOutcome.UNAVAILABLE, {"error": "Replay check unavailable; send again later"})
+        if refused := _replayed(envelope=envelope, raw=raw):
+            return refused
         if kind == MessageKind.BATCH:
             return _receive_batch(peer=peer, raw=raw, body=body, now=now)
         apply_heartbeat(peer=peer, body=body, now=now)

@@ -1,7 +1,7 @@
 """The outbox (N.J.A.C. 13:69F-14.20(e)2-complete): a message to a peer is written in the transaction of the change it
 reports, under its link's row lock and with the link's next sequence number, sent once that transaction commits by
 one sender per link in sequence order (consecutive messages in one signed request), and swept again with backoff
-until the peer acknowledges it with the SHA-256 of what it received (14.20(e)3)."""
+until the peer acknowledges it with the SHA-256 of what it received."""
 from __future__ import annotations
 
 import json
@@ -215,14 +215,14 @@ BATCH_SIZE = 100
 
 def item_text(*, message_id: str, sequence: int, kind: str, body: dict) -> str:
     """One message of a batch as text: what the sender signs within the batch and the receiver acknowledges with
-    its SHA-256 (14.20(e)3) — one function on both sides, so the two hashes are of the same text."""
+    its SHA-256 (14.20(e)2-complete) — one function on both sides, so the two hashes are of the same text."""
     return canonical({"id": message_id, "sequence": sequence, "kind": kind, "body": body})
 
 
 def deliver_batch(*, link_pk: int, now: datetime | None = None, quiet: bool = False) -> int:
     """Send the link's lowest unacknowledged messages (up to BATCH_SIZE, consecutive) in one signed request
     (14.20(e)2-complete): each keeps its own id and sequence number and is acknowledged one by one, with the SHA-256 of
-    its own text as the receiver stored it (14.20(e)3). Returns how many were acknowledged; a failure is recorded
+    its own text as the receiver stored it. Returns how many were acknowledged; a failure is recorded
     on the lowest message (`_record_failure`)."""
     now = now or timezone.now()
     messages = list(OutboxMessage.objects.filter(link_id=link_pk, acked_at__isnull=True).order_by("sequence")
