@@ -37,7 +37,7 @@ class PayoutPreview:
     """The money a decision would move: `amount` (Decimal dollars; None when no amount is known here) split into
     `shares`, taken from `debited` (the jackpot's name, or the primary's for a secondary funded from it,
     14.19(m)2-deducted). `note` says why there is no amount (the hand does not qualify, the multi-casino host freezes
-    it, ...). `decided_elsewhere`: the multi-casino system's host freezes the amount (14.20(e)4-two-claims)."""
+    it, ...). `decided_elsewhere`: the multi-casino system's host freezes the amount."""
 
     amount: Decimal | None
     shares: tuple[PreviewShare, ...] = ()

@@ -36,8 +36,9 @@ def sign(*, message_id: str, text: str, secrets: list[str], at: datetime | None 
 
 
 def verify(*, text: str, headers: dict[str, str], secrets: list[str]) -> None:
-    """Check a message's signature and its ±5 minute window against any accepted secret (N.J.A.C. 13:69F-14.20(e)3). Raises
-    WebhookVerificationError with the reason (missing headers, too old, too new, no matching signature)."""
+    """Check a message's signature and its ±5 minute window against any accepted secret (N.J.A.C.
+    13:69F-14.20(e)3). Raises WebhookVerificationError with the reason (missing or malformed headers, too old, too
+    new, no matching signature)."""
     if not secrets:
         raise WebhookVerificationError("No secret is configured for this sender")
     last: WebhookVerificationError | None = None
@@ -49,4 +50,6 @@ def verify(*, text: str, headers: dict[str, str], secrets: list[str]) -> None:
             last = exc
             if "timestamp" in str(exc) or "headers" in str(exc).lower():
                 raise
+        except ValueError as exc:  # the package unpacks each "v1,<base64>" of the header unchecked
+            raise WebhookVerificationError("Malformed webhook-signature header") from exc
     raise last or WebhookVerificationError("No matching signature found")

@@ -171,6 +171,25 @@ class TestHostOrdersClaims:
         assert all(c.status == SystemClaimStatus.PENDING for c in SystemClaim.objects.all())
 
     @pytest.mark.proves("14.20(e)4-two-claims")
+    def test_14_20_e_4_after_the_rule_changes_to_first_received_a_claim_is_answered_with_the_first(self, host_system):
+        """Two claims share the frozen pool under the split rule; the agreement then changes to first received
+        (14.20(c)1): a third claim is not paid, and its answer names the casino whose claim the host received
+        first."""
+        system, _, a, b = host_system
+        BadBeatSystem.objects.filter(pk=system.pk).update(two_claims_rule=TwoClaimsRule.SPLIT)
+        for seq, (sender, secret, ref) in enumerate((("borgata", A_TO_HOST, 3), ("tropicana", B_TO_HOST, 7),
+                                                     ("borgata", A_TO_HOST, 4)), start=1):
+            if seq == 3:
+                BadBeatSystem.objects.filter(pk=system.pk).update(two_claims_rule=TwoClaimsRule.FIRST_RECEIVED)
+            headers, raw = signed("claim", 1 if seq < 3 else 2, claim_body(ref, verified_at=T0), sender=sender,
+                                  secret=secret)
+            assert receive(headers=headers, raw=raw)[0] == 200
+        third = SystemClaim.objects.get(site=a, reference="4")
+        assert third.status == SystemClaimStatus.REFUSED and third.answer.startswith("Not paid: a claim at Borgata")
+        assert [c.amount for c in SystemClaim.objects.filter(status=SystemClaimStatus.PENDING).order_by("arrival")] \
+            == [D("4500.00"), D("4500.00")]
+
+    @pytest.mark.proves("14.20(e)4-two-claims")
     @pytest.mark.parametrize(("pool", "claims", "parts"), [
         ("9000.00", 2, ["4500.00", "4500.00"]),                  # no odd cent
         ("100.00", 3, ["33.34", "33.33", "33.33"]),               # one, to the first received
@@ -454,6 +473,11 @@ class TestSiteClaims:
             with pytest.raises(DomainError, match="This claim is already verified") as refused:
                 badbeat.verify_claim(claim=again, supervisor=supervisor)
             assert refused.value.field == "status"
+        for decided in (ClaimStatus.PAID, ClaimStatus.REJECTED):  # decided here: never verified and sent again
+            Claim.objects.filter(pk=claim.pk).update(status=decided)
+            with pytest.raises(DomainError, match=f"This claim is already {decided.label.lower()}"):
+                badbeat.verify_claim(claim=claim, supervisor=supervisor)
+            assert Claim.objects.get(pk=claim.pk).status == decided
         assert OutboxMessage.objects.filter(kind="claim").count() == 1
 
     @pytest.mark.proves("14.20(e)4-two-claims")

@@ -60,7 +60,8 @@ class TestSigning:
         assert status == 200 and answer["ack"] == body_hash(raw)
         assert pool(system) == D("2.50")
 
-    @pytest.mark.parametrize("case", ["tampered", "wrong_key", "stale", "future", "unknown_sender", "unsigned"])
+    @pytest.mark.parametrize("case", ["tampered", "wrong_key", "stale", "future", "unknown_sender", "unsigned",
+                                      "signature_without_comma", "signature_of_three_parts", "signature_not_base64"])
     @pytest.mark.proves("14.20(e)3")
     def test_14_20_e_3_rejections_change_nothing_and_are_logged(self, host, case):
         system, _ = host
@@ -76,9 +77,13 @@ class TestSigning:
             headers, raw = message(1, at=now + timedelta(minutes=5, seconds=5))
         elif case == "unknown_sender":
             headers, raw = message(1, sender="tropicana")
-        else:
+        elif case == "unsigned":
             headers, raw = message(1)
             del headers["webhook-signature"]
+        else:  # a header no signer writes: not "v1,<base64>" each
+            headers, raw = message(1)
+            headers["webhook-signature"] = {"signature_without_comma": "garbage", "signature_of_three_parts": "v1,a,b",
+                                            "signature_not_base64": "v1,%%%"}[case]
         status, answer = receive(headers=headers, raw=raw)
         assert status in (400, 401) and answer["error"]
         assert pool(system) == 0 and not InboxMessage.objects.exists() and not PoolEntry.objects.exists()
@@ -122,8 +127,10 @@ class TestSigning:
         ("another_system", 401, "Unknown sender"),
         ("this_casino", 401, "Unknown sender"),
         ("no_link", 401, "Unknown sender"),
-        ("envelope_sender", 400, "Malformed body: envelope names another sender"),
-        ("envelope_system", 400, "Malformed body: envelope names another sender"),
+        ("envelope_sender_before", 400, "Malformed body: envelope names another sender"),
+        ("envelope_sender_after", 400, "Malformed body: envelope names another sender"),
+        ("envelope_system_before", 400, "Malformed body: envelope names another sender"),
+        ("envelope_system_after", 400, "Malformed body: envelope names another sender"),
         ("not_json", 400, "Malformed body: "),
         ("no_kind", 400, "Malformed body: 'kind'"),
         ("no_body", 400, "Malformed body: 'body'"),
@@ -145,10 +152,10 @@ class TestSigning:
         elif case == "no_link":  # a casino known from the host's notices only
             Site.objects.create(system=system, code="tropicana", name="Tropicana")
             sender = envelope["sender"] = "tropicana"
-        elif case == "envelope_sender":
-            envelope["sender"] = "boardwalk"
-        elif case == "envelope_system":
-            envelope["system"] = "pa-bad-beat"
+        elif case.startswith("envelope_"):  # a peer's own key, signing as another casino or for another system
+            field, _, order = case.removeprefix("envelope_").partition("_")
+            envelope[field] = {("sender", "before"): "boardwalk", ("sender", "after"): "tropicana",
+                               ("system", "before"): "de-bad-beat", ("system", "after"): "pa-bad-beat"}[field, order]
         elif case in ("no_kind", "no_body"):
             del envelope[case.removeprefix("no_")]
         text = "not json {" if case == "not_json" else canonical(envelope)
@@ -159,6 +166,16 @@ class TestSigning:
         rejected = RejectedMessage.objects.get()
         assert (rejected.sender, rejected.message_id, rejected.reason) == (sender, "msg_x", answer["error"])
         assert pool(system) == 0 and not InboxMessage.objects.exists() and not PoolEntry.objects.exists()
+
+    @pytest.mark.proves("14.20(e)3")
+    def test_14_20_e_3_a_refusal_is_logged_with_the_sender_and_id_cut_to_their_columns(self, host):
+        """A stranger's request with a sender of 45 characters and an id of 70: refused and logged with the first 40
+        and the first 64 (the columns' sizes)."""
+        headers, raw = message(1)
+        headers.update({"x-pokerroom-site": "s" * 45, "webhook-id": "i" * 70})
+        assert receive(headers=headers, raw=raw) == (401, {"error": "Unknown sender"})
+        rejected = RejectedMessage.objects.get()
+        assert (rejected.sender, rejected.message_id, rejected.body_hash) == ("s" * 40, "i" * 64, body_hash(raw))
 
     @pytest.mark.proves("14.20(e)3")
     def test_14_20_e_3_a_heartbeat_sent_again_is_refused_as_a_replay(self, host):
