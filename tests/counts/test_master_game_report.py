@@ -154,6 +154,7 @@ def test_14_19_h_a_late_correction_is_checked_whole_and_listed_on_both_days(clie
             ({"amount": D("10000000000000")}, "amount"),
             ({"reason": "   "}, "reason"), ({"reason": None}, "reason"),
             ({"table": PokerTableFactory(casino=elsewhere)}, "table"),
+            ({"casino": elsewhere, "made_by": StaffFactory(casino=elsewhere, roles=[Role.ACCOUNTING])}, "table"),
         ]
         for given, field in refusals:
             with pytest.raises(DomainError) as refused:
