@@ -103,8 +103,30 @@ class TestSigning:
         system, _ = host
         receive(headers=message(1)[0], raw=message(1)[1])
         headers, raw = message(1, "5.00", mid="msg_other")
-        assert receive(headers=headers, raw=raw)[0] == 409
+        assert receive(headers=headers, raw=raw) == (409, {"error": "Sequence 1 already received"})
         assert pool(system) == D("1.00")
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_a_new_id_on_a_number_held_after_a_gap_is_refused(self, host):
+        """Message 3 arrives before 2 and is held; another id under number 3 is refused as a number received, and
+        only the first 3 is applied once 2 comes."""
+        system, _ = host
+        receive(headers=message(1)[0], raw=message(1)[1])
+        assert receive(headers=message(3)[0], raw=message(3)[1])[0] == 202
+        headers, raw = message(3, "9.00", mid="msg_other")
+        assert receive(headers=headers, raw=raw) == (409, {"error": "Sequence 3 already received"})
+        assert receive(headers=message(2)[0], raw=message(2)[1])[0] == 200
+        assert pool(system) == D("3.00") and InboxMessage.objects.count() == 3
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    @pytest.mark.parametrize(("kind", "sequence"), [("contribution", 0), ("contribution", -1), ("contribution", "1"),
+                                                    ("contribution", None), ("contribution", 1.0), ("payment", 1)])
+    def test_14_20_e_2_a_message_of_no_known_kind_or_numbered_from_1_is_malformed(self, host, kind, sequence):
+        system, _ = host
+        headers, raw = message(sequence, kind=kind)
+        assert receive(headers=headers, raw=raw) == (400, {"error": "Unknown kind or sequence"})
+        assert RejectedMessage.objects.get().reason == "Unknown kind or sequence"
+        assert pool(system) == 0 and not InboxMessage.objects.exists()
 
     @pytest.mark.proves("14.20(e)3")
     def test_rotation_without_downtime_old_and_new_secrets_both_accepted(self, host):
@@ -397,6 +419,40 @@ class TestBatches:
         headers, raw, _ = batch([3], mid="batch_3")
         assert receive(headers=headers, raw=raw.replace(b'"3.00"', b'"300.00"'))[0] == 401
         assert pool(system) == D("3.00")
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    @pytest.mark.parametrize(("body", "error"), [
+        ({"nothing": []}, "'messages'"),  # no list of messages
+        ({"messages": "x"}, "string indices must be integers"),  # not a list of objects
+        ({"messages": [{"id": "m", "sequence": 1, "kind": "contribution"}]}, "'body'"),
+        ({"messages": [{"id": "m", "sequence": 1, "kind": "payment", "body": {}}]}, "unknown kind or sequence"),
+        ({"messages": [{"id": "m", "sequence": 1, "kind": "heartbeat", "body": {}}]}, "unknown kind or sequence"),
+        ({"messages": [{"id": "m", "sequence": 1, "kind": "batch", "body": {}}]}, "unknown kind or sequence"),
+        ({"messages": [{"id": "m", "sequence": 0, "kind": "contribution", "body": {}}]}, "unknown kind or sequence"),
+        ({"messages": [{"id": "m", "sequence": 2.0, "kind": "contribution", "body": {}}]},
+         "unknown kind or sequence"),
+        ({"messages": [{"id": "m", "sequence": "2", "kind": "contribution", "body": {}}]},
+         "unknown kind or sequence"),
+    ])
+    def test_14_20_e_2_a_batch_not_of_numbered_messages_of_known_kinds_is_malformed(self, host, body, error):
+        system, _ = host
+        text = canonical({"kind": "batch", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
+                          "body": body})
+        headers = sign(message_id="batch_bad", text=text, secrets=[SITE_TO_HOST])
+        headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": "borgata"})
+        status, answer = receive(headers=headers, raw=text.encode())
+        assert status == 400 and answer["error"].startswith("Malformed batch: ") and error in answer["error"]
+        assert pool(system) == 0 and not InboxMessage.objects.exists()
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_another_id_under_a_number_held_after_a_gap_is_not_acknowledged(self, host):
+        system, _ = host
+        headers, raw, _ = batch([3])
+        assert receive(headers=headers, raw=raw)[0] == 202  # held: 1 and 2 are missing
+        headers, raw, _ = batch([3, 4], mid="batch_2", ids={3: "msg_other"})
+        status, answer = receive(headers=headers, raw=raw)
+        assert status == 202 and set(answer["acks"]) == {"msg_4"}
+        assert sorted(InboxMessage.objects.values_list("message_id", "sequence")) == [("msg_3", 3), ("msg_4", 4)]
 
     @pytest.mark.proves("14.20(e)2-complete")
     def test_another_id_under_a_number_already_received_is_not_acknowledged(self, host):
