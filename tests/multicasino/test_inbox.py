@@ -189,7 +189,7 @@ class TestSigning:
         assert (rejected.sender, rejected.message_id, rejected.reason) == (sender, "msg_x", answer["error"])
         assert pool(system) == 0 and not InboxMessage.objects.exists() and not PoolEntry.objects.exists()
 
-    @pytest.mark.proves("14.20(e)3")
+    @pytest.mark.proves("14.20(e)3", "14.20(e)2-complete")
     def test_14_20_e_3_a_refusal_is_logged_with_the_sender_and_id_cut_to_their_columns(self, host):
         """A stranger's request with a sender of 45 characters and an id of 70: refused and logged with the first 40
         and the first 64 (the columns' sizes)."""
@@ -443,6 +443,18 @@ class TestBatches:
         status, answer = receive(headers=headers, raw=text.encode())
         assert status == 400 and answer["error"].startswith("Malformed batch: ") and error in answer["error"]
         assert pool(system) == 0 and not InboxMessage.objects.exists()
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_a_batch_repeating_its_first_messages_stores_and_applies_the_rest(self, host):
+        """A lost answer: the sender sends 1 and 2 again with 3; 1 and 2 are acknowledged with their first receipt's
+        hashes, 3 is stored and applied."""
+        system, _ = host
+        headers, raw, first = batch([1, 2])
+        assert receive(headers=headers, raw=raw)[0] == 200
+        headers, raw, items = batch([1, 2, 3], mid="batch_2")
+        status, answer = receive(headers=headers, raw=raw)
+        assert status == 200 and answer["acks"] == {i["id"]: body_hash(canonical(i)) for i in items}
+        assert pool(system) == D("6.00") and InboxMessage.objects.count() == 3
 
     @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_another_id_under_a_number_held_after_a_gap_is_not_acknowledged(self, host):
