@@ -1,7 +1,7 @@
-"""The inbox (N.J.A.C. 13:69F-14.20(e)2-complete; its authentication 14.20(e)3): a message from a peer is verified (its Standard Webhooks
-signature, its sender, its timestamp), stored once, applied once and in sequence order, a gap asked for again; what was
-received is acknowledged with its SHA-256. `receive` returns an `InboxResult`; the inbox's API view gives it its HTTP
-status."""
+"""The inbox (N.J.A.C. 13:69F-14.20(e)2-complete; its authentication 14.20(e)3): a message from a peer is verified
+(its Standard Webhooks signature, its sender, its timestamp), stored once, applied once and in sequence order, a gap
+asked for again; what was received is acknowledged with its SHA-256. `receive` returns an `InboxResult`; the inbox's
+API view gives it its HTTP status."""
 from __future__ import annotations
 
 import json
