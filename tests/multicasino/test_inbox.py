@@ -495,3 +495,41 @@ class TestBatches:
             row.refresh_from_db()
             assert row.ack_body_hash == body_hash(canonical({"id": row.message_id, "sequence": row.sequence,
                                                              "kind": "contribution", "body": row.body}))
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_a_failed_batch_is_recorded_on_its_lowest_message_and_a_later_one_counts_each_try(self, site):
+        """Three messages in one batch: the host unreachable, then answering an error of 400 characters — each
+        failure is kept on the lowest message only (the error cut to 300), the others wait behind it untouched; once
+        the host acknowledges them, each counts the tries it took."""
+        from apps.multicasino.services.outbox import deliver_batch
+
+        _, host, transport, _ = site
+        start = timezone.now()
+        rows = [OutboxMessage.objects.create(link=host.link, sequence=n, message_id=f"msg_{n}", kind="contribution",
+                                             body={"n": n}, next_attempt_at=start) for n in (1, 2, 3)]
+
+        def down(text):
+            raise ConnectionError("host unreachable")
+
+        transport.answer = down
+        assert deliver_batch(link_pk=host.link.pk, now=start) == 0
+        transport.answer = lambda text: (500, {"error": "E" * 400})
+        assert deliver_batch(link_pk=host.link.pk, now=start + timedelta(seconds=5)) == 0
+        lowest, *others = [OutboxMessage.objects.get(pk=r.pk) for r in rows]
+        assert (lowest.attempts, lowest.last_error) == (2, ("HTTP 500: " + "E" * 400)[:300])
+        assert [(o.attempts, o.last_error, o.acked_at) for o in others] == [(0, "", None), (0, "", None)]
+        first_error = OutboxMessage.objects.get(pk=rows[0].pk)
+        transport.answer = down
+        deliver_batch(link_pk=host.link.pk, now=start + timedelta(seconds=10))
+        first_error.refresh_from_db()
+        assert first_error.last_error == "HTTP 0: ConnectionError: host unreachable"
+
+        def host_answer(text):
+            items = json.loads(text)["body"]["messages"]
+            return 200, {"ack": body_hash(text), "acks": {i["id"]: body_hash(canonical(i)) for i in items}}
+
+        transport.answer = host_answer
+        later = start + timedelta(minutes=1)
+        assert deliver_batch(link_pk=host.link.pk, now=later) == 3
+        tries = {r.sequence: (r.attempts, r.acked_at, r.last_error) for r in OutboxMessage.objects.all()}
+        assert tries == {1: (4, later, ""), 2: (1, later, ""), 3: (1, later, "")}
