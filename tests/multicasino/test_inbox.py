@@ -498,13 +498,14 @@ class TestBatches:
 
     @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_a_failed_batch_is_recorded_on_its_lowest_message_and_a_later_one_counts_each_try(self, site):
-        """Three messages in one batch: the host unreachable, then answering an error of 400 characters — each
-        failure is kept on the lowest message only (the error cut to 300), the others wait behind it untouched; once
-        the host acknowledges them, each counts the tries it took."""
+        """Nothing to send sends nothing. Three messages in one batch: the host unreachable, then answering an error
+        of 400 characters — each failure is kept on the lowest message only (the error cut to 300), the others wait
+        behind it untouched; once the host acknowledges them, each counts the tries it took."""
         from apps.multicasino.services.outbox import deliver_batch
 
-        _, host, transport, _ = site
+        _, host, transport, sent = site
         start = timezone.now()
+        assert deliver_batch(link_pk=host.link.pk, now=start) == 0 and sent == []  # nothing to send: nothing sent
         rows = [OutboxMessage.objects.create(link=host.link, sequence=n, message_id=f"msg_{n}", kind="contribution",
                                              body={"n": n}, next_attempt_at=start) for n in (1, 2, 3)]
 
