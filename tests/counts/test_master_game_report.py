@@ -24,8 +24,8 @@ from apps.counts.services import (
     record_count,
     record_late_correction,
 )
-from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
 from apps.rake.services import collect_time_charge, post_time_charge_structure
+from tests.counts.test_services import pot
 from tests.factories import (
     CasinoFactory,
     JackpotFactory,
@@ -36,12 +36,6 @@ from tests.factories import (
 
 D = Decimal
 pytestmark = pytest.mark.django_db
-
-
-def a_round(table, each="20.00", board="2h 7d 9c Js Kd"):
-    return record_round_of_play(table=table, round_in=RoundIn(started_at=timezone.now(), board=board, players=[
-        PlayerIn(seat=1, contributed=D(each), hole_cards="As Ac"),
-        PlayerIn(seat=2, contributed=D(each), hole_cards="Qh Qd")]))
 
 
 @pytest.fixture
@@ -58,11 +52,11 @@ def day(casino, staff, supervisor):
     tables = {n: PokerTableFactory(casino=casino, number=n) for n in range(1, 7)}
     RakeStructureFactory(table=tables[1], percentage=D("10"), maximum=D("5.00"))
     for _ in range(2):
-        a_round(tables[1])
+        pot(tables[1], each="20.00")
     post_time_charge_structure(table=tables[2], hourly_fee=D("12.00"), interval_minutes=30)
     collect_time_charge(table=tables[2], period_start=timezone.now() - timedelta(minutes=30), players_seated=6,
                         collected_by=staff(Role.DEALER))
-    a_round(tables[3], each="5.00")
+    pot(tables[3], each="5.00")
     clerk, dealer = staff(Role.ACCOUNTING), staff(Role.DEALER)
     form = record_count(table=tables[4], method=CountMethod.TABLE_INVENTORY, chips={"1": 1}, counted_by=dealer,
                         witness=supervisor, witness_kind=WitnessKind.SUPERVISOR, surveillance_recorded=True,

@@ -41,8 +41,13 @@ def message(seq, amount="1.00", *, kind="contribution", sender="borgata", secret
     text = canonical({"kind": kind, "sequence": seq, "system": "nj-bad-beat", "sender": sender,
                       "body": {"reference": str(ref or seq), "amount": amount, "gaming_day": "2026-11-22",
                                "site_total": "0.00"}})
-    headers = sign(message_id=mid or f"msg_{seq}", text=text, secrets=list(secrets), at=at)
-    headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": sender})
+    return signed_request(text, mid=mid or f"msg_{seq}", sender=sender, secrets=secrets, at=at)
+
+
+def signed_request(text, *, mid, sender="borgata", system="nj-bad-beat", secrets=(SITE_TO_HOST,), at=None):
+    """(headers, raw body) of `text` signed as a request from `sender` of `system`."""
+    headers = sign(message_id=mid, text=text, secrets=list(secrets), at=at)
+    headers.update({"x-pokerroom-system": system, "x-pokerroom-site": sender})
     return headers, text.encode()
 
 
@@ -181,9 +186,8 @@ class TestSigning:
         elif case in ("no_kind", "no_body"):
             del envelope[case.removeprefix("no_")]
         text = "not json {" if case == "not_json" else canonical(envelope)
-        headers = sign(message_id="msg_x", text=text, secrets=[SITE_TO_HOST])
-        headers.update({"x-pokerroom-system": header_system, "x-pokerroom-site": sender})
-        got_status, answer = receive(headers=headers, raw=text.encode())
+        headers, raw = signed_request(text, mid="msg_x", sender=sender, system=header_system)
+        got_status, answer = receive(headers=headers, raw=raw)
         assert got_status == status and answer["error"].startswith(reason) and "ack" not in answer
         rejected = RejectedMessage.objects.get()
         assert (rejected.sender, rejected.message_id, rejected.reason) == (sender, "msg_x", answer["error"])
@@ -206,10 +210,9 @@ class TestSigning:
         system, peer = host
         text = canonical({"kind": "heartbeat", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
                           "body": {"rules_hash": system.rules_hash, "pool": "0.00"}})
-        headers = sign(message_id="hb_once", text=text, secrets=[SITE_TO_HOST])
-        headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": "borgata"})
-        assert receive(headers=headers, raw=text.encode()) == (200, {"ack": body_hash(text)})
-        assert receive(headers=headers, raw=text.encode()) == (409, {"error": "Repeated id"})
+        headers, raw = signed_request(text, mid="hb_once")
+        assert receive(headers=headers, raw=raw) == (200, {"ack": body_hash(text)})
+        assert receive(headers=headers, raw=raw) == (409, {"error": "Repeated id"})
         rejected = RejectedMessage.objects.get()
         assert (rejected.sender, rejected.message_id, rejected.reason) == ("borgata", "hb_once", "Repeated id")
 
@@ -391,9 +394,8 @@ def batch(seqs, *, mid="batch_1", secrets=(SITE_TO_HOST,), ids=None):
               "body": {"reference": str(seq), "amount": f"{seq}.00", "gaming_day": "2026-11-22"}} for seq in seqs]
     text = canonical({"kind": "batch", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
                       "body": {"messages": items}})
-    headers = sign(message_id=mid, text=text, secrets=list(secrets))
-    headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": "borgata"})
-    return headers, text.encode(), items
+    headers, raw = signed_request(text, mid=mid, secrets=secrets)
+    return headers, raw, items
 
 
 class TestBatches:
@@ -438,9 +440,8 @@ class TestBatches:
         system, _ = host
         text = canonical({"kind": "batch", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
                           "body": body})
-        headers = sign(message_id="batch_bad", text=text, secrets=[SITE_TO_HOST])
-        headers.update({"x-pokerroom-system": "nj-bad-beat", "x-pokerroom-site": "borgata"})
-        status, answer = receive(headers=headers, raw=text.encode())
+        headers, raw = signed_request(text, mid="batch_bad")
+        status, answer = receive(headers=headers, raw=raw)
         assert status == 400 and answer["error"].startswith("Malformed batch: ") and error in answer["error"]
         assert pool(system) == 0 and not InboxMessage.objects.exists()
 
