@@ -20,7 +20,7 @@ from apps.core.cache import try_add
 from ..models import InboxMessage, Link, MessageKind, RejectedMessage, Site
 from ..signing import WebhookVerificationError, body_hash, verify
 from .claims import apply_claim, apply_notice, apply_payout
-from .contributions import apply_contribution
+from .contributions import apply_peer_contribution
 from .heartbeats import apply_heartbeat
 from .outbox import item_text
 from .rules import apply_approval, apply_rule_change
@@ -211,7 +211,7 @@ def _receive_batch(*, peer: Site, raw: bytes, body: dict, now: datetime) -> Inbo
 
 #: What applying each kind of sequenced message does, by the receiving side's role: (peer, body, now).
 _APPLIERS: dict[str, Callable[[Site, Any, datetime], object]] = {
-    MessageKind.CONTRIBUTION: lambda peer, body, now: apply_contribution(site=peer, body=body),
+    MessageKind.CONTRIBUTION: lambda peer, body, now: apply_peer_contribution(site=peer, body=body),
     MessageKind.CLAIM: lambda peer, body, now: apply_claim(site=peer, body=body, now=now),
     MessageKind.PAYOUT: lambda peer, body, now: apply_payout(site=peer, body=body, now=now),
     MessageKind.APPROVAL: lambda peer, body, now: apply_approval(site=peer, body=body, now=now),
