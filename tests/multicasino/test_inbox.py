@@ -17,6 +17,7 @@ from tests.multicasino.support import receive
 
 D = Decimal
 pytestmark = pytest.mark.django_db
+T_HEARD = datetime(2026, 11, 22, 21, 30, tzinfo=UTC)
 SITE_TO_HOST = "whsec_" + "c2l0ZS10by1ob3N0LXNlY3JldC0xMjM0NTY3OA=="
 OLD_SECRET = "whsec_" + "b2xkLXNpdGUtdG8taG9zdC1zZWNyZXQtMDAwMA=="
 RULES = {"qualifying_hand": "four_of_a_kind", "qualifying_minimum_rank": None, "both_hole_cards_must_play": True,
@@ -215,6 +216,20 @@ class TestSigning:
         assert receive(headers=headers, raw=raw) == (409, {"error": "Repeated id"})
         rejected = RejectedMessage.objects.get()
         assert (rejected.sender, rejected.message_id, rejected.reason) == ("borgata", "hb_once", "Repeated id")
+
+
+    @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_a_heartbeat_is_heard_and_acknowledged_not_taken_for_a_batch(self, host):
+        """An unsequenced heartbeat is acknowledged with its body's hash and heard (the peer's last word), neither
+        stored as a message of the sequence nor refused as a malformed batch."""
+        system, peer = host
+        text = canonical({"kind": "heartbeat", "sequence": None, "system": "nj-bad-beat", "sender": "borgata",
+                          "body": {"rules_hash": system.rules_hash, "pool": "0.00"}})
+        headers, raw = signed_request(text, mid="hb_heard")
+        assert receive(headers=headers, raw=raw, now=T_HEARD) == (200, {"ack": body_hash(text)})
+        peer.refresh_from_db()
+        assert peer.last_heard_at == T_HEARD
+        assert not InboxMessage.objects.exists() and not RejectedMessage.objects.exists()
 
 
 class TestOrdering:
