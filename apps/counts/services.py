@@ -649,16 +649,21 @@ def record_late_correction(*, casino: Casino, corrects_gaming_day: date, kind: s
     14.19(k)-official-record).
 
     amount: signed Decimal dollars with cents, not zero. Raises DomainError naming the field: not accounting, a day
-    that is not closed (record the money itself then), no reason, an amount that is zero or too large, a table of
-    another casino."""
+    that is not closed (record the money itself then), no reason, an amount that is not dollars and cents (a
+    fraction of a cent is refused, never rounded), zero or too large, a table of another casino."""
     if not made_by.has_role(Role.ACCOUNTING) or made_by.casino_id != casino.pk:
         raise DomainError("Accounting records a late correction.", field="made_by")
     if kind not in CorrectionKind.values:
         raise DomainError(f"Choose one of {', '.join(CorrectionKind.values)}.", field="kind")
     try:
-        amount = money(amount)
+        if isinstance(amount, float | bool):
+            raise TypeError("money is never a float")
+        given = Decimal(amount)
+        amount = money(given)
     except (InvalidOperation, TypeError, ValueError) as exc:
         raise DomainError("Give the amount in dollars and cents.", field="amount") from exc
+    if amount != given:
+        raise DomainError("Give the amount in dollars and cents, not a fraction of a cent.", field="amount")
     if not amount or abs(amount) >= Decimal("1e12"):
         raise DomainError("Give an amount other than zero, below $1,000,000,000,000.", field="amount")
     reason = (reason or "").strip()

@@ -121,8 +121,8 @@ def test_14_19_h_the_report_reads_the_same_as_page_csv_and_pdf(client, casino, d
 def test_14_19_h_a_late_correction_is_checked_whole_and_listed_on_both_days(client, casino, day, staff):
     """Accounting corrects a closed day late: the correction goes into today's open gaming day, refers to the closed
     day, and shows on both days' reports (page and CSV). Refused, naming the field and writing nothing: anyone but this
-    casino's accounting, a kind that is not one, an amount that is not money, zero or $1,000,000,000,000 and more
-    either way, no reason, a table of another casino, and a day still open. A reason is kept to its 300 characters."""
+    casino's accounting, a kind that is not one, an amount that is not money or not in whole cents (never rounded),
+    zero or $1,000,000,000,000 and more either way, no reason, a table of another casino, and a day still open. A reason is kept to its 300 characters."""
     closed = day["gaming_day"]
     clerk, table = day["clerk"], day["tables"][1]
     elsewhere = CasinoFactory()
@@ -143,7 +143,8 @@ def test_14_19_h_a_late_correction_is_checked_whole_and_listed_on_both_days(clie
             ({"made_by": StaffFactory(casino=elsewhere, roles=[Role.ACCOUNTING])}, "made_by"),
             ({"casino": elsewhere, "table": None}, "made_by"),  # this casino's accounting, another casino's day
             ({"kind": "tips"}, "kind"), ({"amount": "two dollars"}, "amount"), ({"amount": None}, "amount"),
-            ({"amount": D("0")}, "amount"), ({"amount": D("0.001")}, "amount"),
+            ({"amount": D("0")}, "amount"), ({"amount": D("0.001")}, "amount"), ({"amount": D("-2.005")}, "amount"),
+            ({"amount": "2.501"}, "amount"), ({"amount": 2.5}, "amount"), ({"amount": D("NaN")}, "amount"),
             ({"amount": D("1000000000000")}, "amount"), ({"amount": D("-1000000000000")}, "amount"),
             ({"amount": D("10000000000000")}, "amount"),
             ({"reason": "   "}, "reason"), ({"reason": None}, "reason"),
