@@ -158,6 +158,23 @@ def test_14_11_g_no_qualifying_low_gives_the_whole_pot_to_the_high():
         award_runs("omaha_hilo8", [Pot(D("90"), ("1", "2"))], hole, [parse_cards("Kh 7s 3d Qc Jc")])
 
 
+@pytest.mark.proves("14.11(g)-qualifier")
+def test_14_11_g_a_nine_low_does_not_qualify_and_the_high_takes_the_pot():
+    """14.11(g): a low hand qualifies only when eight or better. Seat 1's A-2 with the board's 3-4-9 is 9-4-3-2-A, no
+    low: seat 2's kings, the best high, take the whole pot (seat 2 is the second seat eligible); with an eight where
+    the nine was, 8-4-3-2-A qualifies and the pot is halved. A pot seat 3 alone is eligible for goes to it without a
+    showdown, its cards unknown."""
+    hands = {"1": parse_cards("As 2d Th Td"), "2": parse_cards("Ks Kd Qh Qs")}
+    pots = [Pot(D("90"), ("1", "2")), Pot(D("20"), ("3",))]
+    nine = award_pots("omaha_hilo8", pots, hands, parse_cards("3s 4h 9d Kc Jc"))
+    assert nine.awards == {"2": D("90"), "3": D("20")}
+    assert [(p.high_winners, p.low_winners) for p in nine.pots] == [(("2",), ()), (("3",), ())]
+    assert nine.hands["1"].low is None and set(nine.hands) == {"1", "2"}
+    eight = award_pots("omaha_hilo8", pots, hands, parse_cards("3s 4h 8d Kc Jc"))
+    assert eight.awards == {"1": D("45"), "2": D("45"), "3": D("20")}
+    assert [(p.high_winners, p.low_winners) for p in eight.pots] == [(("2",), ("1",)), (("3",), ())]
+
+
 @pytest.mark.proves("14.11(f)2-split", "14.11(f)2-odd-to-high")
 def test_14_11_f_2_i_odd_unit_to_the_high_half():
     result = award_pots("omaha_hilo8", [Pot(D("10.01"), ("1", "2"))],
