@@ -458,7 +458,8 @@ def self_status(site: Deployment) -> str:
     return rows[0][0] if rows else "?"
 
 
-def main(argv: list[str] | None = None) -> dict:
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The harness's options (`make chaos CHAOS_ARGS=...`; the suite's short run passes its own)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--contributions", type=int, default=10_000)
     parser.add_argument("--writers", type=int, default=50)
@@ -470,114 +471,140 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--drain-timeout", type=float, default=300)
     parser.add_argument("--schema-from", metavar="URL", help="copy the tables of this migrated database (pg_dump) "
                         "instead of running migrate: the suite passes its own test database")
-    args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    started = time.monotonic()
-    workdir = Path(tempfile.mkdtemp(prefix="pokerroom-chaos-"))
+    return parser.parse_args(argv)
+
+
+def start_system(args: argparse.Namespace, workdir: Path,
+                 rng: random.Random) -> tuple[dict[str, Deployment], FaultProxy, dict]:
+    """The three deployments configured (`configure`) and serving behind the fault proxy (args.drop,
+    args.duplicate, drawing on `rng`): (deployments by name, proxy, set-up: keys and tokens). Kills whatever it
+    started when it fails."""
     names = ["host", "site-a", "site-b"]
     deployments = {name: Deployment(name, i, workdir) for i, name in enumerate(names)}
     proxy = FaultProxy(list(deployments.values()), args.drop, args.duplicate, rng)
-    result: dict = {}
     try:
         log(f"configuring three deployments in {workdir}")
         setup = configure(deployments, workdir, schema_from=args.schema_from)
         proxy.start()
         for d in deployments.values():
             d.start()
-        log("all up; writers start")
-        host, sites = deployments["host"], [deployments["site-a"], deployments["site-b"]]
-        counter, lock, stop = {"claimed": 0, "written": 0}, threading.Lock(), threading.Event()
-        threads = [threading.Thread(target=writer, args=(sites[i % 2], setup["tokens"][sites[i % 2].name], counter,
-                                                         lock, args.contributions, stop), daemon=True)
-                   for i in range(args.writers)]
-        for t in threads:
-            t.start()
-        kills, max_suspend, cut_done = 0, None, False
-        kill_marks = [args.contributions * (k + 1) // (args.host_kills + 1) for k in range(args.host_kills)]
-        cut_mark = args.contributions // 2 + args.contributions // (2 * (args.host_kills + 1))  # between two kills
+    except BaseException:
+        for d in deployments.values():
+            d.kill()
+        raise
+    return deployments, proxy, setup
 
-        def cut_off_site_b() -> float:
-            """Cut site-b off from an active link; the seconds until it is suspended; then heal it."""
-            cut_at = time.monotonic()
-            proxy.cut.add("site-b")
-            log("site-b cut off")
-            while self_status(deployments["site-b"]) != "suspended" and time.monotonic() - cut_at < 60:
-                time.sleep(0.1)
-            seconds = round(time.monotonic() - cut_at, 2)
-            log(f"site-b suspended after {seconds} s")
-            time.sleep(args.cut_seconds)
-            proxy.cut.discard("site-b")
-            log("site-b healed")
-            return seconds
 
-        while any(t.is_alive() for t in threads) or kills < len(kill_marks):
-            written = counter["written"]
-            if kills < len(kill_marks) and (written >= kill_marks[kills] or not any(t.is_alive() for t in threads)):
-                host.kill()
-                time.sleep(rng.uniform(0.5, 2.0))
-                host.start()
-                kills += 1
-                log(f"host killed and restarted ({kills}/{args.host_kills}) at {written} contributions")
-            # measured from an active link (after a host kill the site may still be resuming): wait for it
-            if not cut_done and written >= cut_mark and link_live(deployments["site-b"]):
-                max_suspend, cut_done = cut_off_site_b(), True
-            time.sleep(0.05)
-        if not cut_done:
-            waited = time.monotonic()
-            while not link_live(deployments["site-b"]) and time.monotonic() - waited < 120:
-                time.sleep(0.2)
-            max_suspend = cut_off_site_b()
-        for t in threads:
-            t.join()
-        log(f"writers done: {counter['written']} rounds")
+def fault_run(args: argparse.Namespace, deployments: dict[str, Deployment], proxy: FaultProxy, setup: dict,
+              rng: random.Random) -> dict:
+    """The faults and their invariants on a fresh system (`start_system`): writers, host kills, a site cut off and
+    healed, two claims 100 ms apart, attacks; then the outboxes drained and the books compared. The result's
+    figures (see the module); the deployments are left running."""
+    log("all up; writers start")
+    host, sites = deployments["host"], [deployments["site-a"], deployments["site-b"]]
+    counter, lock, stop = {"claimed": 0, "written": 0}, threading.Lock(), threading.Event()
+    threads = [threading.Thread(target=writer, args=(sites[i % 2], setup["tokens"][sites[i % 2].name], counter,
+                                                     lock, args.contributions, stop), daemon=True)
+               for i in range(args.writers)]
+    for t in threads:
+        t.start()
+    kills, max_suspend, cut_done = 0, None, False
+    kill_marks = [args.contributions * (k + 1) // (args.host_kills + 1) for k in range(args.host_kills)]
+    cut_mark = args.contributions // 2 + args.contributions // (2 * (args.host_kills + 1))  # between two kills
+
+    def cut_off_site_b() -> float:
+        """Cut site-b off from an active link; the seconds until it is suspended; then heal it."""
+        cut_at = time.monotonic()
+        proxy.cut.add("site-b")
+        log("site-b cut off")
+        while self_status(deployments["site-b"]) != "suspended" and time.monotonic() - cut_at < 60:
+            time.sleep(0.1)
+        seconds = round(time.monotonic() - cut_at, 2)
+        log(f"site-b suspended after {seconds} s")
+        time.sleep(args.cut_seconds)
+        proxy.cut.discard("site-b")
+        log("site-b healed")
+        return seconds
+
+    while any(t.is_alive() for t in threads) or kills < len(kill_marks):
+        written = counter["written"]
+        if kills < len(kill_marks) and (written >= kill_marks[kills] or not any(t.is_alive() for t in threads)):
+            host.kill()
+            time.sleep(rng.uniform(0.5, 2.0))
+            host.start()
+            kills += 1
+            log(f"host killed and restarted ({kills}/{args.host_kills}) at {written} contributions")
+        # measured from an active link (after a host kill the site may still be resuming): wait for it
+        if not cut_done and written >= cut_mark and link_live(deployments["site-b"]):
+            max_suspend, cut_done = cut_off_site_b(), True
+        time.sleep(0.05)
+    if not cut_done:
         waited = time.monotonic()
-        while not all(self_status(s) == "active" for s in sites) and time.monotonic() - waited < 120:
+        while not link_live(deployments["site-b"]) and time.monotonic() - waited < 120:
             time.sleep(0.2)
-        log(f"both sites active after {time.monotonic() - waited:.1f} s; claims 100 ms apart")
-        claims = claims_phase(deployments, setup["tokens"])
-        attack = attacks(host, proxy, setup["keys"])
-        deadline, backlog = time.monotonic() + args.drain_timeout, None
-        while time.monotonic() < deadline:
-            backlog = sum(d.sql("select count(*) from multicasino_outboxmessage where acked_at is null")[0][0]
-                          for d in deployments.values())
-            if backlog == 0:
-                break
-            time.sleep(1)
-        time.sleep(3)  # a heartbeat round, so that every casino's status reflects the drained links
-        log(f"outboxes drained (backlog {backlog})")
-        in_system = ("from badbeat_contribution c join multicasino_badbeatsystem m on m.jackpot_id = c.jackpot_id")
-        contributed = sum((s.sql(f"select coalesce(sum(c.amount), 0) {in_system}")[0][0] for s in sites),
-                          Decimal("0.00"))
-        contributions = sum(s.sql(f"select count(*) {in_system}")[0][0] for s in sites)
-        paid_at_sites = sum((s.sql("select coalesce(sum(c.amount), 0) from multicasino_systemclaim c join "
-                                   "multicasino_site s on s.id = c.site_id where s.is_self and c.status = 'paid'")[0][0]
-                             for s in sites), Decimal("0.00"))
-        payouts_at_sites = sum(s.sql("select count(*) from multicasino_systemclaim c join multicasino_site s "
-                                     "on s.id = c.site_id where s.is_self and c.status = 'paid'")[0][0] for s in sites)
-        pool, reserve = host.sql("select pool, reset_reserve from multicasino_badbeatsystem")[0]
-        movements = host.sql("select count(*), count(distinct claim_id) from multicasino_poolmovement "
-                             "where kind = 'payout'")[0]
-        expected, held = contributed - paid_at_sites, pool + reserve
-        entries = host.sql("select count(*), count(distinct (site_id, reference)) from multicasino_poolentry")[0]
-        resumed = all(self_status(s) == "active" for s in sites)
-        result = {
-            "contributions": contributions, "host_kills": kills,
-            "expected_pool": f"{expected:.2f}", "host_pool": f"{held:.2f}",
-            "lost": f"{max(expected - held, 0):.2f}", "double_counted": f"{max(held - expected, 0):.2f}",
-            "double_paid": max(payouts_at_sites - 1, 0) + max(claims["payouts_accepted"] - 1, 0)
-                           + (movements[0] - movements[1]),
-            "forged_accepted": attack["forged_accepted"], "replayed_accepted": attack["replayed_accepted"],
-            "max_suspend_s": max_suspend, "max_notice_s": claims["notice_s"],
-            "host_payout_pool": f"{pool:.2f}", "host_reset_reserve": f"{reserve:.2f}",
-            "contributed_at_sites": f"{contributed:.2f}", "paid_at_sites": f"{paid_at_sites:.2f}",
-            "duplicate_pool_entries": entries[0] - entries[1], "replays_sent": attack["replays_sent"],
-            "sites_resumed": resumed, "backlog_left": backlog,
-            "rejected_at_host": host.sql("select count(*) from multicasino_rejectedmessage")[0][0],
-            "proxy": proxy.stats, "wall_s": round(time.monotonic() - started, 1),
-        }
+        max_suspend = cut_off_site_b()
+    for t in threads:
+        t.join()
+    log(f"writers done: {counter['written']} rounds")
+    waited = time.monotonic()
+    while not all(self_status(s) == "active" for s in sites) and time.monotonic() - waited < 120:
+        time.sleep(0.2)
+    log(f"both sites active after {time.monotonic() - waited:.1f} s; claims 100 ms apart")
+    claims = claims_phase(deployments, setup["tokens"])
+    attack = attacks(host, proxy, setup["keys"])
+    deadline, backlog = time.monotonic() + args.drain_timeout, None
+    while time.monotonic() < deadline:
+        backlog = sum(d.sql("select count(*) from multicasino_outboxmessage where acked_at is null")[0][0]
+                      for d in deployments.values())
+        if backlog == 0:
+            break
+        time.sleep(1)
+    time.sleep(3)  # a heartbeat round, so that every casino's status reflects the drained links
+    log(f"outboxes drained (backlog {backlog})")
+    in_system = ("from badbeat_contribution c join multicasino_badbeatsystem m on m.jackpot_id = c.jackpot_id")
+    contributed = sum((s.sql(f"select coalesce(sum(c.amount), 0) {in_system}")[0][0] for s in sites),
+                      Decimal("0.00"))
+    contributions = sum(s.sql(f"select count(*) {in_system}")[0][0] for s in sites)
+    paid_at_sites = sum((s.sql("select coalesce(sum(c.amount), 0) from multicasino_systemclaim c join "
+                               "multicasino_site s on s.id = c.site_id where s.is_self and c.status = 'paid'")[0][0]
+                         for s in sites), Decimal("0.00"))
+    payouts_at_sites = sum(s.sql("select count(*) from multicasino_systemclaim c join multicasino_site s "
+                                 "on s.id = c.site_id where s.is_self and c.status = 'paid'")[0][0] for s in sites)
+    pool, reserve = host.sql("select pool, reset_reserve from multicasino_badbeatsystem")[0]
+    movements = host.sql("select count(*), count(distinct claim_id) from multicasino_poolmovement "
+                         "where kind = 'payout'")[0]
+    expected, held = contributed - paid_at_sites, pool + reserve
+    entries = host.sql("select count(*), count(distinct (site_id, reference)) from multicasino_poolentry")[0]
+    resumed = all(self_status(s) == "active" for s in sites)
+    result = {
+        "contributions": contributions, "host_kills": kills,
+        "expected_pool": f"{expected:.2f}", "host_pool": f"{held:.2f}",
+        "lost": f"{max(expected - held, 0):.2f}", "double_counted": f"{max(held - expected, 0):.2f}",
+        "double_paid": max(payouts_at_sites - 1, 0) + max(claims["payouts_accepted"] - 1, 0)
+                       + (movements[0] - movements[1]),
+        "forged_accepted": attack["forged_accepted"], "replayed_accepted": attack["replayed_accepted"],
+        "max_suspend_s": max_suspend, "max_notice_s": claims["notice_s"],
+        "host_payout_pool": f"{pool:.2f}", "host_reset_reserve": f"{reserve:.2f}",
+        "contributed_at_sites": f"{contributed:.2f}", "paid_at_sites": f"{paid_at_sites:.2f}",
+        "duplicate_pool_entries": entries[0] - entries[1], "replays_sent": attack["replays_sent"],
+        "sites_resumed": resumed, "backlog_left": backlog,
+        "rejected_at_host": host.sql("select count(*) from multicasino_rejectedmessage")[0][0],
+        "proxy": proxy.stats,
+    }
+    return result
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = parse_args(argv)
+    rng = random.Random(args.seed)
+    started = time.monotonic()
+    deployments, proxy, setup = start_system(args, Path(tempfile.mkdtemp(prefix="pokerroom-chaos-")), rng)
+    try:
+        result = fault_run(args, deployments, proxy, setup, rng)
     finally:
         for d in deployments.values():
             d.kill()
+    result["wall_s"] = round(time.monotonic() - started, 1)
     print(json.dumps(result), flush=True)
     return result
 
