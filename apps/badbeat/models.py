@@ -179,6 +179,9 @@ class Jackpot(models.Model):
 
     @property
     def contribution_label(self) -> str:
+        """How a contribution is calculated, in words, as the rules page posts it with the maximum from a pot
+        (14.19(b)1-posted): a fixed amount per pot, a percentage of the pot after rake at most the maximum, or a
+        secondary's portion of the primary payout."""
         if self.funded_from_primary:
             return (f"{self.primary_portion_percentage}% of the primary payout, deducted from the primary "
                     f"payout if won")
@@ -208,6 +211,8 @@ class Jackpot(models.Model):
 
     @property
     def shares_label(self) -> str:
+        """The payout's shares in words, as the rules page posts them (14.19(b)3-posted): the losing player's, the
+        winning player's and the other players' dealt in, each a percentage of the payout."""
         return (f"losing player {self.losing_share.normalize():f} %, winning player {self.winning_share.normalize():f} %, "
                 f"other players dealt in {self.table_share.normalize():f} %")
 

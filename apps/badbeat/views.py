@@ -79,27 +79,34 @@ def display(request):
 @role_policy(read="badbeat.view_jackpot", write="badbeat.change_rules")
 def posted_rules(request):
     """The posted bad beat payout rules (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4, 14.19(n),
-    14.19(p)-posted), the notices of coming changes and their history (14.19(q)-notice); supervisors and
-    administrators post a change here. The payable amount and the reset reserve are accounting's record
-    (14.19(k)-official-record): shown to those who may read it (not dealers)."""
-    casino = request.user.casino
-    may_change = request.user.has_perm("badbeat.change_rules")
-    form = RuleChangeForm(request.POST or None, casino=casino)
+    14.19(p)-posted), read by every role, with the notices of coming changes and their history (`_rules_page`);
+    supervisors and administrators are offered the form that posts a change, which a POST is (`_post_rule_change`).
+    The payable amount and the reset reserve are accounting's record (14.19(k)-official-record): shown to those who
+    may read it (not dealers)."""
     if request.method == "POST":
-        if form.is_valid():
-            try:
-                change = services.propose_rule_change(jackpot=form.cleaned_data["jackpot"], changes=form.changes(),
-                                                      effective_at=form.cleaned_data["effective_at"],
-                                                      proposed_by=request.user, summary=form.cleaned_data["summary"])
-            except DomainError as exc:
-                add_domain_error(form, exc)
-            except ValidationError as exc:  # e.g. letters where a whole number is wanted
-                form.add_error(None, exc)
-            else:
-                messages.success(request, f"Notice posted: {change.summary} Takes effect "
-                                          f"{date_format(timezone.localtime(change.effective_at), 'DATETIME_FORMAT')}.")
-                return redirect("badbeat:rules")
-    return _rules_page(request, form=form if may_change else None, status=400 if request.method == "POST" else 200)
+        return _post_rule_change(request)
+    may_change = request.user.has_perm("badbeat.change_rules")
+    return _rules_page(request, form=RuleChangeForm(casino=request.user.casino) if may_change else None, status=200)
+
+
+def _post_rule_change(request):
+    """A notice of a change to the posted rules, posted from the rules page (14.19(q)-notice): the page again with
+    the form's errors (400) when the change is refused, else back to the page with the notice posted."""
+    form = RuleChangeForm(request.POST, casino=request.user.casino)
+    if form.is_valid():
+        try:
+            change = services.propose_rule_change(jackpot=form.cleaned_data["jackpot"], changes=form.changes(),
+                                                  effective_at=form.cleaned_data["effective_at"],
+                                                  proposed_by=request.user, summary=form.cleaned_data["summary"])
+        except DomainError as exc:
+            add_domain_error(form, exc)
+        except ValidationError as exc:  # e.g. letters where a whole number is wanted
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"Notice posted: {change.summary} Takes effect "
+                                      f"{date_format(timezone.localtime(change.effective_at), 'DATETIME_FORMAT')}.")
+            return redirect("badbeat:rules")
+    return _rules_page(request, form=form, status=400)
 
 
 #: How long a failed rule change stays in the notice to supervisors and administrators on the rules page.

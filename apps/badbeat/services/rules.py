@@ -182,14 +182,53 @@ def _check_jackpot_constraints(candidate: Jackpot) -> None:
                                   field=_CONSTRAINT_RULES.get(constraint.name, "changes")) from exc
 
 
+def _check_contribution_terms(merged: dict) -> None:
+    """The posted rules give the maximum contributed from each pot and how a contribution is calculated (N.J.A.C.
+    13:69F-14.19(b)1-posted): `merged` (rule -> typed value, every rule) holds a fixed contribution or a
+    percentage of the pot, one of them, above 0, and a maximum above $0.00. Raises DomainError naming the rule."""
+    if (merged["contribution_amount"] is None) == (merged["contribution_percentage"] is None):
+        raise DomainError("Give either a fixed contribution or a percentage, not both.", field="contribution_amount")
+    if merged["contribution_percentage"] is not None and merged["contribution_percentage"] <= 0:
+        raise DomainError("The percentage must be above 0.", field="contribution_percentage")
+    if merged["contribution_amount"] is not None and merged["contribution_amount"] <= 0:
+        raise DomainError("The contribution must be positive.", field="contribution_amount")
+    if merged["maximum_contribution"] is None or merged["maximum_contribution"] <= 0:
+        raise DomainError("The maximum contribution must be positive.", field="maximum_contribution")
+
+
+def _check_minimum_pot(merged: dict) -> None:
+    """The posted rules give the minimum pot for a contribution (N.J.A.C. 13:69F-14.19(b)2-posted): `merged` holds
+    one, $0.00 or more. Raises DomainError naming the rule."""
+    if merged["minimum_pot"] is None or merged["minimum_pot"] < 0:
+        raise DomainError("The minimum pot may not be negative.", field="minimum_pot")
+
+
+def _check_qualifying_terms(merged: dict) -> None:
+    """The posted rules give the qualifying bad beat requirements and the payouts (N.J.A.C.
+    13:69F-14.19(b)3-posted): in `merged`, a qualifying hand of QualifyingHand, a minimum rank within it of 2
+    (deuces) to 14 (aces) or none, 2 to 10 players dealt in or none, and the losing, winning and table shares
+    adding up to 100 %. Raises DomainError naming the rule."""
+    if merged["qualifying_hand"] not in QualifyingHand.values:
+        raise DomainError(f"Choose one of {', '.join(QualifyingHand.values)}.", field="qualifying_hand")
+    if merged["qualifying_minimum_rank"] is not None and not (2 <= int(merged["qualifying_minimum_rank"]) <= 14):
+        raise DomainError("A rank is 2 (deuces) to 14 (aces).", field="qualifying_minimum_rank")
+    if merged["minimum_players_dealt"] is not None and not (2 <= int(merged["minimum_players_dealt"]) <= 10):
+        raise DomainError("Between 2 and 10 players.", field="minimum_players_dealt")
+    shares = [merged[n] for n in ("losing_share", "winning_share", "table_share")]
+    if None not in shares and sum(Decimal(str(s)) for s in shares) != HUNDRED:
+        raise DomainError("The losing, winning and table shares must add up to 100 %.", field="losing_share")
+
+
 def _validated(values: dict, *, base: Jackpot | None) -> dict:
-    """Check a set of posted-rule values in full (N.J.A.C. 13:69F-14.19(b)1-posted, 14.19(b)2-posted,
-    14.19(b)3-posted, 14.19(b)4, 14.19(n), 14.19(p)-posted) and return them typed as the jackpot holds them:
-    money as Decimal dollars that fit the column (at most 12 digits before the point, whole cents, finite, not
-    negative), percentages 0-100 with at most 2 places, whole numbers in range, texts without control characters and
-    within their length, booleans, choices of their enums. The rules once merged with `base` (None: the model's
-    defaults) must satisfy every Jackpot CheckConstraint (one of a fixed amount or a percentage, shares adding up to
-    100 %). So a notice that is accepted can be put into effect (14.19(q)-notice).
+    """Check a set of posted-rule values in full, as a notice of their change is before it is posted (N.J.A.C.
+    13:69F-14.19(q)-notice), and return them typed as the jackpot holds them: money as Decimal dollars that fit the
+    column (at most 12 digits before the point, whole cents, finite, not negative), percentages 0-100 with at most
+    2 places, whole numbers in range, texts without control characters and within their length, booleans, choices
+    of their enums. The rules once merged with `base` (None: the model's defaults) must still give what (b)1-3 ask
+    to be posted (`_check_contribution_terms` unless the payout is funded from a primary's portion,
+    `_check_minimum_pot` likewise, `_check_qualifying_terms`), a rule for several qualifying hands at a table and
+    for a round that qualifies for two payouts, and satisfy every Jackpot CheckConstraint (one of a fixed amount or a
+    percentage, shares not negative). So a notice that is accepted can be put into effect.
 
     Raises DomainError naming the field at fault (an unknown rule names itself); writes nothing.
     """
@@ -203,27 +242,10 @@ def _validated(values: dict, *, base: Jackpot | None) -> dict:
     def current(name):
         return getattr(base, name) if base is not None else _column(name).get_default()
     merged = {name: out[name] if name in out else current(name) for name in RULE_FIELDS}
-    funded_from_primary = base is not None and base.funding == Funding.PRIMARY_PORTION
-    if not funded_from_primary:
-        if (merged["contribution_amount"] is None) == (merged["contribution_percentage"] is None):
-            raise DomainError("Give either a fixed contribution or a percentage, not both.", field="contribution_amount")
-        if merged["contribution_percentage"] is not None and merged["contribution_percentage"] <= 0:
-            raise DomainError("The percentage must be above 0.", field="contribution_percentage")
-        if merged["contribution_amount"] is not None and merged["contribution_amount"] <= 0:
-            raise DomainError("The contribution must be positive.", field="contribution_amount")
-        if merged["maximum_contribution"] is None or merged["maximum_contribution"] <= 0:
-            raise DomainError("The maximum contribution must be positive.", field="maximum_contribution")
-        if merged["minimum_pot"] is None or merged["minimum_pot"] < 0:
-            raise DomainError("The minimum pot may not be negative.", field="minimum_pot")
-    if merged["qualifying_hand"] not in QualifyingHand.values:
-        raise DomainError(f"Choose one of {', '.join(QualifyingHand.values)}.", field="qualifying_hand")
-    if merged["qualifying_minimum_rank"] is not None and not (2 <= int(merged["qualifying_minimum_rank"]) <= 14):
-        raise DomainError("A rank is 2 (deuces) to 14 (aces).", field="qualifying_minimum_rank")
-    if merged["minimum_players_dealt"] is not None and not (2 <= int(merged["minimum_players_dealt"]) <= 10):
-        raise DomainError("Between 2 and 10 players.", field="minimum_players_dealt")
-    shares = [merged[n] for n in ("losing_share", "winning_share", "table_share")]
-    if None not in shares and sum(Decimal(str(s)) for s in shares) != HUNDRED:
-        raise DomainError("The losing, winning and table shares must add up to 100 %.", field="losing_share")
+    if not (base is not None and base.funding == Funding.PRIMARY_PORTION):
+        _check_contribution_terms(merged)
+        _check_minimum_pot(merged)
+    _check_qualifying_terms(merged)
     if merged["multiple_losers_rule"] not in MultipleLosersRule.values:
         raise DomainError(f"Choose one of {', '.join(MultipleLosersRule.values)}.", field="multiple_losers_rule")
     if merged["when_both_qualify"] not in BothQualifyRule.values:
@@ -445,8 +467,8 @@ def _mark_rule_change_failed(*, change_id: int, now: datetime, reason: str) -> N
 
 
 def validate_posted_rules(*, values: dict, jackpot: Jackpot | None) -> dict:
-    """Posted-rule values (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4) checked in full and typed
-    as the jackpot would hold them (Decimal dollars and percentages that fit their columns, whole numbers, texts,
+    """Posted-rule values (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4) checked in full
+    (`_validated`) and typed as the jackpot would hold them (Decimal dollars and percentages that fit their columns, whole numbers, texts,
     choices; the merged rules satisfy every Jackpot constraint), as for a notice of change (14.19(q)-notice) — the
     multi-casino system's rule changes (14.20(c)1) use it. Raises DomainError naming the field."""
     return _validated(values, base=jackpot)
