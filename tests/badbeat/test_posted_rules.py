@@ -51,7 +51,7 @@ def test_14_19_b_1_the_rules_give_the_maximum_and_how_a_contribution_is_calculat
     page posts both — a fixed amount per pot, or a percentage of the pot after rake at most the maximum, or (a
     secondary funded from the primary) a portion of the primary payout. Rules that could not be posted whole are
     refused, naming the rule: a fixed amount and a percentage both, or neither; a fixed amount or a percentage of
-    0; a maximum of $0.00. The smallest of each is taken."""
+    0 (or one stored below 0); a maximum of $0.00. The smallest of each is taken."""
     from apps.badbeat.models import Funding
     from apps.badbeat.services import validate_posted_rules
     from apps.core.exceptions import DomainError
@@ -71,6 +71,13 @@ def test_14_19_b_1_the_rules_give_the_maximum_and_how_a_contribution_is_calculat
                                  jackpot=fixed) == {"contribution_amount": D("0.01"), "maximum_contribution": D("0.01")}
     assert validate_posted_rules(values={"contribution_amount": None, "contribution_percentage": "0.01"},
                                  jackpot=fixed) == {"contribution_amount": None, "contribution_percentage": D("0.01")}
+    for stored, field, message in [  # rules stored below 0 take no change until set right, whatever is changed
+            ({"contribution_amount": D("-1.00")}, "contribution_amount", "The contribution must be positive."),
+            ({"contribution_amount": None, "contribution_percentage": D("-1.00")}, "contribution_percentage",
+             "The percentage must be above 0.")]:
+        with pytest.raises(DomainError) as refused:
+            validate_posted_rules(values={"name": "Bad Beat"}, jackpot=JackpotFactory.build(casino=casino, **stored))
+        assert (refused.value.field, refused.value.message) == (field, message)
     portion = JackpotFactory.build(casino=casino, funding=Funding.PRIMARY_PORTION, contribution_amount=None,
                                    primary_portion_percentage=D("10.00"))
     assert validate_posted_rules(values={"minimum_pot": "0.00"}, jackpot=portion) == {"minimum_pot": D("0.00")}
