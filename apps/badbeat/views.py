@@ -82,11 +82,16 @@ def posted_rules(request):
     14.19(p)-posted), read by every role, with the notices of coming changes and their history (`_rules_page`);
     supervisors and administrators are offered the form that posts a change, which a POST is (`_post_rule_change`).
     The payable amount and the reset reserve are accounting's record (14.19(k)-official-record): shown to those who
-    may read it (not dealers)."""
+    may read it (not dealers). A POST posts a notice of change (14.19(q)-notice)."""
     if request.method == "POST":
         return _post_rule_change(request)
-    may_change = request.user.has_perm("badbeat.change_rules")
-    return _rules_page(request, form=RuleChangeForm(casino=request.user.casino) if may_change else None, status=200)
+    return _rules_page(request, form=_change_form(request), status=200)
+
+
+def _change_form(request) -> RuleChangeForm | None:
+    """The form that posts a notice of change on the rules page, for those who may post one (14.19(q)-notice):
+    poker shift supervisors and administrators; None for the others."""
+    return RuleChangeForm(casino=request.user.casino) if request.user.has_perm("badbeat.change_rules") else None
 
 
 def _post_rule_change(request):

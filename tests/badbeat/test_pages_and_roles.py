@@ -8,6 +8,7 @@ from django.utils import timezone
 from apps.badbeat.models import Claim, ClaimStatus
 from apps.core.roles import Role
 from apps.feed.services import PlayerIn, RoundIn, record_round_of_play
+from tests.badbeat.test_posted_rules import posted
 from tests.factories import JackpotFactory, PokerTableFactory
 from tests.support.cards import seen
 
@@ -203,8 +204,7 @@ def test_14_19_b_4_other_bonus_awards_funded_by_the_fund_are_posted(client, staf
     jackpot = JackpotFactory(casino=casino, other_bonus_awards="High hand: $100 every hour")
     for role in (Role.DEALER, Role.FLOORPERSON, Role.ACCOUNTING):
         client.force_login(staff(role))
-        page = client.get("/jackpot/rules/").content.decode()
-        assert "Other bonus awards" in page and "High hand: $100 every hour" in page
+        assert posted(client)["Other bonus awards (b)4"] == "High hand: $100 every hour"
     typed = validate_posted_rules(values={"other_bonus_awards": "High hand:\n$100 every hour."}, jackpot=jackpot)
     assert typed["other_bonus_awards"] == "High hand:\n$100 every hour."
     with pytest.raises(DomainError) as exc:
