@@ -513,6 +513,37 @@ class TestBatches:
                                                              "kind": "contribution", "body": row.body}))
 
     @pytest.mark.proves("14.20(e)2-complete")
+    def test_14_20_e_2_a_batch_acknowledged_as_another_body_is_acknowledged_none_of_it(self, site):
+        """The host answers a batch with the hash of a body it was not sent (all zeros, below any real hash): none of
+        the batch's messages counts as received, though the answer names each with its own hash. Answered 202 (held
+        behind a gap) with the batch's own hash, each message it names is acknowledged."""
+        from apps.multicasino.services.outbox import deliver_batch
+
+        _, host, transport, sent = site
+        start = timezone.now()
+        for n in (1, 2):
+            OutboxMessage.objects.create(link=host.link, sequence=n, message_id=f"msg_{n}", kind="contribution",
+                                         body={"n": n}, next_attempt_at=start)
+
+        def another_body(text):
+            items = json.loads(text)["body"]["messages"]
+            return 200, {"ack": "0" * 64, "acks": {i["id"]: body_hash(canonical(i)) for i in items}}
+
+        transport.answer = another_body
+        assert deliver_batch(link_pk=host.link.pk, now=start) == 0 and len(sent) == 1
+        assert not OutboxMessage.objects.filter(acked_at__isnull=False).exists()
+
+        def held_after_a_gap(text):  # 202: the host stored the batch, the first message acknowledged, the second not
+            items = json.loads(text)["body"]["messages"]
+            return 202, {"ack": body_hash(text), "acks": {items[0]["id"]: body_hash(canonical(items[0]))},
+                         "resend_from": 1}
+
+        transport.answer = held_after_a_gap
+        assert deliver_batch(link_pk=host.link.pk, now=start) == 1 and len(sent) == 2
+        assert list(OutboxMessage.objects.filter(acked_at__isnull=False).values_list("message_id", flat=True)) == [
+            "msg_1"]
+
+    @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_a_failed_batch_is_recorded_on_its_lowest_message_and_a_later_one_counts_each_try(self, site):
         """Nothing to send sends nothing. Three messages in one batch: the host unreachable, then answering an error
         of 400 characters — each failure is kept on the lowest message only (the error cut to 300), the others wait
