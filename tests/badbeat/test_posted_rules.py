@@ -74,7 +74,8 @@ def test_14_19_b_1_the_rules_give_the_maximum_and_how_a_contribution_is_calculat
     for stored, field, message in [  # rules stored below 0 take no change until set right, whatever is changed
             ({"contribution_amount": D("-1.00")}, "contribution_amount", "The contribution must be positive."),
             ({"contribution_amount": None, "contribution_percentage": D("-1.00")}, "contribution_percentage",
-             "The percentage must be above 0.")]:
+             "The percentage must be above 0."),
+            ({"maximum_contribution": D("-1.00")}, "maximum_contribution", "The maximum contribution must be positive.")]:
         with pytest.raises(DomainError) as refused:
             validate_posted_rules(values={"name": "Bad Beat"}, jackpot=JackpotFactory.build(casino=casino, **stored))
         assert (refused.value.field, refused.value.message) == (field, message)
