@@ -64,6 +64,8 @@ class BothQualifyRule(models.TextChoices):
 RANK_CHOICES = [(14, "Aces"), (13, "Kings"), (12, "Queens"), (11, "Jacks"), (10, "Tens"), (9, "Nines"),
                 (8, "Eights"), (7, "Sevens"), (6, "Sixes"), (5, "Fives"), (4, "Fours"), (3, "Threes"), (2, "Deuces")]
 percent: dict[str, Any] = dict(max_digits=5, decimal_places=2)
+#: A qualifying minimum rank's name by its number (None: no minimum, no name).
+RANK_NAMES: dict[int | None, str] = dict(RANK_CHOICES)
 
 #: The fields of the posted rules (14.19(b)1-4, (m), (n), (p)) a rule change may set.
 RULE_FIELDS = ("name", "minimum_pot", "contribution_amount", "contribution_percentage", "maximum_contribution",
@@ -193,8 +195,7 @@ class Jackpot(models.Model):
     def qualifying_label(self) -> str:
         """The qualifying requirements in words (14.19(b)3-posted)."""
         category = self.get_qualifying_hand_display().replace(" or better", "")
-        ranks: dict[int | None, str] = dict(RANK_CHOICES)
-        rank = ranks.get(self.qualifying_minimum_rank)
+        rank = RANK_NAMES.get(self.qualifying_minimum_rank)
         text = f"losing hand {category.lower()}{f' of {rank.lower()}' if rank else ''} or better"
         if self.both_hole_cards_must_play:
             text += ", both hole cards must play"
