@@ -92,8 +92,9 @@ def test_14_19_b_2_the_rules_always_give_a_minimum_pot(casino):
     from apps.badbeat.services import validate_posted_rules
     from apps.core.exceptions import DomainError
 
-    assert validate_posted_rules(values={"minimum_pot": "0.00"}, jackpot=JackpotFactory(casino=casino)) == {
-        "minimum_pot": D("0.00")}
+    for minimum in ("0.00", "25.00"):
+        assert validate_posted_rules(values={"minimum_pot": minimum}, jackpot=JackpotFactory(casino=casino)) == {
+            "minimum_pot": D(minimum)}
     for stored in (None, D("-0.01")):
         with pytest.raises(DomainError) as refused:
             validate_posted_rules(values={"name": "Bad Beat"}, jackpot=JackpotFactory.build(casino=casino,
