@@ -1,6 +1,7 @@
 """Suite-wide fixtures. The suite runs on PostgreSQL (as production does); in CI nothing may be skipped."""
 import json
 import os
+import shutil
 import uuid
 
 import pytest
@@ -15,6 +16,27 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 # The suite connects as the app's database role, as production does (README, "Database roles"): TEST_DATABASE_APP_ROLE=1
 # (make test does). The test databases are created, migrated, flushed and dropped by an owner role.
 APP_ROLE = os.environ.get("TEST_DATABASE_APP_ROLE", "").lower() in {"1", "true", "yes"}
+# Debian's Chromium, driven by Playwright (no browser download). One browser a worker, for every test that takes
+# `browser` (tests/browser's pages, the three deployments of tests/multicasino): Playwright's sync API runs one at once.
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        message = f"Chromium not found at {CHROMIUM} (apt-get install -y chromium; `make test` does it)."
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"])
+        yield browser
+        browser.close()
 
 
 def pytest_configure(config):

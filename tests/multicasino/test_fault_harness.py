@@ -21,7 +21,6 @@ import httpx
 import pytest
 
 from apps.core.money import dollars
-from tests.browser.conftest import browser  # noqa: F401 - Debian's Chromium, as the browser tests have it
 from tests.support.chaos import load_harness
 from tests.support.schema import suite_database_url
 
@@ -68,7 +67,7 @@ def test_14_20_e_short_fault_run_keeps_every_invariant(system):
     assert result["proxy"]["dropped"] > 0 and result["proxy"]["duplicated"] > 0 and result["proxy"]["reordered"] > 0
 
 
-def log_in(browser, deployment, role: str):  # noqa: F811 - the fixture, passed on
+def log_in(browser, deployment, role: str):
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(30000)
@@ -93,7 +92,7 @@ def shown_on_every_display(displays: dict, selector: str, text: str) -> None:
 
 
 @pytest.mark.browser
-def test_14_20_three_casinos_one_system_in_the_browser(browser, system):  # noqa: F811 - the fixture
+def test_14_20_three_casinos_one_system_in_the_browser(browser, system):
     harness, _, _, deployments, proxy, setup = system
     proxy.drop = proxy.duplicate = 0.0  # the faults off: what a casino's screens show on a sound link
     host = deployments["host"]
