@@ -514,7 +514,8 @@ class TestBatches:
 
     @pytest.mark.proves("14.20(e)2-complete")
     def test_14_20_e_2_a_batch_acknowledged_as_another_body_is_acknowledged_none_of_it(self, site):
-        """The host answers a batch with the hash of a body it was not sent (all zeros, below any real hash): none of
+        """The host answers a batch with the hash of a body it was not sent (all zeros or all f's, below or above any
+        real hash): none of
         the batch's messages counts as received, though the answer names each with its own hash. Answered 202 (held
         behind a gap) with the batch's own hash, each message it names is acknowledged."""
         from apps.multicasino.services.outbox import deliver_batch
@@ -525,13 +526,15 @@ class TestBatches:
             OutboxMessage.objects.create(link=host.link, sequence=n, message_id=f"msg_{n}", kind="contribution",
                                          body={"n": n}, next_attempt_at=start)
 
-        def another_body(text):
-            items = json.loads(text)["body"]["messages"]
-            return 200, {"ack": "0" * 64, "acks": {i["id"]: body_hash(canonical(i)) for i in items}}
+        for wrong in ("0" * 64, "f" * 64):  # below and above any real hash
+            def another_body(text, wrong=wrong):
+                items = json.loads(text)["body"]["messages"]
+                return 200, {"ack": wrong, "acks": {i["id"]: body_hash(canonical(i)) for i in items}}
 
-        transport.answer = another_body
-        assert deliver_batch(link_pk=host.link.pk, now=start) == 0 and len(sent) == 1
-        assert not OutboxMessage.objects.filter(acked_at__isnull=False).exists()
+            transport.answer = another_body
+            assert deliver_batch(link_pk=host.link.pk, now=start) == 0
+            assert not OutboxMessage.objects.filter(acked_at__isnull=False).exists()
+        assert len(sent) == 2
 
         def held_after_a_gap(text):  # 202: the host stored the batch, the first message acknowledged, the second not
             items = json.loads(text)["body"]["messages"]
@@ -539,7 +542,7 @@ class TestBatches:
                          "resend_from": 1}
 
         transport.answer = held_after_a_gap
-        assert deliver_batch(link_pk=host.link.pk, now=start) == 1 and len(sent) == 2
+        assert deliver_batch(link_pk=host.link.pk, now=start) == 1 and len(sent) == 3
         assert list(OutboxMessage.objects.filter(acked_at__isnull=False).values_list("message_id", flat=True)) == [
             "msg_1"]
 

@@ -100,7 +100,7 @@ def _record_failure(*, message: OutboxMessage, error: str, now: datetime, quiet:
     delay = min(0.25 * 2 ** attempts, 4) if urgent else min(2 ** attempts, 30)
     OutboxMessage.objects.filter(pk=message.pk).update(attempts=attempts, last_error=error,
                                                        next_attempt_at=now + timedelta(seconds=delay))
-    if urgent and not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+    if urgent and not settings.CELERY_TASK_ALWAYS_EAGER:
         send_later(message.pk, urgent=True, countdown=delay)
 
 
