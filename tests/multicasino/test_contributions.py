@@ -9,34 +9,20 @@ import pytest
 
 from apps.multicasino.models import InboxMessage, PoolEntry, RejectedMessage, Site
 from apps.multicasino.services.contributions import contribution_body
-from apps.multicasino.services.setup import add_site, set_up_system
-from apps.multicasino.signing import canonical, sign
+from apps.multicasino.signing import canonical
 from tests.multicasino.support import receive
-from tests.multicasino.test_inbox import RULES
+from tests.multicasino.test_inbox import host, signed_request  # noqa: F401 - the fixture
 
 D = Decimal
 pytestmark = pytest.mark.django_db
-SITE_TO_HOST = "whsec_" + "Ym9yZ2F0YS10by1ob3N0LXNlY3JldC0xMjM0NTY3OA=="
 GOOD = {"reference": "7", "amount": "1.00", "to_reset": "0.10", "gaming_day": "2026-11-22", "site_total": "1.00"}
-
-
-@pytest.fixture
-def host():
-    """This deployment is the host; the site 'borgata' sends to it."""
-    system = set_up_system(code="nj", name="NJ Bad Beat", host_name="Boardwalk Casino Hotel LLC",
-                           host_address="1 Boardwalk, Atlantic City", rules=RULES)
-    add_site(system=system, code="boardwalk", name="Boardwalk", is_host=True, is_self=True)
-    peer = add_site(system=system, code="borgata", name="Borgata", inbox_url="http://borgata.test/inbox",
-                    inbound_secrets=[SITE_TO_HOST], outbound_secrets=["whsec_" + "aG9zdC10by1zaXRl"])
-    return system, peer
 
 
 def contribution(seq: int, body) -> tuple[dict, bytes]:
     """A contribution message numbered `seq` from borgata carrying `body`, signed."""
-    text = canonical({"kind": "contribution", "sequence": seq, "system": "nj", "sender": "borgata", "body": body})
-    headers = sign(message_id=f"msg_{seq}", text=text, secrets=[SITE_TO_HOST])
-    headers.update({"x-pokerroom-system": "nj", "x-pokerroom-site": "borgata"})
-    return headers, text.encode()
+    text = canonical({"kind": "contribution", "sequence": seq, "system": "nj-bad-beat", "sender": "borgata",
+                      "body": body})
+    return signed_request(text, mid=f"msg_{seq}")
 
 
 BAD = {
@@ -65,7 +51,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", list(BAD))
-def test_a_contribution_that_is_not_one_changes_no_pool_and_the_next_is_applied(host, case):
+def test_a_contribution_that_is_not_one_changes_no_pool_and_the_next_is_applied(host, case):  # noqa: F811
     system, peer = host
     body, reason = BAD[case]
     status, answer = receive(headers=contribution(1, body)[0], raw=contribution(1, body)[1])
@@ -84,7 +70,7 @@ def test_a_contribution_that_is_not_one_changes_no_pool_and_the_next_is_applied(
     assert list(PoolEntry.objects.values_list("reference", "amount")) == [("8", D("1.00"))]
 
 
-def test_a_contribution_in_whole_dollars_or_cents_is_applied_as_sent(host):
+def test_a_contribution_in_whole_dollars_or_cents_is_applied_as_sent(host):  # noqa: F811
     system, peer = host
     for seq, body in enumerate([{**GOOD, "reference": 1, "amount": 2, "to_reset": 0, "site_total": 2},
                                 {**GOOD, "reference": "2", "amount": "0.01", "to_reset": "0.01", "site_total": "2.01"},
