@@ -468,9 +468,10 @@ def _mark_rule_change_failed(*, change_id: int, now: datetime, reason: str) -> N
 
 def validate_posted_rules(*, values: dict, jackpot: Jackpot | None) -> dict:
     """Posted-rule values (14.19(b)1-posted, 14.19(b)2-posted, 14.19(b)3-posted, 14.19(b)4) checked in full
-    (`_validated`) and typed as the jackpot would hold them (Decimal dollars and percentages that fit their columns, whole numbers, texts,
-    choices; the merged rules satisfy every Jackpot constraint), as for a notice of change (14.19(q)-notice) — the
-    multi-casino system's rule changes (14.20(c)1) use it. Raises DomainError naming the field."""
+    (`_validated`) and typed as the jackpot would hold them (Decimal dollars and percentages that fit their
+    columns, whole numbers, texts, choices; the merged rules satisfy every Jackpot constraint), as for a notice of
+    change (14.19(q)-notice) — the multi-casino system's rule changes (14.20(c)1) use it. Raises DomainError naming
+    the field."""
     return _validated(values, base=jackpot)
 
 
